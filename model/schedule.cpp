@@ -1,0 +1,25 @@
+// Small facts of a schedule that every consumer needs.
+#include "model/schedule.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace tessel {
+
+int makespan(const Schedule& schedule) {
+  int end = 0;
+  for (const Instance& instance : schedule.instances)
+    end = std::max(end, instance.start + schedule.placement.blocks[instance.block].span);
+  return end;
+}
+
+void sort_instances(Schedule& schedule) {
+  const std::vector<Block>& blocks = schedule.placement.blocks;
+  auto key = [&](const Instance& i) {
+    return std::make_tuple(i.start, blocks[i.block].devices.front(), i.block, i.micro);
+  };
+  std::sort(schedule.instances.begin(), schedule.instances.end(),
+            [&](const Instance& a, const Instance& b) { return key(a) < key(b); });
+}
+
+}  // namespace tessel

@@ -1,0 +1,50 @@
+// The schedule (SPEC section 1): a start step for every (block, micro-batch)
+// instance, the memory limit it was built for, and optionally the repetend
+// window that repeats in its steady state.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/placement.hpp"
+
+namespace tessel {
+
+struct Instance {
+  int block = 0;  // index into placement.blocks
+  int micro = 0;
+  int start = 0;
+};
+
+// Steps [start, end) form the window that repeats every `period` steps while
+// the micro-batch index advances by `micros_per_period`.
+struct Repetend {
+  int start = 0;
+  int end = 0;
+  int period = 0;
+  int micros_per_period = 1;
+};
+
+struct Schedule {
+  Placement placement;
+  // One limit per device; empty = no limit. `uniform_limit` remembers whether
+  // the file gave one number, so that writing gives back the same shape.
+  std::vector<long long> memory_limit;
+  bool uniform_limit = true;
+  int nmicros = 0;
+  std::vector<Instance> instances;
+  std::optional<Repetend> repetend;
+  nlohmann::json search;  // free object (strategy, backend, ...) or null
+  nlohmann::json meta;    // free object or null
+};
+
+// Largest start + span over the instances (0 for none).
+int makespan(const Schedule& schedule);
+
+// Orders instances by (start, first device, block, micro): the canonical order
+// used when writing files, so that equal schedules give equal files.
+void sort_instances(Schedule& schedule);
+
+}  // namespace tessel

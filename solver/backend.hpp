@@ -1,0 +1,77 @@
+// The solver facade (ALGORITHMS.md section 4): the handful of verbs every
+// encoding in solver/ is written against. A backend is one file implementing
+// them; Z3 (SMT, integer arithmetic) and CaDiCaL (SAT, order encoding) are
+// the two today, and a third is one more file plus a line in make_backend.
+//
+// The model is finite-domain: Boolean literals, integer variables with a
+// closed domain [lo, hi], and constraints over them. Everything a schedule
+// search needs is one of: a clause, a guarded difference `x - y >= c`, a
+// linear bound over literals and integers, and "these intervals do not
+// overlap" on a line or on a circle. Bounds that a search moves (period,
+// makespan, latency, K) are tested under assumptions so that an incremental
+// backend keeps what it learned.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/deadline.hpp"
+
+namespace tessel {
+
+// DIMACS-style: variable v >= 1 is `v`, its negation `-v`.
+struct Lit {
+  int code = 0;
+  Lit operator~() const { return {-code}; }
+  bool operator==(const Lit&) const = default;
+};
+
+struct IntVar {
+  int index = -1;
+};
+
+// sum coef * lit (lit counts 1 when true) + sum coef * value(var).
+struct LinearSum {
+  std::vector<std::pair<long long, Lit>> bools;
+  std::vector<std::pair<long long, IntVar>> ints;
+};
+
+enum class Answer { Sat, Unsat, Unknown };  // Unknown: time limit or solver gave up
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  virtual Lit true_lit() = 0;
+  virtual Lit new_bool() = 0;
+  virtual IntVar new_int(int lo, int hi) = 0;  // inclusive domain, lo <= hi
+  // [x <= value]; the constant true/false literal outside the domain.
+  virtual Lit at_most(IntVar x, int value) = 0;
+
+  virtual void add_clause(const std::vector<Lit>& lits) = 0;
+  // guard (conjunction) implies x - y >= c.
+  virtual void add_difference(IntVar x, IntVar y, int c, const std::vector<Lit>& guard = {}) = 0;
+  // guard implies sum <= bound.
+  virtual void add_linear_at_most(const LinearSum& sum, long long bound,
+                                  const std::vector<Lit>& guard = {}) = 0;
+  // The intervals [start_i, start_i + span_i) are pairwise disjoint.
+  virtual void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) = 0;
+  // The same on a circle of length `period`: intervals taken modulo period
+  // (an interval may wrap past the end of the window). Requires span_i <= period.
+  virtual void add_no_overlap_modulo(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                                     int period) = 0;
+
+  virtual Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) = 0;
+  // Values of the last Sat answer.
+  virtual bool value(Lit lit) = 0;
+  virtual int value(IntVar x) = 0;
+};
+
+// "z3" or "cadical"; throws std::invalid_argument for anything else.
+std::unique_ptr<Backend> make_backend(const std::string& name);
+std::vector<std::string> backend_names();
+
+}  // namespace tessel

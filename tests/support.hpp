@@ -1,0 +1,70 @@
+// What the tests share: running the real `tessel` binary, temporary files,
+// and sending any model::Schedule through the independent verifier.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/schedule.hpp"
+#include "model/schedule_json.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// A fresh directory under the system temp dir, removed at scope end.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::random_device random;
+    path = std::filesystem::temp_directory_path() / ("tessel-test-" + std::to_string(random()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+// Runs `tessel ARGS` (ARGS already shell-quoted as needed).
+inline CommandResult run_tessel(const std::string& args) {
+  TempDir dir;
+  std::string command = std::string(TESSEL_BINARY) + " " + args + " >" + dir.file("out") + " 2>" +
+                        dir.file("err") + " </dev/null";
+  int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = read_text(dir.file("out"));
+  result.err = read_text(dir.file("err"));
+  return result;
+}
+
+// The verifier's verdict on a schedule as the model would write it.
+inline verify::Report verify_schedule(const Schedule& schedule) {
+  return verify::check_schedule(schedule_to_json(schedule));
+}
+
+}  // namespace tessel::testing

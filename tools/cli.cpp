@@ -1,0 +1,94 @@
+// Option parsing, error reporting and placement selection for all commands.
+#include "tools/cli.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include "cases/builtin_cases.hpp"
+#include "model/input_error.hpp"
+#include "model/placement_json.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel::cli {
+
+std::optional<int> parse(int argc, char** argv, const std::string& usage,
+                         const po::options_description& options,
+                         const po::positional_options_description& positional,
+                         po::variables_map& values) {
+  po::options_description all;
+  all.add(options);
+  all.add_options()("help,h", "print this help");
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), values);
+    if (values.count("help")) {
+      std::cout << "usage: " << usage << "\n\n" << all << "\n";
+      return kSuccess;
+    }
+    po::notify(values);
+  } catch (const po::error& error) {
+    std::cerr << "tessel " << argv[0] << ": " << error.what() << "\nusage: " << usage
+              << "\n(see 'tessel " << argv[0] << " --help')\n";
+    return kBadInput;
+  }
+  return std::nullopt;
+}
+
+int guarded(const std::string& command, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InputError& error) {
+    std::cerr << "tessel " << command << ": " << error.what() << "\n";
+    return kBadInput;
+  } catch (const verify::FormatError& error) {
+    std::cerr << "tessel " << command << ": field '" << error.field << "': " << error.reason << "\n";
+    return kBadInput;
+  } catch (const po::error& error) {
+    std::cerr << "tessel " << command << ": " << error.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& error) {
+    std::cerr << "tessel " << command << ": internal error (a bug in tessel): " << error.what() << "\n";
+    return kInternal;
+  }
+}
+
+void add_placement_options(po::options_description& options) {
+  options.add_options()
+      ("case", po::value<std::string>(), "built-in placement (see 'tessel cases')")
+      ("ndevs", po::value<int>(), "device count for --case")
+      ("infer", po::bool_switch(), "inference: forward blocks only, memory 0 (with --case)")
+      ("placement", po::value<std::string>(), "a tessel.placement/1 file instead of --case");
+}
+
+Placement placement_from_options(const po::variables_map& values) {
+  bool has_case = values.count("case") > 0;
+  bool has_file = values.count("placement") > 0;
+  if (has_case == has_file) throw InputError("", "--case/--placement", "give exactly one of --case NAME or --placement FILE");
+  if (has_file) {
+    if (values["infer"].as<bool>()) throw InputError("", "--infer", "--infer applies to --case only");
+    return read_placement_file(values["placement"].as<std::string>());
+  }
+  if (!values.count("ndevs")) throw InputError("", "--ndevs", "--case needs --ndevs D");
+  return make_case(values["case"].as<std::string>(), values["ndevs"].as<int>(), values["infer"].as<bool>());
+}
+
+std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, const std::string& option) {
+  std::vector<long long> limits;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    try {
+      size_t used = 0;
+      long long value = std::stoll(item, &used);
+      if (used != item.size()) throw std::invalid_argument(item);
+      limits.push_back(value);
+    } catch (const std::exception&) {
+      throw InputError("", option, "'" + item + "' is not an integer");
+    }
+  }
+  if (limits.size() == 1) limits.assign(ndevs, limits.front());
+  if (static_cast<int>(limits.size()) != ndevs)
+    throw InputError("", option, "give one limit, or one per device (" + std::to_string(ndevs) + ")");
+  return limits;
+}
+
+}  // namespace tessel::cli

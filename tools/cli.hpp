@@ -1,0 +1,52 @@
+// What every subcommand shares: exit codes, option parsing with --help, and
+// turning typed errors into messages. tools/ is the only place that knows
+// about Boost.ProgramOptions and exit codes.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "model/placement.hpp"
+
+namespace tessel::cli {
+
+namespace po = boost::program_options;
+
+enum ExitCode : int {
+  kSuccess = 0,     // schedule found / schedule valid
+  kNegative = 1,    // proven: no schedule within the limits; or schedule invalid
+  kBadInput = 2,    // bad usage or bad input file
+  kGaveUp = 3,      // time limit or solver unknown
+  kInternal = 4,    // a bug in tessel (never expected)
+};
+
+struct Command {
+  std::string name;
+  std::string summary;  // one line for `tessel --help`
+  std::function<int(int, char**)> run;
+};
+
+// Parses argv (argv[0] = subcommand name). Returns an exit code when parsing
+// ends the command (--help printed: 0; bad usage: 2), else nullopt.
+std::optional<int> parse(int argc, char** argv, const std::string& usage,
+                         const po::options_description& options,
+                         const po::positional_options_description& positional,
+                         po::variables_map& values);
+
+// Runs a subcommand body, turning InputError, verify::FormatError and
+// option errors into exit 2 with a message on stderr.
+int guarded(const std::string& command, const std::function<int()>& body);
+
+// The options that choose a placement: --case/--ndevs/--infer or --placement.
+void add_placement_options(po::options_description& options);
+Placement placement_from_options(const po::variables_map& values);
+
+// Per-device memory limits from "6" or "6,6,4,4"; throws InputError naming
+// `option` when malformed or of the wrong length.
+std::vector<long long> parse_memory_limits(const std::string& text, int ndevs,
+                                           const std::string& option);
+
+}  // namespace tessel::cli

@@ -1,0 +1,53 @@
+// `tessel`: the command line. Dispatches to one subcommand per file.
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+#include "tools/cli.hpp"
+#include "tools/commands.hpp"
+
+namespace {
+
+const std::vector<tessel::cli::Command>& commands() {
+  using namespace tessel::cli;
+  static const std::vector<Command> list = {
+      {"cases", "list the built-in placements", run_cases},
+      {"placement", "write a built-in placement as tessel.placement/1", run_placement},
+      {"search", "find a schedule: minimal-period repetend, or the full problem", run_search},
+      {"verify", "check a schedule independently; print violations or metrics", run_verify},
+      {"show", "print a schedule as a text timeline", run_show},
+      {"unroll", "expand a repetend schedule to N micro-batches", run_unroll},
+      {"generate", "the classic schedules: gpipe, 1f1b, interleaved-1f1b, zb-h1, zb-h2, zb-v", run_generate},
+      {"import", "read a schedule of another tool (tessel-json, pytorch-csv, megatron-order)", run_import},
+      {"export", "write a schedule for another tool (pytorch-csv, chrome-trace, svg)", run_export},
+      {"bench", "run problems on several backends/strategies and print one table", run_bench},
+      {"partition", "cut an operator graph into pipeline stages, proven optimal", run_partition},
+  };
+  return list;
+}
+
+void print_overview() {
+  std::cout << "tessel: find, prove and check pipeline schedules\n\n"
+               "usage: tessel COMMAND [OPTIONS]   (tessel COMMAND --help for each)\n\ncommands:\n";
+  for (const auto& command : commands())
+    std::cout << "  " << command.name << std::string(12 - command.name.size(), ' ') << command.summary << "\n";
+  std::cout << "\nexit codes: 0 success, 1 no schedule exists / schedule invalid, 2 bad input,\n"
+               "            3 gave up (time limit or solver unknown), 4 internal error\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_overview();
+    return tessel::cli::kBadInput;
+  }
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    print_overview();
+    return tessel::cli::kSuccess;
+  }
+  for (const auto& command : commands())
+    if (command.name == argv[1]) return command.run(argc - 1, argv + 1);
+  std::cerr << "tessel: unknown command '" << argv[1] << "' (see 'tessel --help')\n";
+  return tessel::cli::kBadInput;
+}

@@ -1,0 +1,51 @@
+// The independent verifier (SPEC section 1, ALGORITHMS.md section 6): the
+// judge of every schedule tessel produces or imports. It reads the schedule
+// JSON itself and shares no code with model/ or solver/, so that a bug there
+// cannot hide a bug here.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessel::verify {
+
+// A document that is not a readable tessel.schedule/1 (as opposed to a
+// readable but invalid schedule, which is a Report with violations).
+struct FormatError {
+  std::string field;
+  std::string reason;
+};
+
+struct Violation {
+  std::string kind;  // missing|duplicate|unknown|overlap|dependency|memory|repetend
+  std::string message;
+  std::vector<int> devices;
+  std::vector<int> steps;
+  std::vector<std::string> instances;  // like "f3#5" (block id # micro-batch)
+};
+
+struct Report {
+  bool valid = false;
+  std::vector<Violation> violations;  // at most the first 20 of each kind
+  std::map<std::string, long long> violation_counts;
+  int makespan = 0;
+  double bubble_ratio = 0.0;
+  std::vector<long long> peak_memory;  // per device
+  std::vector<long long> busy_steps;   // per device
+  bool repetend_claimed = false;
+  bool repetend_holds = false;  // meaningful when claimed
+};
+
+// Checks a parsed tessel.schedule/1 document. `memory_override` replaces the
+// file's limit (one value per device). Throws FormatError on unreadable input.
+Report check_schedule(const nlohmann::json& document,
+                      const std::optional<std::vector<long long>>& memory_override = std::nullopt);
+
+nlohmann::json report_to_json(const Report& report);
+std::string report_to_text(const Report& report);
+
+}  // namespace tessel::verify
