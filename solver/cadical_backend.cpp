@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "solver/at_most_one.hpp"
 #include "solver/backend.hpp"
@@ -65,6 +66,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   CadicalBackend() : pb_(*this, cardinality_from_environment()) {
     truth_ = new_var();
     solver_.set("quiet", 1);
+    if (const char* config = std::getenv("TESSEL_CADICAL_CONFIG"))
+      if (CaDiCaL::Solver::is_valid_configuration(config)) solver_.configure(config);
     solver_.add(truth_.code);
     solver_.add(0);
   }
@@ -74,6 +77,11 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   // cnf::Sink ---------------------------------------------------------------
   Lit new_var() override { return Lit{++variables_}; }
   Lit truth() const override { return truth_; }
+  std::optional<std::pair<int, long long>> order_literal(Lit lit) const override {
+    auto found = order_literals_.find(std::abs(lit.code));
+    if (found == order_literals_.end()) return std::nullopt;
+    return found->second;
+  }
   void add_clause(const std::vector<Lit>& lits) override {
     buffer_.clear();
     for (Lit l : lits) {
@@ -93,6 +101,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   IntVar new_int(int lo, int hi) override {
     if (lo > hi) throw std::invalid_argument("cadical backend: empty integer domain");
     ints_.push_back(cnf::make_order_var(*this, lo, hi));
+    const cnf::OrderVar& x = ints_.back();
+    for (int v = lo; v < hi; ++v) order_literals_[x.le[v - lo].code] = {(int)ints_.size() - 1, v};
     return IntVar{(int)ints_.size() - 1};
   }
 
@@ -103,16 +113,16 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   }
 
   // An integer enters the sum as lo + sum over v in [lo, hi) of not [x <= v]
-  // (x exceeds v). Its literals form one group, so that the totalizer of a
-  // recurring integer part (the memory held by offsets) is shared.
+  // (x exceeds v): a whole order chain, which the totalizer takes as one
+  // ready-made unary counter.
   void add_linear_at_most(const LinearSum& sum, long long bound, const std::vector<Lit>& guard) override {
     std::vector<cnf::WeightedLit> terms;
-    for (const auto& [coefficient, lit] : sum.bools) terms.push_back({coefficient, lit, 1});
+    for (const auto& [coefficient, lit] : sum.bools) terms.push_back({coefficient, lit});
     long long constant = 0;
     for (const auto& [coefficient, var] : sum.ints) {
       const cnf::OrderVar& x = order(var);
       constant += coefficient * x.lo;
-      for (Lit le : x.le) terms.push_back({coefficient, ~le, 0});
+      for (Lit le : x.le) terms.push_back({coefficient, ~le});
     }
     pb_.add_at_most(terms, bound - constant, guard);
   }
@@ -219,6 +229,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   int variables_ = 0;
   Lit truth_;
   std::vector<cnf::OrderVar> ints_;
+  std::unordered_map<int, std::pair<int, long long>> order_literals_;  // variable -> (integer, v) of [x <= v]
   cnf::PbEncoder pb_;
   std::vector<int> buffer_;
   std::vector<bool> model_;

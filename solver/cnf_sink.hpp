@@ -9,6 +9,7 @@
 // from clauses, so callers may pass constants freely.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "solver/backend.hpp"
@@ -21,6 +22,10 @@ class Sink {
   virtual Lit new_var() = 0;
   virtual void add_clause(const std::vector<Lit>& lits) = 0;
   virtual Lit truth() const = 0;
+
+  // Whether `lit` is an order literal [x <= v] (or its negation) of an
+  // integer made by this sink; encodings use it to recognise sorted chains.
+  virtual std::optional<std::pair<int, long long>> order_literal(Lit) const { return std::nullopt; }
 
   Lit falsity() const { return ~truth(); }
   bool is_true(Lit lit) const { return lit == truth(); }

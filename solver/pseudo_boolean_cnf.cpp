@@ -18,14 +18,6 @@ constexpr long long kPlusInfinity = std::numeric_limits<long long>::max() / 4;
 
 struct BddTooLarge {};
 
-std::vector<int> sorted_codes(const std::vector<Lit>& lits) {
-  std::vector<int> codes;
-  codes.reserve(lits.size());
-  for (Lit l : lits) codes.push_back(l.code);
-  std::sort(codes.begin(), codes.end());
-  return codes;
-}
-
 // Clauses making `out` equal to f(inputs), one per row of the truth table:
 // the tables here have at most 8 rows (adders), so this is the clearest way.
 template <typename Function>
@@ -48,7 +40,7 @@ void define_function(Sink& sink, const std::vector<Lit>& inputs, Lit out, Functi
 
 void PbEncoder::add_at_most(const std::vector<WeightedLit>& terms, long long bound, const std::vector<Lit>& guard) {
   ++stats_.constraints;
-  std::map<int, std::pair<long long, int>> coefficient;  // variable -> (weight of its positive literal, group)
+  std::map<int, long long> coefficient;  // variable -> weight of its positive literal
   std::vector<int> first_seen;
   long long rest = bound;
   for (const WeightedLit& term : terms) {
@@ -58,22 +50,22 @@ void PbEncoder::add_at_most(const std::vector<WeightedLit>& terms, long long bou
       continue;
     }
     int variable = std::abs(term.lit.code);
-    auto [entry, fresh] = coefficient.try_emplace(variable, 0, term.group);
+    auto [entry, fresh] = coefficient.try_emplace(variable, 0);
     if (fresh) first_seen.push_back(variable);
     if (term.lit.code > 0) {
-      entry->second.first += term.weight;
+      entry->second += term.weight;
     } else {  // w * not x = w - w * x
       rest -= term.weight;
-      entry->second.first -= term.weight;
+      entry->second -= term.weight;
     }
   }
   std::vector<WeightedLit> normal;
   for (int variable : first_seen) {
-    auto [weight, group] = coefficient[variable];
-    if (weight > 0) normal.push_back({weight, Lit{variable}, group});
+    long long weight = coefficient[variable];
+    if (weight > 0) normal.push_back({weight, Lit{variable}});
     if (weight < 0) {  // c * x = c + (-c) * not x
       rest -= weight;
-      normal.push_back({-weight, Lit{-variable}, group});
+      normal.push_back({-weight, Lit{-variable}});
     }
   }
   if (rest < 0) {
@@ -106,69 +98,82 @@ void PbEncoder::add_at_most(const std::vector<WeightedLit>& terms, long long bou
 }
 
 //------------------------------------------------------------------------------
-// Totalizer: a tree of unary counters; the root's output number bound + 1
-// must be false. Built per group (group order as they come), each group's
-// tree and the tree of the whole sum cached by their input multisets.
+// Totalizer: a tree of unary counters whose root output number bound + 1 must
+// be false. Leaves are single literals or whole order chains; the two
+// smallest counters are merged first, each merge cached by its inputs.
 
 void PbEncoder::add_cardinality(const std::vector<WeightedLit>& terms, long long bound, const std::vector<Lit>& guard) {
-  std::map<int, std::vector<Lit>> groups;
-  for (const WeightedLit& term : terms) groups[term.group].push_back(term.lit);
-  long long cap = bound + 1;
-  std::vector<Lit> all;
-  for (const auto& [group, lits] : groups) all.insert(all.end(), lits.begin(), lits.end());
-  std::vector<int> key = sorted_codes(all);
-  std::vector<Lit> counts;
-  auto cached = totalizers_.find(key);
-  if (cached != totalizers_.end() && (long long)cached->second.size() >= std::min<long long>(all.size(), cap)) {
-    ++stats_.totalizer_nodes_reused;
-    counts = cached->second;
-  } else {
-    for (const auto& [group, lits] : groups) {
-      std::vector<Lit> part = totalizer(lits, cap);
-      counts = counts.empty() ? part : merge_counts(counts, part, cap);
+  const long long cap = bound + 1;
+  std::vector<Counter> pending = unary_leaves(terms, cap);
+  while (pending.size() > 1) {
+    auto by_size = [](const Counter& a, const Counter& b) { return a.outputs.size() > b.outputs.size(); };
+    std::stable_sort(pending.begin(), pending.end(), by_size);  // smallest last
+    Counter right = std::move(pending.back());
+    pending.pop_back();
+    Counter left = std::move(pending.back());
+    pending.pop_back();
+    pending.push_back(merge_counters(left, right, cap));
+  }
+  sink_.add_clause(guarded_clause(guard, {~pending.front().outputs[bound]}));
+}
+
+// Order literals of one integer with one polarity, sorted so that the k-th
+// is "at least k of them are true": [x <= v] by decreasing v (a smaller v
+// implies the larger ones), not [x <= v] by increasing v.
+std::vector<PbEncoder::Counter> PbEncoder::unary_leaves(const std::vector<WeightedLit>& terms, long long cap) const {
+  std::map<std::pair<int, bool>, std::vector<std::pair<long long, Lit>>> chains;
+  std::vector<Counter> leaves;
+  for (const WeightedLit& term : terms) {
+    auto position = sink_.order_literal(term.lit);
+    if (!position) {
+      leaves.push_back({{term.lit.code}, {term.lit}});
+      continue;
     }
-    totalizers_[key] = counts;
+    chains[{position->first, term.lit.code > 0}].push_back({position->second, term.lit});
   }
-  sink_.add_clause(guarded_clause(guard, {~counts[bound]}));
+  for (auto& [chain, members] : chains) {
+    bool positive = chain.second;
+    std::sort(members.begin(), members.end(), [&](const auto& a, const auto& b) {
+      return positive ? a.first > b.first : a.first < b.first;
+    });
+    Counter leaf;
+    for (const auto& [value, lit] : members) {
+      leaf.inputs.push_back(lit.code);
+      if ((long long)leaf.outputs.size() < cap) leaf.outputs.push_back(lit);
+    }
+    std::sort(leaf.inputs.begin(), leaf.inputs.end());
+    leaves.push_back(std::move(leaf));
+  }
+  return leaves;
 }
 
-std::vector<Lit> PbEncoder::totalizer(std::vector<Lit> inputs, long long cap) {
-  if (inputs.size() == 1) return inputs;
-  std::vector<int> key = sorted_codes(inputs);
-  auto cached = totalizers_.find(key);
-  if (cached != totalizers_.end() && (long long)cached->second.size() >= std::min<long long>(inputs.size(), cap)) {
-    ++stats_.totalizer_nodes_reused;
-    return cached->second;
-  }
-  // Halves of the sorted inputs, so that equal sub-multisets split alike.
-  std::vector<Lit> sorted;
-  for (int code : key) sorted.push_back(Lit{code});
-  size_t half = sorted.size() / 2;
-  std::vector<Lit> left = totalizer(std::vector<Lit>(sorted.begin(), sorted.begin() + half), cap);
-  std::vector<Lit> right = totalizer(std::vector<Lit>(sorted.begin() + half, sorted.end()), cap);
-  std::vector<Lit> counts = merge_counts(left, right, cap);
-  totalizers_[key] = counts;
-  return counts;
-}
-
-// out[k - 1] is forced when at least k inputs below are true (k <= cap; the
+// out[k - 1] is forced when the two sides together count k (k <= cap; the
 // last output also stands for "cap or more").
-std::vector<Lit> PbEncoder::merge_counts(const std::vector<Lit>& left, const std::vector<Lit>& right, long long cap) {
+PbEncoder::Counter PbEncoder::merge_counters(const Counter& left, const Counter& right, long long cap) {
+  Counter merged;
+  std::merge(left.inputs.begin(), left.inputs.end(), right.inputs.begin(), right.inputs.end(),
+             std::back_inserter(merged.inputs));
+  size_t size = std::min<long long>(left.outputs.size() + right.outputs.size(), cap);
+  auto cached = totalizers_.find(merged.inputs);
+  if (cached != totalizers_.end() && cached->second.size() >= size) {
+    ++stats_.totalizer_nodes_reused;
+    merged.outputs = cached->second;
+    return merged;
+  }
   ++stats_.totalizer_nodes_built;
-  size_t size = std::min<long long>(left.size() + right.size(), cap);
-  std::vector<Lit> out;
-  for (size_t k = 0; k < size; ++k) out.push_back(sink_.new_var());
-  for (size_t i = 0; i <= left.size(); ++i) {
-    for (size_t j = 0; j <= right.size(); ++j) {
+  for (size_t k = 0; k < size; ++k) merged.outputs.push_back(sink_.new_var());
+  for (size_t i = 0; i <= left.outputs.size(); ++i) {
+    for (size_t j = 0; j <= right.outputs.size(); ++j) {
       if (i + j == 0) continue;
       std::vector<Lit> clause;
-      if (i > 0) clause.push_back(~left[i - 1]);
-      if (j > 0) clause.push_back(~right[j - 1]);
-      clause.push_back(out[std::min(i + j, size) - 1]);
+      if (i > 0) clause.push_back(~left.outputs[i - 1]);
+      if (j > 0) clause.push_back(~right.outputs[j - 1]);
+      clause.push_back(merged.outputs[std::min(i + j, size) - 1]);
       sink_.add_clause(clause);
     }
   }
-  return out;
+  totalizers_[merged.inputs] = merged.outputs;
+  return merged;
 }
 
 //------------------------------------------------------------------------------

@@ -5,14 +5,15 @@
 //  - cardinality (all weights equal after dividing by their gcd, which is the
 //    memory of the paper's cases: +1 per forward, -1 per backward): a
 //    totalizer (Bailleux and Boufkhad, CP 2003) cut off at bound + 1
-//    (k-simplification). Every node of the totalizer tree is cached by the
-//    multiset of its input literals, and the inputs are grouped by where they
-//    come from (each integer variable's order literals are one group, the
-//    plain literals another), so the part that recurs in every phase of a
-//    device — the memory held by the micro-batch offsets — is built once per
-//    device and merged with a small totalizer per phase. The sequential
-//    counter is the alternative (selectable for measurement, see
-//    `CardinalityEncoding`).
+//    (k-simplification). Literals that are order literals of one integer
+//    ([x <= v] for several v, as the modulo encoding's memory sums are) are
+//    already a sorted unary count — the chain clauses make the true ones a
+//    prefix — so they enter the tree as one leaf without any new variable or
+//    clause, and the counter knows what the chain knows. Leaves are merged
+//    smallest first, and every merged node is cached by the multiset of its
+//    input literals, so a sub-sum that recurs (the same device at another
+//    bound) is built once. The sequential counter is the alternative
+//    (selectable for measurement, see `CardinalityEncoding`).
 //  - small weights: a reduced BDD with interval merging (Abio, Nieuwenhuis,
 //    Oliveras, Rodriguez-Carbonell, "BDDs for pseudo-Boolean constraints",
 //    2012): nodes "the rest of the sum is at most K" are shared for every K
@@ -36,8 +37,8 @@ namespace tessel::cnf {
 struct WeightedLit {
   long long weight = 0;
   Lit lit;
-  int group = 0;  // terms of one group recur together in other constraints
 };
+
 
 enum class CardinalityEncoding { Totalizer, SequentialCounter };
 
@@ -76,9 +77,15 @@ class PbEncoder {
     long long high;
   };
 
+  // A unary counter: outputs[k - 1] is forced when k of the inputs are true.
+  struct Counter {
+    std::vector<int> inputs;  // sorted literal codes below it (the cache key)
+    std::vector<Lit> outputs;
+  };
+
   void add_cardinality(const std::vector<WeightedLit>& terms, long long bound, const std::vector<Lit>& guard);
-  std::vector<Lit> totalizer(std::vector<Lit> inputs, long long cap);
-  std::vector<Lit> merge_counts(const std::vector<Lit>& left, const std::vector<Lit>& right, long long cap);
+  std::vector<Counter> unary_leaves(const std::vector<WeightedLit>& terms, long long cap) const;
+  Counter merge_counters(const Counter& left, const Counter& right, long long cap);
   bool add_bdd(const std::vector<WeightedLit>& terms, long long bound, const std::vector<Lit>& guard);
   BddResult bdd_node(size_t level, long long bound);
   void add_adder(const std::vector<WeightedLit>& terms, long long bound, const std::vector<Lit>& guard);
@@ -87,7 +94,7 @@ class PbEncoder {
   CardinalityEncoding cardinality_;
   long long bdd_node_limit_;
   PbStats stats_;
-  // Totalizer outputs (out[k - 1] = "at least k inputs true") by sorted input codes.
+  // Totalizer outputs by sorted input codes.
   std::map<std::vector<int>, std::vector<Lit>> totalizers_;
   // State of one BDD construction.
   const std::vector<WeightedLit>* bdd_terms_ = nullptr;

@@ -115,7 +115,7 @@ std::string check_with_verifier(const Schedule& schedule) {
   }
 }
 
-Row run_problem(const Problem& problem, const std::string& backend, double time_limit) {
+Row run_problem(const Problem& problem, const std::string& backend, double time_limit, bool verbose) {
   Row row{problem, backend, "error", 0, 0, 0, 0, "-", "", ""};
   Placement placement = make_case(problem.case_name, problem.ndevs, problem.infer);
   SearchOptions options;
@@ -123,6 +123,7 @@ Row run_problem(const Problem& problem, const std::string& backend, double time_
   if (problem.memory) options.memory_limit.assign(placement.ndevs, *problem.memory);
   if (problem.strategy == "full") options.nmicros = problem.nmicros;
   options.deadline = Deadline::after_seconds(time_limit);
+  if (verbose) options.progress = [](const std::string& line) { std::cerr << "\n  " << line; };
   auto start = std::chrono::steady_clock::now();
   SearchResult result;
   try {
@@ -262,6 +263,7 @@ int run_bench(int argc, char** argv) {
       ("nmicros", po::value<std::string>()->default_value("4"), "comma-separated micro-batch counts for full")
       ("backends", po::value<std::string>()->default_value("cadical,z3"), "comma-separated: cadical, z3")
       ("time-limit", po::value<double>()->default_value(60), "seconds per problem and backend")
+      ("verbose", po::bool_switch(), "print every solver call of the searches to stderr")
       ("json", po::bool_switch(), "one JSON object on stdout instead of the table")
       ("csv", po::bool_switch(), "CSV on stdout instead of the table");
   po::positional_options_description positional;
@@ -318,7 +320,7 @@ int run_bench(int argc, char** argv) {
       size_t first = rows.size();
       for (const std::string& backend : backends) {
         std::cerr << "bench: " << problem.label() << " on " << backend << " ..." << std::flush;
-        rows.push_back(run_problem(problem, backend, time_limit));
+        rows.push_back(run_problem(problem, backend, time_limit, values["verbose"].as<bool>()));
         std::cerr << " " << result_text(rows.back()) << " (" << seconds_text(rows.back().seconds) << " s)\n";
       }
       fill_ratios(rows, first, rows.size());
