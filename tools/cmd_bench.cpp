@@ -98,7 +98,7 @@ std::vector<Problem> hard_problems() {
     for (const char* name : {"mshape", "nnshape", "xshape", "kshape"})
       for (long long memory : {(long long)ndevs, (long long)ndevs * 3 / 2})
         problems.push_back({name, ndevs, false, memory, "repetend", 0});
-  for (int nmicros : {4, 6, 8}) problems.push_back({"vshape", 4, false, 4, "full", nmicros});
+  for (int nmicros : {4, 6, 8}) problems.push_back({"mshape", 4, false, 4, "full", nmicros});
   return problems;
 }
 
@@ -163,10 +163,12 @@ void fill_ratios(std::vector<Row>& rows, size_t first, size_t end) {
   for (size_t i = first; i < end; ++i) {
     std::ostringstream text;
     text << std::fixed << std::setprecision(1);
+    // Times below a millisecond are noise: they count as one millisecond.
     double base = fastest ? std::max(*fastest, 1e-3) : 0;
+    double ratio = fastest ? std::max(rows[i].seconds, 1e-3) / base : 0;
     if (!fastest) text << "n/a (none decided)";
-    else if (decided(rows[i])) text << rows[i].seconds / base << "x";
-    else text << ">" << rows[i].seconds / base << "x";
+    else if (decided(rows[i])) text << ratio << "x";
+    else text << ">" << ratio << "x";
     rows[i].ratio = text.str();
   }
 }
@@ -255,7 +257,7 @@ int run_bench(int argc, char** argv) {
   po::options_description options("options");
   options.add_options()
       ("hard", po::bool_switch(), "the built-in hard list: mshape/nnshape/xshape/kshape on 6 and 8 devices, "
-                                  "memory D and 1.5 D, repetend; vshape 4 devices memory 4, full, 4/6/8 micro-batches")
+                                  "memory D and 1.5 D, repetend; mshape 4 devices memory 4, full, 4/6/8 micro-batches")
       ("cases", po::value<std::string>(), "comma-separated built-in cases (append '-infer' for inference, no memory limit)")
       ("ndevs", po::value<std::string>()->default_value("4"), "comma-separated device counts")
       ("memory", po::value<std::string>()->default_value("6"), "comma-separated memory limits (per device)")
