@@ -269,7 +269,7 @@ TEST_CASE("backends agree with brute force on small random problems", "[backend]
     }
     std::mt19937 random(20241122);
     int satisfiable = 0, unsatisfiable = 0;
-    const int rounds = name == "cadical" ? 300 : 60;
+    const int rounds = name == "cadical" ? 300 : 25;
     for (int round = 0; round < rounds; ++round) {
       Problem p = random_problem(random);
       std::vector<Assignment> assignments = all_assignments(p);
