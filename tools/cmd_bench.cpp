@@ -37,6 +37,7 @@ struct Problem {
   std::optional<long long> memory;  // none: no limit (inference)
   std::string strategy;             // repetend | full
   int nmicros = 0;                  // full only
+  int in_flight = 0;                // repetend: fixed micro-batches in flight (0: the search decides)
 
   std::string label() const {
     std::ostringstream text;
@@ -44,6 +45,7 @@ struct Problem {
     text << " M=" << (memory ? std::to_string(*memory) : std::string("-"));
     text << " " << strategy;
     if (strategy == "full") text << " N=" << nmicros;
+    if (strategy == "repetend" && in_flight > 0) text << " K=" << in_flight;
     return text.str();
   }
 };
@@ -122,6 +124,7 @@ Row run_problem(const Problem& problem, const std::string& backend, double time_
   options.backend = backend;
   if (problem.memory) options.memory_limit.assign(placement.ndevs, *problem.memory);
   if (problem.strategy == "full") options.nmicros = problem.nmicros;
+  if (problem.strategy == "repetend" && problem.in_flight > 0) options.nmicros = problem.in_flight;
   options.deadline = Deadline::after_seconds(time_limit);
   if (verbose) options.progress = [](const std::string& line) { std::cerr << "\n  " << line; };
   auto start = std::chrono::steady_clock::now();
@@ -263,6 +266,9 @@ int run_bench(int argc, char** argv) {
       ("memory", po::value<std::string>()->default_value("6"), "comma-separated memory limits (per device)")
       ("strategies", po::value<std::string>()->default_value("repetend"), "comma-separated: repetend, full")
       ("nmicros", po::value<std::string>()->default_value("4"), "comma-separated micro-batch counts for full")
+      ("in-flight", po::value<int>()->default_value(0),
+       "repetend: fix the most micro-batches in flight K (0: the search's default); a smaller K is a "
+       "different, more constrained question")
       ("backends", po::value<std::string>()->default_value("cadical,z3"), "comma-separated: cadical, z3")
       ("time-limit", po::value<double>()->default_value(60), "seconds per problem and backend")
       ("verbose", po::bool_switch(), "print every solver call of the searches to stderr")
@@ -272,7 +278,7 @@ int run_bench(int argc, char** argv) {
   po::variables_map values;
   const std::string usage =
       "tessel bench (--hard | --cases A,B [--ndevs 4,8] [--memory 6,8] [--strategies repetend,full]\n"
-      "              [--nmicros 4,6]) [--backends cadical,z3] [--time-limit SECONDS] [--json | --csv]\n\n"
+      "              [--nmicros 4,6] [--in-flight K]) [--backends cadical,z3] [--time-limit SECONDS] [--json | --csv]\n\n"
       "Runs every problem on every backend with its own time limit and prints one table: the problem,\n"
       "the backend, the result (optimum, 'timeout, >= B' with the bound proven so far, timeout or\n"
       "infeasible), the solve time, the time to decide the period (repetend), the ratio to the fastest\n"
@@ -307,9 +313,11 @@ int run_bench(int argc, char** argv) {
           for (const std::string& strategy : strategies) {
             std::vector<int> counts = strategy == "full" ? nmicros : std::vector<int>{0};
             for (int n : counts) {
-              if (infer) problems.push_back({name, d, true, std::nullopt, strategy, n});
+              int in_flight = values["in-flight"].as<int>();
+              if (in_flight < 0) throw InputError("", "--in-flight", "must be >= 0");
+              if (infer) problems.push_back({name, d, true, std::nullopt, strategy, n, in_flight});
               else
-                for (int m : memories) problems.push_back({name, d, false, m, strategy, n});
+                for (int m : memories) problems.push_back({name, d, false, m, strategy, n, in_flight});
             }
           }
         }
