@@ -53,10 +53,13 @@ TEST_CASE("a saved Python Tessel schedule imports, verifies and unrolls", "[tess
   CHECK(schedule.instances.size() == 8);
   CHECK(schedule.memory_limit == std::vector<long long>{2, 2});
   CHECK(makespan(schedule) == 13);
+  // The Python window [2, 7) is 5 steps long but repeats every 4 (= L); its
+  // first 4 steps run every block once, which is the repetend claimed.
+  CHECK(schedule.meta["tessel_repetend"] == nlohmann::json{2, 7});
+  CHECK(schedule.meta["tessel_period"] == 4);
   REQUIRE(schedule.repetend);
   CHECK(schedule.repetend->start == 2);
-  CHECK(schedule.repetend->end == 7);
-  // The window is 5 steps long but repeats every 4 (= L).
+  CHECK(schedule.repetend->end == 6);
   CHECK(schedule.repetend->period == 4);
   CHECK(schedule.repetend->micros_per_period == 1);
   require_valid(schedule);
@@ -66,6 +69,24 @@ TEST_CASE("a saved Python Tessel schedule imports, verifies and unrolls", "[tess
     CHECK(makespan(unrolled) == 13 + 4 * (nmicros - 2));
     require_valid(unrolled);
   }
+}
+
+TEST_CASE("a Python schedule can be imported unrolled", "[tessel-json]") {
+  Placement placement = make_case("vshape", 2, false);
+  Schedule schedule = import_tessel_json(saved_vshape2(), placement, "saved.json", {2}, 6);
+  CHECK(schedule.nmicros == 6);
+  CHECK(schedule.meta["unrolled_from_nmicros"] == 2);
+  CHECK(makespan(schedule) == 13 + 4 * 4);
+  REQUIRE(schedule.repetend);
+  CHECK(schedule.repetend->period == 4);
+  require_valid(schedule);
+  std::string error;
+  try {
+    import_tessel_json(saved_vshape2(), placement, "saved.json", {2}, 1);
+  } catch (const InputError& caught) {
+    error = caught.what();
+  }
+  CHECK_THAT(error, Catch::Contains("--nmicros"));
 }
 
 TEST_CASE("a Python schedule imports without a memory limit as unlimited", "[tessel-json]") {
