@@ -145,12 +145,16 @@ TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("no repetend"));
   }
   SECTION("a window missing a block") {
-    schedule.repetend = Repetend{4, 6, 4, 1};
+    schedule.repetend = Repetend{4, 6, 2, 1};
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("block 'b1'"));
   }
   SECTION("a window holding a block twice") {
-    schedule.repetend = Repetend{4, 9, 4, 1};
+    schedule.repetend = Repetend{4, 9, 5, 1};
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("block 'f0'") && Catch::Contains("exactly 1"));
+  }
+  SECTION("a window that is not whole periods") {
+    schedule.repetend = Repetend{4, 10, 4, 1};
+    CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("whole number of periods"));
   }
   SECTION("fewer micro-batches than the warmup and cooldown hold") {
     CHECK_THAT(unroll_error(schedule, 1), Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
