@@ -69,11 +69,9 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     const int device = events[i].device;
     const long long step = events[i].step;
     if (i == 0 || events[i - 1].device != device) current = 0;
-    std::vector<std::string> starting;
-    for (; i < events.size() && events[i].device == device && events[i].step == step; ++i) {
+    const size_t group = i;  // the events of this device at this step
+    for (; i < events.size() && events[i].device == device && events[i].step == step; ++i)
       current += events[i].delta;
-      starting.push_back(name_of(schedule, distinct.by_block[events[i].instance]));
-    }
     peak[device] = std::max(peak[device], current);
     if (!limits) continue;
     long long limit = (*limits)[device];
@@ -83,6 +81,8 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     }
     if (over[device]) continue;
     over[device] = 1;
+    std::vector<std::string> starting;
+    for (size_t e = group; e < i; ++e) starting.push_back(name_of(schedule, distinct.by_block[events[e].instance]));
     findings.add({"memory",
                   "device " + std::to_string(device) + " at step " + std::to_string(step) + ": memory " +
                       std::to_string(current) + " is over the limit " + std::to_string(limit) +
