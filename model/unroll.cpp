@@ -16,6 +16,9 @@ namespace tessel {
 
 namespace {
 
+// Keeps an unroll within memory (an instance is 12 bytes, and files are larger).
+constexpr long long kMostInstances = 20000000;
+
 struct SplitSchedule {
   std::vector<Instance> warmup;
   std::vector<Instance> window;
@@ -144,6 +147,11 @@ Schedule unroll_unit(const Schedule& schedule, const Repetend& unit, int nmicros
   const long long last_step = static_cast<long long>(makespan(schedule)) +
                               static_cast<long long>(copies - split.copies) * unit.period;
   if (last_step > 1000000000LL) throw InputError("", "--nmicros", "the unrolled schedule would exceed 1e9 steps");
+  const long long instances = static_cast<long long>(nmicros) * static_cast<long long>(schedule.placement.blocks.size());
+  if (instances > kMostInstances)
+    throw InputError("", "--nmicros",
+                     "the unrolled schedule would have " + std::to_string(instances) + " instances (at most " +
+                         std::to_string(kMostInstances) + ")");
 
   Schedule unrolled = schedule;
   unrolled.nmicros = nmicros;

@@ -156,6 +156,9 @@ TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
     schedule.repetend = Repetend{4, 10, 4, 1};
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("whole number of periods"));
   }
+  SECTION("more micro-batches than memory allows") {
+    CHECK_THAT(unroll_error(schedule, 10000000), Catch::Contains("--nmicros") && Catch::Contains("instances"));
+  }
   SECTION("fewer micro-batches than the warmup and cooldown hold") {
     CHECK_THAT(unroll_error(schedule, 1), Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
   }
