@@ -1,7 +1,7 @@
 // Strategy `full` (ALGORITHMS.md section 1): every instance of `nmicros`
 // micro-batches gets a start in [0, H), and the makespan bound T is moved
-// downward under assumptions on one solver, so that the last unsatisfiable
-// bound is the proof of optimality.
+// under assumptions on one solver (bisection), so that the unsatisfiable
+// bound just below the answer is the proof of optimality.
 //
 // Why these choices: the horizon H comes from a schedule built without the
 // solver (micro-batches one after another), which is also the answer if the
@@ -146,9 +146,12 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     best = decode();
   }
 
+  // Bisect the makespan between the proven bound and the best schedule: a
+  // sat answer brings its own (often much shorter) schedule, an unsat one
+  // raises the proven bound.
   result.status = SearchStatus::Found;
   while (makespan(*best) > result.proven_lower_bound) {
-    const int bound = makespan(*best) - 1;
+    const int bound = result.proven_lower_bound + (makespan(*best) - 1 - result.proven_lower_bound) / 2;
     std::vector<Lit> assumptions;
     for (int b = 0; b < nblocks; ++b)
       for (int micro = 0; micro < nmicros; ++micro)
@@ -167,10 +170,11 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     }
     if (answer == Answer::Unsat) {
       result.proven_lower_bound = bound + 1;
-      break;
+      continue;
     }
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while proving makespan " + std::to_string(makespan(*best)) + " optimal";
+    result.message = "time limit reached while proving makespan " + std::to_string(makespan(*best)) +
+                     " optimal (proven lower bound " + std::to_string(result.proven_lower_bound) + ")";
     break;
   }
   result.makespan = makespan(*best);
