@@ -58,7 +58,7 @@ struct Row {
   int proven_bound = 0; // largest bound proven impossible + 1 (or the simple bound)
   double seconds = 0;   // the whole search
   double decide_seconds = 0;  // repetend: deciding the period; full: everything
-  std::string verified; // valid | INVALID | unchecked (verifier unavailable) | -
+  std::string verified; // valid | INVALID | UNREADABLE | - (no schedule)
   std::string ratio;    // to the fastest backend that decided the problem
   std::string note;
 };
@@ -112,8 +112,8 @@ std::string check_with_verifier(const Schedule& schedule) {
   try {
     verify::Report report = verify::check_schedule(schedule_to_json(schedule));
     return report.valid ? "valid" : "INVALID";
-  } catch (const verify::FormatError& error) {
-    return "unchecked";
+  } catch (const verify::FormatError&) {
+    return "UNREADABLE";  // the schedule writer and the verifier disagree on the format: a bug
   }
 }
 
@@ -338,7 +338,7 @@ int run_bench(int argc, char** argv) {
     }
 
     bool invalid = false;
-    for (const Row& row : rows) invalid |= row.verified == "INVALID";
+    for (const Row& row : rows) invalid |= row.verified == "INVALID" || row.verified == "UNREADABLE";
     if (values["json"].as<bool>()) {
       nlohmann::json document = {{"time_limit", time_limit}, {"rows", nlohmann::json::array()},
                                  {"disagreements", conflicts}};
@@ -361,7 +361,7 @@ int run_bench(int argc, char** argv) {
     }
     for (const std::string& conflict : conflicts) std::cerr << "bench: DISAGREEMENT: " << conflict << "\n";
     for (const Row& row : rows)
-      if (row.verified == "INVALID") std::cerr << "bench: INVALID schedule: " << row.problem.label() << " on " << row.backend << "\n";
+      if (row.verified == "INVALID" || row.verified == "UNREADABLE") std::cerr << "bench: INVALID schedule: " << row.problem.label() << " on " << row.backend << "\n";
     return conflicts.empty() && !invalid ? kSuccess : kInternal;
   });
 }
