@@ -9,6 +9,7 @@
 // strategies, or the built-in "hard" list (--hard): the 6- and 8-device
 // mshape, nnshape, xshape and kshape, where the repetend search spends its
 // time proving periods impossible, and the full search on 4-8 micro-batches.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -291,7 +292,10 @@ int run_bench(int argc, char** argv) {
     double time_limit = values["time-limit"].as<double>();
     if (!(time_limit > 0)) throw InputError("", "--time-limit", "must be a positive number of seconds");
     std::vector<std::string> backends = split(values["backends"].as<std::string>(), "--backends");
-    for (const std::string& backend : backends) make_backend(backend);  // rejects unknown names early
+    std::vector<std::string> known = backend_names();
+    for (const std::string& backend : backends)
+      if (std::find(known.begin(), known.end(), backend) == known.end())
+        throw InputError("", "--backends", "unknown backend '" + backend + "' (choose from cadical, z3)");
     std::vector<Problem> problems;
     if (values["hard"].as<bool>()) {
       if (values.count("cases")) throw InputError("", "--hard", "give either --hard or --cases, not both");
