@@ -33,6 +33,63 @@ std::map<char, long long> parse_key_values(const std::string& text, const std::s
   return values;
 }
 
+std::optional<std::string> optional_text(const boost::program_options::variables_map& values,
+                                         const std::string& name) {
+  if (!values.count(name)) return std::nullopt;
+  return values[name].as<std::string>();
+}
+
+namespace {
+
+std::map<char, long long> spans_of(const std::optional<std::string>& text, const std::string& keys) {
+  if (!text) return {};
+  std::map<char, long long> spans = parse_key_values(*text, keys, "--span");
+  for (const auto& [key, span] : spans)
+    if (span < 1 || span > 1000000) throw InputError("", "--span", std::string(1, key) + " must be in [1, 1e6]");
+  return spans;
+}
+
+long long value_or(const std::map<char, long long>& values, char key, long long fallback) {
+  auto found = values.find(key);
+  return found == values.end() ? fallback : found->second;
+}
+
+}  // namespace
+
+classic::StageCosts scheme_costs(const std::optional<std::string>& span,
+                                 const std::optional<std::string>& memory, bool split) {
+  std::map<char, long long> spans = spans_of(span, "FBW");
+  std::map<char, long long> deltas = memory ? parse_key_values(*memory, "FBW", "--memory") : std::map<char, long long>{};
+  if (!split && deltas.count('W'))
+    throw InputError("", "--memory", "W is given but the backward is not split (add W to --span)");
+  classic::StageCosts costs;
+  costs.forward_span = static_cast<int>(value_or(spans, 'F', 1));
+  costs.backward_span = static_cast<int>(value_or(spans, 'B', 2));
+  costs.input_span = static_cast<int>(value_or(spans, 'B', 1));
+  costs.weight_span = static_cast<int>(value_or(spans, 'W', 1));
+  costs.forward_memory = value_or(deltas, 'F', 1);
+  costs.backward_memory = value_or(deltas, 'B', -1);
+  costs.input_memory = value_or(deltas, 'B', 0);
+  costs.weight_memory = value_or(deltas, 'W', -1);
+  return costs;
+}
+
+classic::StageCosts pytorch_costs(const std::optional<std::string>& span,
+                                  const std::optional<std::string>& memory) {
+  std::map<char, long long> spans = spans_of(span, "FBIW");
+  std::map<char, long long> deltas = memory ? parse_key_values(*memory, "FBIW", "--memory") : std::map<char, long long>{};
+  classic::StageCosts costs;
+  costs.forward_span = static_cast<int>(value_or(spans, 'F', 1));
+  costs.input_span = static_cast<int>(value_or(spans, 'I', 1));
+  costs.weight_span = static_cast<int>(value_or(spans, 'W', 1));
+  costs.backward_span = static_cast<int>(value_or(spans, 'B', costs.input_span + costs.weight_span));
+  costs.forward_memory = value_or(deltas, 'F', 1);
+  costs.backward_memory = value_or(deltas, 'B', -1);
+  costs.input_memory = value_or(deltas, 'I', 0);
+  costs.weight_memory = value_or(deltas, 'W', -1);
+  return costs;
+}
+
 bool print_schedule_report(const Schedule& schedule, std::ostream& out) {
   verify::Report report = verify::check_schedule(schedule_to_json(schedule));
   if (!report.valid) {

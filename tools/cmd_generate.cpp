@@ -1,6 +1,7 @@
 // `tessel generate SCHEME`: the classic pipeline schedules (GPipe, 1F1B,
 // interleaved 1F1B, ZB-H1/H2/V) as tessel.schedule/1, timed by running each
 // rank's order as soon as possible, checkable with `tessel verify`.
+#include <algorithm>
 #include <iostream>
 
 #include "classic/order_execution.hpp"
@@ -30,26 +31,6 @@ const char* kUsage =
     "The schedule's memory limit is the peak it needs per device, or --memory-limit.\n"
     "The schedule goes to -o FILE, else to stdout; --report runs the verifier and\n"
     "prints makespan, bubble ratio and peak memory per device on stderr";
-
-classic::StageCosts costs_from_options(const po::variables_map& values, bool split) {
-  classic::StageCosts costs;
-  std::map<char, long long> spans, memory;
-  if (values.count("span")) spans = parse_key_values(values["span"].as<std::string>(), "FBW", "--span");
-  if (values.count("memory")) memory = parse_key_values(values["memory"].as<std::string>(), "FBW", "--memory");
-  if (!split && memory.count('W'))
-    throw InputError("", "--memory", "W is given but the backward is not split (add W to --span)");
-  for (const auto& [key, span] : spans)
-    if (span < 1 || span > 1000000) throw InputError("", "--span", std::string(1, key) + " must be in [1, 1e6]");
-  costs.forward_span = static_cast<int>(spans.count('F') ? spans['F'] : 1);
-  costs.backward_span = static_cast<int>(spans.count('B') ? spans['B'] : 2);
-  costs.input_span = static_cast<int>(spans.count('B') ? spans['B'] : 1);
-  costs.weight_span = static_cast<int>(spans.count('W') ? spans['W'] : 1);
-  costs.forward_memory = memory.count('F') ? memory['F'] : 1;
-  costs.backward_memory = memory.count('B') ? memory['B'] : -1;
-  costs.input_memory = memory.count('B') ? memory['B'] : 0;
-  costs.weight_memory = memory.count('W') ? memory['W'] : -1;
-  return costs;
-}
 
 }  // namespace
 
@@ -87,7 +68,7 @@ int run_generate(int argc, char** argv) {
     bool w_given = values.count("span") &&
                    parse_key_values(values["span"].as<std::string>(), "FBW", "--span").count('W');
     request.split = zero_bubble || w_given;
-    request.costs = costs_from_options(values, request.split);
+    request.costs = scheme_costs(optional_text(values, "span"), optional_text(values, "memory"), request.split);
 
     Schedule schedule = classic::generate_scheme(request);
     if (values.count("memory-limit")) {
