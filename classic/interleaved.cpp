@@ -27,6 +27,9 @@ std::vector<int> megatron_rank_order(int ranks, int rank, int chunks, int nmicro
   }
   int total = static_cast<int>(table.size());
   int warmup = std::min(2 * (ranks - rank - 1) + (chunks - 1) * group, total);
+  // Megatron runs everything as warmup when there are exactly as many
+  // micro-batches as ranks.
+  if (nmicros == ranks) warmup = total;
   auto forward = [&](int i) { return table[i] + 1; };
   auto backward = [&](int i) { return -(chunks - table[i]); };
   std::vector<int> order;
