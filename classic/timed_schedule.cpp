@@ -1,6 +1,8 @@
 // Orders of a stage graph become a timed, self-contained schedule.
 #include "classic/timed_schedule.hpp"
 
+#include "classic/steady_state.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
@@ -37,6 +39,7 @@ Schedule schedule_from_orders(const StageGraph& graph, const RankOrders& orders,
   schedule.uniform_limit = std::adjacent_find(schedule.memory_limit.begin(), schedule.memory_limit.end(),
                                               std::not_equal_to<>()) == schedule.memory_limit.end();
   sort_instances(schedule);
+  schedule.repetend = find_steady_state(schedule);
   return schedule;
 }
 

@@ -1,7 +1,8 @@
 // From per-rank orders of a stage graph to a tessel.schedule/1: build the
 // stage placement, run the orders as soon as possible, and record the memory
-// the result needs as its limit (or the user's limit), so that the verifier
-// judges it like any schedule the search finds.
+// the result needs as its limit (or the user's limit), and its steady state
+// as the repetend, so that the verifier judges it like any schedule the
+// search finds.
 #pragma once
 
 #include <optional>

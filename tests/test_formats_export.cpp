@@ -64,6 +64,7 @@ TEST_CASE("the chrome trace has one track per device and one event per instance"
 
 TEST_CASE("the SVG timeline has a box per instance, labels, legend, axis and the repetend", "[formats]") {
   Schedule schedule = one_f_one_b(4, 8);
+  schedule.repetend.reset();
   std::string svg = svg_timeline(schedule);
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(count(svg, "<title>") == schedule.instances.size());
