@@ -58,6 +58,19 @@ std::string number(double value) {
   return text;
 }
 
+// The colour halfway to white (opaque, so that shading behind stays hidden).
+std::string lighter(const std::string& hex) {
+  static const char* digits = "0123456789abcdef";
+  std::string out = "#";
+  for (int i = 1; i + 1 < static_cast<int>(hex.size()); i += 2) {
+    int value = std::stoi(hex.substr(i, 2), nullptr, 16);
+    value = value + (255 - value) * 45 / 100;
+    out += digits[value / 16];
+    out += digits[value % 16];
+  }
+  return out;
+}
+
 // A tick every 1, 2, 5, 10, 20, 50, ... steps, at least `min_pixels` apart.
 int tick_every(double step_width, double min_pixels) {
   for (int scale = 1;; scale *= 10)
@@ -116,6 +129,18 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
         << ")</text>\n";
   }
 
+  // A device running several blocks of one kind (model chunks) shows the
+  // later ones in a lighter shade, so that chunks can be told apart.
+  std::vector<int> chunk(placement.blocks.size(), 0);
+  {
+    std::map<std::pair<int, std::string>, int> seen;
+    for (int block : topological_order(placement)) {
+      const Block& b = placement.blocks[block];
+      chunk[block] = seen[{b.devices.front(), b.kind}]++;
+    }
+  }
+  bool chunks_shaded = false;
+
   // Boxes, then labels where they fit.
   double font = 11;
   double gutter = step >= 6 ? 1 : 0;
@@ -124,12 +149,15 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
     const Block& block = placement.blocks[instance.block];
     const KindStyle& style = style_of(block.kind);
     kinds_used.insert(style.kind);
+    if (chunk[instance.block] > 0) chunks_shaded = true;
     double x = left + instance.start * step;
     double w = std::max(block.span * step - gutter, 0.5);
     for (int device : block.devices) {
       double y = top + device * (row + gap);
       svg << "<rect x=\"" << number(x) << "\" y=\"" << number(y) << "\" width=\"" << number(w)
-          << "\" height=\"" << number(row) << "\" fill=\"" << style.fill << "\"><title>" << escape(block.id)
+          << "\" height=\"" << number(row) << "\" fill=\""
+          << (chunk[instance.block] > 0 ? lighter(style.fill) : std::string(style.fill)) << "\"><title>"
+          << escape(block.id)
           << " micro " << instance.micro << ", steps " << instance.start << ".." << instance.start + block.span
           << "</title></rect>\n";
       std::string label = std::to_string(instance.micro);
@@ -137,7 +165,7 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
       double size = std::min(font, (w - 2) / (label.size() * 0.62));
       if (size < 6.5) continue;
       svg << "<text x=\"" << number(x + w / 2) << "\" y=\"" << number(y + row / 2 + size * 0.36)
-          << "\" font-size=\"" << number(size) << "\" fill=\"" << style.text
+          << "\" font-size=\"" << number(size) << "\" fill=\"" << (chunk[instance.block] > 0 ? "#1a1a1a" : style.text)
           << "\" text-anchor=\"middle\">" << label << "</text>\n";
     }
   }
@@ -175,8 +203,10 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
         << "\" font-size=\"12\">repetend window</text>\n";
     x += 150;
   }
+  std::string note = "numbers: micro-batch";
+  if (chunks_shaded) note += "; lighter: a later block of the same kind on the device (model chunk)";
   svg << "<text x=\"" << number(x + 10) << "\" y=\"" << number(legend_y + 1)
-      << "\" font-size=\"12\" fill=\"#555555\">numbers: micro-batch</text>\n";
+      << "\" font-size=\"12\" fill=\"#555555\">" << note << "</text>\n";
   svg << "</svg>\n";
   return svg.str();
 }
