@@ -29,6 +29,8 @@ const char* kUsage =
     "Memory (change at the block's start): default F=1,B=-1; split: F=1,B=0,W=-1\n"
     "  (F allocates one activation unit, the backward - or W when split - frees it).\n"
     "The schedule's memory limit is the peak it needs per device, or --memory-limit.\n"
+    "Its steady state (the longest run of identical periods, if any) is written as its\n"
+    "repetend, which `tessel verify` checks.\n"
     "The schedule goes to -o FILE, else to stdout; --report runs the verifier and\n"
     "prints makespan, bubble ratio and peak memory per device on stderr";
 
@@ -64,6 +66,10 @@ int run_generate(int argc, char** argv) {
     if (request.ranks < 1 || request.ranks > 4096) throw InputError("", "--stages", "must be in [1, 4096]");
     if (request.nmicros < 1 || request.nmicros > 100000) throw InputError("", "--nmicros", "must be in [1, 100000]");
     if (request.chunks < 1 || request.chunks > 64) throw InputError("", "--chunks", "must be in [1, 64]");
+    long long stages_total = static_cast<long long>(request.ranks) *
+                             (request.scheme == "interleaved-1f1b" ? request.chunks : request.scheme == "zb-v" ? 2 : 1);
+    if (stages_total * request.nmicros * 3 > 3000000)
+      throw InputError("", "--nmicros", "stages x micro-batches is too large (at most 1e6 stage runs)");
     bool zero_bubble = request.scheme.rfind("zb-", 0) == 0;
     bool w_given = values.count("span") &&
                    parse_key_values(values["span"].as<std::string>(), "FBW", "--span").count('W');

@@ -39,7 +39,8 @@ const char* kUsage =
     "                  the placement (--case NAME --ndevs D [--infer] or --placement FILE).\n"
     "Orders are run as soon as possible. An order that can never run is a deadlock: the\n"
     "message names every stuck rank, its next action and what it waits for (exit 1).\n"
-    "The memory limit written is the peak the schedule needs per device, or --memory-limit.\n"
+    "The memory limit written is the peak the schedule needs per device, or --memory-limit;\n"
+    "its steady state, if any, is written as its repetend.\n"
     "The schedule goes to -o OUT, else to stdout; --report runs the verifier and prints\n"
     "makespan, bubble ratio and peak memory per device on stderr (exit 1 if invalid)";
 

@@ -54,6 +54,8 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
   action.stage = small_number(match[1].str(), file, where);
   action.action = match[2].str();
   if (!match[3].str().empty()) action.micro = small_number(match[3].str(), file, where);
+  if (action.stage > 100000 || action.micro > 100000)
+    throw InputError(file, where, "stage or micro-batch number above 100000 in '" + text + "'");
   if (action.compute() && action.micro < 0)
     throw InputError(file, where, "compute action '" + text + "' has no micro-batch");
   return action;
