@@ -36,7 +36,8 @@ const char* kUsage =
     "                  forwards of chunk 1 on rank 0); --span/--memory as for generate (keys\n"
     "                  F,B,W; W splits the backward).\n"
     "  tessel-json     the Python Tessel's SchedPlan.save() file; the dependencies come from\n"
-    "                  the placement (--case NAME --ndevs D [--infer] or --placement FILE).\n"
+    "                  the placement (--case NAME --ndevs D [--infer] or --placement FILE);\n"
+    "                  the file has no memory limit: give --memory-limit, else unlimited.\n"
     "Orders are run as soon as possible. An order that can never run is a deadlock: the\n"
     "message names every stuck rank, its next action and what it waits for (exit 1).\n"
     "The memory limit written is the peak the schedule needs per device, or --memory-limit;\n"
@@ -101,7 +102,10 @@ int run_import(int argc, char** argv) {
         schedule = import_megatron(values, file);
       } else if (format == "tessel-json") {
         Placement placement = placement_from_options(values);
-        schedule = import_tessel_json(read_json_file(file), placement, file);
+        std::vector<long long> limit;
+        if (values.count("memory-limit"))
+          limit = parse_memory_limits(values["memory-limit"].as<std::string>(), placement.ndevs, "--memory-limit");
+        schedule = import_tessel_json(read_json_file(file), placement, file, limit);
       } else {
         throw InputError("", "--from", "unknown format '" + format + "' (pytorch-csv, megatron-order, tessel-json)");
       }
