@@ -121,7 +121,7 @@ Schedule schedule_from_megatron_order(const std::vector<std::vector<int>>& order
     std::map<int, int> count;
     for (size_t i = 0; i < orders[rank].size(); ++i) {
       int code = orders[rank][i];
-      std::string where = "[" + std::to_string(rank) + "][" + std::to_string(i) + "]";
+      std::string where = std::string(1, '[').append(std::to_string(rank)).append("][").append(std::to_string(i)).append("]");
       if (code == 0 || std::abs(code) > chunks)
         throw InputError(file, where, "entry " + std::to_string(code) + " is not +k or -k with k in 1.." +
                                           std::to_string(chunks) + " (--chunks)");
