@@ -119,6 +119,11 @@ TEST_CASE("blocks are listed in gid order: ASAP start step, then lowest device",
   for (const Block& block : kshape.blocks) ids.push_back(block.id);
   CHECK(ids == std::vector<std::string>{"f0", "f2", "f1", "f3", "fa", "ba", "b1", "b3", "b0", "b2"});
   CHECK(kshape.blocks[4].devices == std::vector<int>{0, 1, 2, 3});
+  // xshape on 3 devices: f1 and fr1 both start at step 1 on device 1 (the
+  // Python tool cannot lay this out); the V chain is numbered first.
+  std::vector<std::string> xshape_ids;
+  for (const Block& block : make_case("xshape", 3, true).blocks) xshape_ids.push_back(block.id);
+  CHECK(xshape_ids == std::vector<std::string>{"f0", "fr2", "f1", "fr1", "fr0", "f2"});
   CHECK(kshape.blocks[4].memory == 1);
   CHECK(kshape.blocks[5].memory == -1);
 }

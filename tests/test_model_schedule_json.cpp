@@ -121,7 +121,15 @@ TEST_CASE("malformed schedules name the file, the field and the problem", "[mode
   }
   SECTION("repetend with a zero period") {
     doc["repetend"]["period"] = 0;
-    CHECK_THAT(error_of(doc), Catch::Contains("repetend.period") && Catch::Contains(">= 1"));
+    CHECK_THAT(error_of(doc), Catch::Contains("repetend.period") && Catch::Contains("[1, 1e9]"));
+  }
+  SECTION("repetend start beyond any int") {
+    doc["repetend"]["start"] = 5000000000LL;
+    CHECK_THAT(error_of(doc), Catch::Contains("repetend.start"));
+  }
+  SECTION("repetend ending before it starts") {
+    doc["repetend"]["end"] = 1;
+    CHECK_THAT(error_of(doc), Catch::Contains("repetend.end") && Catch::Contains(">= start"));
   }
   SECTION("repetend that is not an object") {
     doc["repetend"] = {2, 6};

@@ -53,10 +53,13 @@ TEST_CASE("a saved Python Tessel schedule imports, verifies and unrolls", "[tess
   CHECK(schedule.instances.size() == 8);
   CHECK(schedule.memory_limit == std::vector<long long>{2, 2});
   CHECK(makespan(schedule) == 13);
+  // The Python window [2, 7) is 5 steps long but repeats every 4 (= L); its
+  // first 4 steps run every block once, which is the repetend claimed.
+  CHECK(schedule.meta["tessel_repetend"] == nlohmann::json{2, 7});
+  CHECK(schedule.meta["tessel_period"] == 4);
   REQUIRE(schedule.repetend);
   CHECK(schedule.repetend->start == 2);
-  CHECK(schedule.repetend->end == 7);
-  // The window is 5 steps long but repeats every 4 (= L).
+  CHECK(schedule.repetend->end == 6);
   CHECK(schedule.repetend->period == 4);
   CHECK(schedule.repetend->micros_per_period == 1);
   require_valid(schedule);
@@ -66,6 +69,57 @@ TEST_CASE("a saved Python Tessel schedule imports, verifies and unrolls", "[tess
     CHECK(makespan(unrolled) == 13 + 4 * (nmicros - 2));
     require_valid(unrolled);
   }
+}
+
+TEST_CASE("a Python schedule can be imported unrolled", "[tessel-json]") {
+  Placement placement = make_case("vshape", 2, false);
+  Schedule schedule = import_tessel_json(saved_vshape2(), placement, "saved.json", {2}, 6);
+  CHECK(schedule.nmicros == 6);
+  CHECK(schedule.meta["unrolled_from_nmicros"] == 2);
+  CHECK(makespan(schedule) == 13 + 4 * 4);
+  REQUIRE(schedule.repetend);
+  CHECK(schedule.repetend->period == 4);
+  require_valid(schedule);
+  std::string error;
+  try {
+    import_tessel_json(saved_vshape2(), placement, "saved.json", {2}, 1);
+  } catch (const InputError& caught) {
+    error = caught.what();
+  }
+  CHECK_THAT(error, Catch::Contains("--nmicros"));
+}
+
+TEST_CASE("a window wider than two periods gets a repetend only once unrolled", "[tessel-json]") {
+  // Window [2, 10): b1#0 at 2, f0#1 at 4, f1#1 at 5, b0#0 at 9 - one of each
+  // block over 8 steps, repeating every 4; no 4 steps of the saved file run
+  // every block once.
+  nlohmann::json document = nlohmann::json::parse(R"({"ndevs": 2, "blocks": [
+    {"mid": 0, "span": 1, "memory": 1, "btype": "forward", "gid": 0, "step": 0, "device": [0]},
+    {"mid": 0, "span": 1, "memory": 1, "btype": "forward", "gid": 1, "step": 1, "device": [1]},
+    {"mid": 0, "span": 3, "memory": -1, "btype": "backward", "gid": 2, "step": 2, "device": [1]},
+    {"mid": 1, "span": 1, "memory": 1, "btype": "forward", "gid": 0, "step": 4, "device": [0]},
+    {"mid": 1, "span": 1, "memory": 1, "btype": "forward", "gid": 1, "step": 5, "device": [1]},
+    {"mid": 0, "span": 3, "memory": -1, "btype": "backward", "gid": 3, "step": 9, "device": [0]},
+    {"mid": 1, "span": 3, "memory": -1, "btype": "backward", "gid": 2, "step": 10, "device": [1]},
+    {"mid": 1, "span": 3, "memory": -1, "btype": "backward", "gid": 3, "step": 13, "device": [0]}],
+    "repetend": [2, 10]})");
+  Placement placement = make_case("vshape", 2, false);
+  Schedule as_saved = import_tessel_json(document, placement, "wide.json", {3});
+  require_valid(as_saved);
+  CHECK(as_saved.meta["tessel_period"] == 4);
+  CHECK_FALSE(as_saved.repetend);
+  CHECK_THAT(as_saved.meta["repetend_note"].get<std::string>(), Catch::Contains("unrolled"));
+
+  Schedule unrolled = import_tessel_json(document, placement, "wide.json", {3}, 8);
+  CHECK(unrolled.nmicros == 8);
+  CHECK(makespan(unrolled) == 16 + 4 * 6);
+  REQUIRE(unrolled.repetend);
+  CHECK(unrolled.repetend->period == 4);
+  require_valid(unrolled);
+  // Its repetend is the usual kind: unroll continues from it.
+  Schedule longer = unroll(unrolled, 12);
+  CHECK(makespan(longer) == 16 + 4 * 10);
+  require_valid(longer);
 }
 
 TEST_CASE("a Python schedule imports without a memory limit as unlimited", "[tessel-json]") {

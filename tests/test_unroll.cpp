@@ -41,16 +41,15 @@ Schedule modulo_vshape(int nmicros, int window_start, int k) {
   return schedule;
 }
 
-// Warmup f0 f1, window [2, 7) one copy of each block, cooldown whose b1
-// starts one step later than the steady state would: the window is longer
-// than the period, as in the Python Tessel's repetends.
-Schedule long_window_vshape() {
+// Warmup f0 f1, window [2, 6) one copy of each block, a cooldown whose b1
+// starts one step later than the steady state would (so it is no copy).
+Schedule late_cooldown_vshape() {
   Schedule schedule;
   schedule.placement = vshape2();
   schedule.memory_limit = {2, 2};
   schedule.nmicros = 2;
   schedule.instances = {{0, 0, 0}, {1, 0, 1}, {2, 0, 2}, {0, 1, 4}, {1, 1, 5}, {3, 0, 5}, {2, 1, 7}, {3, 1, 10}};
-  schedule.repetend = Repetend{2, 7, 4, 1};
+  schedule.repetend = Repetend{2, 6, 4, 1};
   sort_instances(schedule);
   return schedule;
 }
@@ -86,6 +85,7 @@ TEST_CASE("unrolling a window that is already repeated grows and shrinks it", "[
     CHECK(makespan(unrolled) == 16 + 4 * (nmicros - 3));
     REQUIRE(unrolled.repetend);
     CHECK(unrolled.repetend->start == 4);
+    CHECK(unrolled.repetend->end == 4 + 4 * (nmicros - 1));  // all copies of the period claimed
     CHECK(unrolled.repetend->period == 4);
     require_valid(unrolled);
     // The result unrolls again, to the same thing.
@@ -93,8 +93,8 @@ TEST_CASE("unrolling a window that is already repeated grows and shrinks it", "[
   }
 }
 
-TEST_CASE("a window longer than its period unrolls with period growth per micro-batch", "[unroll]") {
-  Schedule schedule = long_window_vshape();
+TEST_CASE("a cooldown that is not a copy moves by one period per micro-batch", "[unroll]") {
+  Schedule schedule = late_cooldown_vshape();
   require_valid(schedule);
   CHECK(makespan(schedule) == 13);
   CHECK(smallest_unroll(schedule) == 2);
@@ -105,6 +105,22 @@ TEST_CASE("a window longer than its period unrolls with period growth per micro-
     require_valid(unrolled);
     CHECK(makespan(unrolled) == previous + 4);
     previous = makespan(unrolled);
+  }
+}
+
+TEST_CASE("a Python-style window longer than its period repeats with unroll_window", "[unroll]") {
+  Schedule schedule = late_cooldown_vshape();
+  const Repetend wide{2, 7, 4, 1};  // one copy of every block in 5 steps, repeating every 4
+  schedule.repetend = wide;
+  CHECK_THAT(unroll_error(schedule, 4), Catch::Contains("repetend") && Catch::Contains("whole number of periods"));
+  schedule.repetend.reset();
+  CHECK(smallest_window_unroll(schedule, wide) == 2);
+  for (int nmicros : {2, 3, 6}) {
+    Schedule unrolled = unroll_window(schedule, wide, nmicros);
+    INFO("N = " << nmicros);
+    CHECK_FALSE(unrolled.repetend);
+    CHECK(makespan(unrolled) == 13 + 4 * (nmicros - 2));
+    require_valid(unrolled);
   }
 }
 
@@ -129,12 +145,19 @@ TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("no repetend"));
   }
   SECTION("a window missing a block") {
-    schedule.repetend = Repetend{4, 6, 4, 1};
+    schedule.repetend = Repetend{4, 6, 2, 1};
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("block 'b1'"));
   }
   SECTION("a window holding a block twice") {
-    schedule.repetend = Repetend{4, 9, 4, 1};
+    schedule.repetend = Repetend{4, 9, 5, 1};
     CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("block 'f0'") && Catch::Contains("exactly 1"));
+  }
+  SECTION("a window that is not whole periods") {
+    schedule.repetend = Repetend{4, 10, 4, 1};
+    CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("repetend") && Catch::Contains("whole number of periods"));
+  }
+  SECTION("more micro-batches than memory allows") {
+    CHECK_THAT(unroll_error(schedule, 10000000), Catch::Contains("--nmicros") && Catch::Contains("instances"));
   }
   SECTION("fewer micro-batches than the warmup and cooldown hold") {
     CHECK_THAT(unroll_error(schedule, 1), Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
@@ -143,7 +166,7 @@ TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
 
 TEST_CASE("tessel unroll writes a schedule the verifier accepts", "[unroll][cli]") {
   testing::TempDir dir;
-  write_schedule_file(dir.file("v.json"), long_window_vshape());
+  write_schedule_file(dir.file("v.json"), late_cooldown_vshape());
   auto result = testing::run_tessel("unroll " + dir.file("v.json") + " --nmicros 6 -o " + dir.file("u.json"));
   REQUIRE(result.exit_code == 0);
   Schedule unrolled = read_schedule_file(dir.file("u.json"));
@@ -159,7 +182,7 @@ TEST_CASE("tessel unroll writes a schedule the verifier accepts", "[unroll][cli]
   CHECK(too_few.exit_code == 2);
   CHECK_THAT(too_few.err, Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
 
-  Schedule plain = long_window_vshape();
+  Schedule plain = late_cooldown_vshape();
   plain.repetend.reset();
   write_schedule_file(dir.file("plain.json"), plain);
   auto no_repetend = testing::run_tessel("unroll " + dir.file("plain.json") + " --nmicros 4");

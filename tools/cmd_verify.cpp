@@ -1,8 +1,11 @@
 // `tessel verify SCHEDULE [--memory M] [--json]`: the independent check of
 // SPEC section 1 on a tessel.schedule/1 file. Exit 0 valid, 1 invalid, 2
 // unreadable file (the message names the file and the field).
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "model/input_error.hpp"
 #include "tools/cli.hpp"
@@ -14,10 +17,15 @@ namespace tessel::cli {
 namespace {
 
 nlohmann::json read_document(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open file");
+  // Parsing from memory is about twice as fast as from the stream, which
+  // matters for a million instances.
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     throw InputError(path, "", std::string("not valid JSON: ") + error.what());
   }
@@ -44,7 +52,8 @@ int run_verify(int argc, char** argv) {
       ("memory", po::value<std::string>(),
        "memory limit replacing the file's: one number, or one per device \"6,6,4,4\"")
       ("json", po::bool_switch(), "print one JSON object (valid, violations, violation_counts, makespan, "
-                                  "bubble_ratio, peak_memory, busy_steps, ...) instead of text");
+                                  "bubble_ratio, peak_memory, busy_steps, ...) instead of text")
+      ("timing", po::bool_switch(), "print the seconds spent reading the JSON and checking to stderr");
   po::positional_options_description positional;
   positional.add("schedule", 1);
   po::variables_map values;
@@ -60,7 +69,10 @@ int run_verify(int argc, char** argv) {
 
   return guarded("verify", [&]() -> int {
     const std::string path = values["schedule"].as<std::string>();
+    using Clock = std::chrono::steady_clock;
+    auto began = Clock::now();
     nlohmann::json document = read_document(path);
+    auto parsed = Clock::now();
     std::optional<std::vector<long long>> memory;
     verify::Report report;
     try {
@@ -73,6 +85,12 @@ int run_verify(int argc, char** argv) {
       report = verify::check_schedule(document, memory);
     } catch (const verify::FormatError& error) {
       throw InputError(path, error.field, error.reason);
+    }
+    if (values["timing"].as<bool>()) {
+      auto checked = Clock::now();
+      auto seconds = [](Clock::duration span) { return std::chrono::duration<double>(span).count(); };
+      std::fprintf(stderr, "tessel verify: read JSON %.3f s, checks %.3f s\n", seconds(parsed - began),
+                   seconds(checked - parsed));
     }
     if (values["json"].as<bool>())
       std::cout << verify::report_to_json(report).dump(1) << "\n";

@@ -17,6 +17,11 @@ namespace tessel::verify {
 
 namespace {
 
+std::string steps_text(long long start, long long end) {
+  if (end - start == 1) return "step " + std::to_string(start);
+  return "steps " + std::to_string(start) + ".." + std::to_string(end - 1);
+}
+
 struct Occupancy {
   int device = 0;
   long long start = 0;
@@ -50,9 +55,9 @@ void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances
         const PlacedInstance& second = distinct.by_block[current.instance];
         findings.add({"overlap",
                       "device " + std::to_string(device) + " at step " + std::to_string(current.start) + ": " +
-                          name_of(schedule, second) + " (steps " + std::to_string(current.start) + ".." +
-                          std::to_string(current.end - 1) + ") overlaps " + name_of(schedule, first) + " (steps " +
-                          std::to_string(holder.start) + ".." + std::to_string(holder.end - 1) + ")",
+                          name_of(schedule, second) + " (" + steps_text(current.start, current.end) +
+                          ") overlaps " + name_of(schedule, first) + " (" + steps_text(holder.start, holder.end) +
+                          ")",
                       {device},
                       {current.start},
                       {name_of(schedule, first), name_of(schedule, second)}});

@@ -3,7 +3,7 @@
 #include "verify/schedule_document.hpp"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 #include "verify/verify.hpp"
 
@@ -108,7 +108,7 @@ BlockSpec read_block(const nlohmann::json& value, int ndevs, const std::string& 
 // The embedded placement. A dependency cycle is not rejected here: no
 // schedule can satisfy one, and the dependency check says where.
 void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
-                    std::map<std::string, int>& index) {
+                    std::unordered_map<std::string, int>& index) {
   const std::string path = "placement";
   if (!value.is_object()) fail(path, "expected a placement object, got " + value.dump());
   check_format(value, kPlacementFormat, path);
@@ -163,19 +163,29 @@ void read_memory_limit(const nlohmann::json& document, ScheduleDocument& schedul
   schedule.memory_limit = std::move(limits);
 }
 
+// The hot loop for a million instances: field paths are only spelled out
+// when something is wrong.
 void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
-                    const std::map<std::string, int>& index) {
+                    const std::unordered_map<std::string, int>& index) {
   const nlohmann::json& instances = array_member(document, "instances", "");
   schedule.instances.reserve(instances.size());
   for (size_t i = 0; i < instances.size(); ++i) {
-    std::string path = at_index("instances", i);
-    std::string block = string_member(instances[i], "block", path);
-    long long micro = integer_member(instances[i], "micro", path);
-    long long start = integer_member(instances[i], "start", path);
+    const nlohmann::json& entry = instances[i];
+    auto block_field = entry.is_object() ? entry.find("block") : entry.end();
+    if (!entry.is_object() || block_field == entry.end() || !block_field->is_string())
+      string_member(entry, "block", at_index("instances", i));  // throws the precise error
+    const std::string& block = block_field->get_ref<const std::string&>();
+    auto micro_field = entry.find("micro");
+    auto start_field = entry.find("start");
+    bool plain = micro_field != entry.end() && micro_field->is_number_integer() && start_field != entry.end() &&
+                 start_field->is_number_integer();
+    long long micro = plain ? micro_field->get<long long>() : integer_member(entry, "micro", at_index("instances", i));
+    long long start = plain ? start_field->get<long long>() : integer_member(entry, "start", at_index("instances", i));
     // A negative start is outside the problem (every start is >= 0), not a
     // schedule that breaks one of its conditions: the file is malformed.
-    if (start < 0) fail(join(path, "start"), "start must be >= 0, got " + std::to_string(start));
-    if (start > kMaxStart) fail(join(path, "start"), "start is unreasonably large: " + std::to_string(start));
+    if (start < 0) fail(at_index("instances", i) + ".start", "start must be >= 0, got " + std::to_string(start));
+    if (start > kMaxStart)
+      fail(at_index("instances", i) + ".start", "start is unreasonably large: " + std::to_string(start));
     auto found = index.find(block);
     if (found == index.end()) {
       schedule.foreign.push_back({block, micro, start, i, "block '" + block + "' is not in the placement"});
@@ -206,7 +216,8 @@ void read_repetend(const nlohmann::json& document, ScheduleDocument& schedule) {
   if (repetend.start < 0 || repetend.start > kMaxStart) fail(join(path, "start"), "must be in [0, 1e9]");
   if (repetend.end < repetend.start || repetend.end > 2 * kMaxStart) fail(join(path, "end"), "must be in [start, 2e9]");
   if (repetend.period < 1 || repetend.period > 2 * kMaxStart) fail(join(path, "period"), "must be in [1, 2e9]");
-  if (repetend.micros_per_period < 1) fail(join(path, "micros_per_period"), "must be >= 1");
+  if (repetend.micros_per_period < 1 || repetend.micros_per_period > kMaxStart)
+    fail(join(path, "micros_per_period"), "must be in [1, 1e9]");
   schedule.repetend = repetend;
 }
 
@@ -220,7 +231,7 @@ ScheduleDocument read_schedule_document(const nlohmann::json& document) {
   if (!document.is_object()) fail("", "expected a tessel.schedule/1 object");
   check_format(document, kScheduleFormat, "");
   ScheduleDocument schedule;
-  std::map<std::string, int> index;
+  std::unordered_map<std::string, int> index;
   read_placement(member(document, "placement", ""), schedule, index);
   read_memory_limit(document, schedule);
   schedule.nmicros = integer_member(document, "nmicros", "");
