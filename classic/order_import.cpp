@@ -101,14 +101,13 @@ Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect d
     if (split && dialect == PytorchDialect::current) add(*cell, 'W');
   }
 
-  StagePlacement names = build_stage_placement(graph, "pytorch");
   try {
     Schedule schedule = schedule_from_orders(graph, orders, "pytorch-table", nmicros);
     schedule.meta = {{"imported_from", "pytorch-csv"}, {"file", file},
                      {"dialect", dialect == PytorchDialect::current ? "current" : "legacy"}};
     return schedule;
   } catch (const DeadlockError& error) {
-    rethrow_with_cells(error, names.placement, columns);
+    rethrow_with_cells(error, build_stage_placement(graph, "pytorch").placement, columns);
   }
 }
 
