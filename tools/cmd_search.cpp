@@ -31,7 +31,8 @@ const char* kUsage =
     "                      period, searched upward from the lower bound L (the busiest device's\n"
     "                      load); every period below P is proven impossible by the solver. Then\n"
     "                      the shortest latency at that period, then warmup and cooldown (the\n"
-    "                      truncated modulo schedule, improved by a squeeze when it stays valid).\n"
+    "                      truncated modulo schedule, improved by a squeeze when it stays valid,\n"
+    "                      then shortened by the solver within --boundary-seconds).\n"
     "                      --nmicros K caps the micro-batches in flight (default: as memory allows).\n"
     "                      The written schedule holds K micro-batches with the repetend window\n"
     "                      marked; 'tessel unroll' expands it to any N >= K.\n"
@@ -90,6 +91,8 @@ int run(const po::variables_map& values) {
   options.backend = backend;
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(time_limit);
+  options.boundary_seconds = values["boundary-seconds"].as<double>();
+  if (options.boundary_seconds < 0) throw InputError("", "--boundary-seconds", "must be >= 0");
   if (values.count("nmicros")) {
     int nmicros = values["nmicros"].as<int>();
     if (nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
@@ -257,6 +260,8 @@ int run_search(int argc, char** argv) {
       ("nmicros", po::value<int>(), "repetend: most micro-batches in flight K; full: micro-batches (required)")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
+      ("boundary-seconds", po::value<double>()->default_value(20),
+       "repetend: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
