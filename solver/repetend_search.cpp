@@ -17,6 +17,7 @@
 
 #include "model/input_error.hpp"
 #include "solver/backend.hpp"
+#include "solver/boundary_solver.hpp"
 #include "solver/full_search.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
@@ -182,11 +183,23 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   ModuloSolution chosen = found ? *found : fallback;
   auto build_begin = std::chrono::steady_clock::now();
   WarmupCooldown built = build_warmup_cooldown(placement, options.memory_limit, chosen);
+  // The solver shortens both ends within its own budget (never past the
+  // deadline): an unfinished shortening still leaves a valid schedule.
+  BoundaryOutcome shortened{built.schedule, false, false, {}};
+  if (options.boundary_seconds > 0) {
+    Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
+    if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
+    shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
+  }
+  for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
+  if (shortened.improved) built.schedule = shortened.schedule;
   built.schedule.search = {{"strategy", "repetend"},
                            {"backend", options.backend},
                            {"proven_lower_bound", result.proven_lower_bound},
-                           {"squeezed", built.squeezed}};
+                           {"squeezed", built.squeezed},
+                           {"boundary_solved", shortened.improved},
+                           {"boundary_proven_minimal", shortened.complete}};
   result.schedule = built.schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;

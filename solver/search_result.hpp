@@ -23,6 +23,9 @@ struct SearchOptions {
   std::vector<long long> memory_limit;  // one per device
   std::optional<int> nmicros;           // repetend: K in flight; full: micro-batches
   Deadline deadline;
+  // Repetend: budget of the warmup/cooldown shortening by the solver, which
+  // only improves a schedule that is already valid (0 = skip it).
+  double boundary_seconds = 20;
   ProgressSink progress;
 };
 

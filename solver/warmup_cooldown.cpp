@@ -133,8 +133,9 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
   return result;
 }
 
-// Fits for every number of micro-batches whose boundary can differ.
-bool fits_when_unrolled(const Schedule& schedule) {
+}  // namespace
+
+bool fits_for_any_length(const Schedule& schedule) {
   const int base = schedule.nmicros;
   try {
     for (int n = base; n <= 2 * base + 1; ++n)
@@ -144,6 +145,8 @@ bool fits_when_unrolled(const Schedule& schedule) {
   }
   return true;
 }
+
+namespace {
 
 int boundary_steps(const Schedule& schedule) {
   return makespan(schedule) - (schedule.repetend->end - schedule.repetend->start);
@@ -160,7 +163,7 @@ WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vect
   for (auto [cooldown, warmup] : variants) {
     Schedule candidate = squeeze(truncated, shape, cooldown, warmup);
     if (boundary_steps(candidate) >= boundary_steps(best.schedule)) continue;
-    if (!fits_when_unrolled(candidate)) continue;
+    if (!fits_for_any_length(candidate)) continue;
     best.schedule = std::move(candidate);
     best.squeezed = true;
   }

@@ -27,6 +27,11 @@ struct ModuloSolution {
 Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
                                    const ModuloSolution& solution, int nmicros);
 
+// True when the schedule (nmicros = K, repetend marked) unrolled to every
+// N in [K, 2K+1] fits devices, dependencies and memory; beyond 2K+1 only
+// more identical windows follow, so then it fits for every N >= K.
+bool fits_for_any_length(const Schedule& schedule);
+
 struct WarmupCooldown {
   Schedule schedule;     // nmicros = K, repetend marked
   bool squeezed = false; // false: the truncated modulo schedule

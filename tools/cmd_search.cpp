@@ -25,14 +25,17 @@ namespace {
 const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
-    "              [--total-micros N] [--time-limit SECONDS] [-o FILE] [--json]\n\n"
+    "              [--total-micros N] [--time-limit SECONDS] [--boundary-seconds S] [-o FILE] [--json]\n\n"
     "Strategies:\n"
     "  repetend (default)  the minimal period P of a repetend running every block once per\n"
     "                      period, searched upward from the lower bound L (the busiest device's\n"
-    "                      load); every period below P is proven impossible by the solver. Then\n"
+    "                      load); every period below P is proven impossible by the solver (for\n"
+    "                      repetends with at most Kmax micro-batches in flight). Then\n"
     "                      the shortest latency at that period, then warmup and cooldown (the\n"
-    "                      truncated modulo schedule, improved by a squeeze when it stays valid).\n"
-    "                      --nmicros K caps the micro-batches in flight (default: as memory allows).\n"
+    "                      truncated modulo schedule, improved by a squeeze when it stays valid,\n"
+    "                      then shortened by the solver within --boundary-seconds).\n"
+    "                      --nmicros K sets Kmax (default: the number of blocks of one micro-batch;\n"
+    "                      within it memory decides, and the shortest latency gives the fewest).\n"
     "                      The written schedule holds K micro-batches with the repetend window\n"
     "                      marked; 'tessel unroll' expands it to any N >= K.\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
@@ -90,6 +93,8 @@ int run(const po::variables_map& values) {
   options.backend = backend;
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(time_limit);
+  options.boundary_seconds = values["boundary-seconds"].as<double>();
+  if (options.boundary_seconds < 0) throw InputError("", "--boundary-seconds", "must be >= 0");
   if (values.count("nmicros")) {
     int nmicros = values["nmicros"].as<int>();
     if (nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
@@ -257,6 +262,8 @@ int run_search(int argc, char** argv) {
       ("nmicros", po::value<int>(), "repetend: most micro-batches in flight K; full: micro-batches (required)")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
+      ("boundary-seconds", po::value<double>()->default_value(20),
+       "repetend: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
