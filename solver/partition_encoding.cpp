@@ -69,10 +69,10 @@ void add_capacity(Backend& backend, const LinearSum& sum, __int128 capacity, Lit
 
 }  // namespace
 
-PartitionEncoding encode_partition(Backend& backend, const Graph& graph,
-                                   const PartitionRequest& request) {
+PartitionEncoding encode_partition(Backend& backend, const Graph& graph, int stages,
+                                   const ParamWindow& window) {
   const int n = static_cast<int>(graph.nodes.size());
-  const int S = request.stages;
+  const int S = stages;
   PartitionEncoding encoding;
   encoding.stages = S;
   Lit truth = backend.true_lit();
@@ -126,7 +126,6 @@ PartitionEncoding encode_partition(Backend& backend, const Graph& graph,
   }
 
   // The parameter window of every stage is a hard constraint.
-  ParamWindow window = param_window(graph, request);
   long long params = total_param_bytes(graph);
   for (int s = 0; s < S; ++s) {
     if (window.high < params) {

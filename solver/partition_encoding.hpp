@@ -24,9 +24,9 @@ struct PartitionEncoding {
 };
 
 // Builds the model: order literals, monotone edges, non-empty stages, the
-// crossing literals, and the request's parameter window per stage (hard).
-PartitionEncoding encode_partition(Backend& backend, const Graph& graph,
-                                   const PartitionRequest& request);
+// crossing literals, and the parameter window per stage (hard).
+PartitionEncoding encode_partition(Backend& backend, const Graph& graph, int stages,
+                                   const ParamWindow& window);
 
 // A fresh literal that, assumed, bounds every stage's compute by `bound`,
 // with the redundant prefix bounds (the first s+1 stages hold at most

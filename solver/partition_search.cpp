@@ -4,7 +4,10 @@
 // any model when the DP has none); the lower bound starts at the trivial
 // max(total / S, largest node). Bound B is asked by assuming its guard:
 // first B = lower bound (on chain-like graphs often the answer, and then the
-// proof is one SAT call), then bisection between the bounds. Every SAT
+// proof is one SAT call), then just below the incumbent (one UNSAT call when
+// the DP's answer is already optimal), then bisection between the bounds.
+// All weights are first divided by their greatest common divisor, which
+// changes no answer and shortens the bisection. Every SAT
 // answer is decoded into a partition whose real bottleneck (<= B) becomes the
 // new upper end; every UNSAT answer raises the lower end. With the
 // bottleneck fixed at its optimum, the communication is bisected the same
@@ -13,7 +16,9 @@
 #include "solver/partition_search.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <chrono>
+#include <cstdio>
 
 #include "solver/backend.hpp"
 #include "solver/partition_dp.hpp"
@@ -68,39 +73,72 @@ std::string window_text(const Graph& graph, const PartitionRequest& request) {
   return text + "at most " + std::to_string(window.high);
 }
 
+// The weights divided by their greatest common divisors: the same problem
+// with smaller numbers (fewer bisection steps, smaller sums), exactly.
+struct Scaled {
+  Graph graph;
+  long long compute_unit = 1, param_unit = 1, bytes_unit = 1;
+};
+
+long long gcd_of(const Graph& graph, long long GraphNode::*field) {
+  long long divisor = 0;
+  for (const GraphNode& node : graph.nodes) divisor = std::gcd(divisor, node.*field);
+  return divisor == 0 ? 1 : divisor;
+}
+
+Scaled scale_down(const Graph& graph) {
+  Scaled scaled{graph, gcd_of(graph, &GraphNode::compute), gcd_of(graph, &GraphNode::param_bytes),
+                gcd_of(graph, &GraphNode::output_bytes)};
+  for (GraphNode& node : scaled.graph.nodes) {
+    node.compute /= scaled.compute_unit;
+    node.param_bytes /= scaled.param_unit;
+    node.output_bytes /= scaled.bytes_unit;
+  }
+  return scaled;
+}
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
 struct Search {
-  const Graph& graph;
-  const PartitionRequest& request;
+  const Graph& graph;  // scaled
+  int stages;
   const Deadline& deadline;
   const Progress& progress;
   Backend& backend;
   PartitionEncoding encoding;
+  Clock::time_point start = Clock::now();
 
   void say(const std::string& text) const {
-    if (progress) progress(text);
+    if (!progress) return;
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "[%.2f s] ", seconds_since(start));
+    progress(elapsed + text);
   }
 
   // Asks under the assumptions; on Sat returns the decoded partition.
   Answer ask(const std::vector<Lit>& assumptions, Partition& found) {
     Answer answer = backend.solve(assumptions, deadline);
     if (answer != Answer::Sat) return answer;
-    found.stages = request.stages;
+    found.stages = stages;
     found.stage_of = decode_stages(backend, encoding);
-    if (!partition_problem(graph, found).empty())
-      throw std::logic_error("partition encoding decoded an invalid partition: " + partition_problem(graph, found));
+    std::string problem = partition_problem(graph, found);
+    if (!problem.empty()) throw std::logic_error("partition encoding decoded an invalid partition: " + problem);
     return answer;
   }
 
   // Bisects a bound in [lower, value(incumbent)) with `guard_for(bound)`;
-  // returns false when the deadline stopped it. `value` reads the objective.
+  // returns false when the deadline stopped it. `unit` only scales what is
+  // printed back to the graph's own units.
   bool bisect(long long& lower, Partition& incumbent, const std::function<long long(const Partition&)>& value,
               const std::function<Lit(long long)>& guard_for, const std::vector<Lit>& fixed,
-              const std::string& what, bool probe_lower_first) {
-    bool first = probe_lower_first;
+              const std::string& what, long long unit, bool probe_lower_first) {
+    // Probes: the lower bound (when it is often the answer), then just
+    // below the incumbent (one UNSAT proves an optimal incumbent), then halves.
+    int probe = probe_lower_first ? 0 : 1;
     while (lower < value(incumbent)) {
       long long upper = value(incumbent);
-      long long bound = first ? lower : lower + (upper - 1 - lower) / 2;
-      first = false;
+      long long bound = probe == 0 ? lower : probe == 1 ? upper - 1 : lower + (upper - 1 - lower) / 2;
+      ++probe;
       std::vector<Lit> assumptions = fixed;
       assumptions.push_back(guard_for(bound));
       Partition found;
@@ -108,14 +146,14 @@ struct Search {
       if (answer == Answer::Unknown) return false;
       if (answer == Answer::Unsat) {
         lower = bound + 1;
-        say(what + " > " + std::to_string(bound) + " proven (range [" + std::to_string(lower) + ", " +
-            std::to_string(upper) + "])");
+        say(what + " > " + std::to_string(bound * unit) + " proven (range [" + std::to_string(lower * unit) + ", " +
+            std::to_string(upper * unit) + "])");
         continue;
       }
       if (value(found) > bound) throw std::logic_error("partition encoding broke a " + what + " bound");
       incumbent = found;
-      say(what + " " + std::to_string(value(found)) + " found (range [" + std::to_string(lower) + ", " +
-          std::to_string(value(found)) + "])");
+      say(what + " " + std::to_string(value(found) * unit) + " found (range [" + std::to_string(lower * unit) +
+          ", " + std::to_string(value(found) * unit) + "])");
     }
     return true;
   }
@@ -129,8 +167,6 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
   Clock::time_point start = Clock::now();
   PartitionAnswer answer;
   const bool pippy = request.objective == PartitionObjective::Pippy;
-  auto bottleneck_of = [&](const Partition& p) { return partition_costs(graph, p).bottleneck; };
-  auto communication_of = [&](const Partition& p) { return partition_costs(graph, p).communication_bytes; };
 
   answer.reason = obvious_infeasibility(graph, request);
   if (!answer.reason.empty()) {
@@ -139,13 +175,9 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     return answer;
   }
   answer.baseline = dp_partition(graph, request);
-  long long lower = 0;
-  if (!pippy) {
-    long long largest = 0;
-    for (const GraphNode& node : graph.nodes) largest = std::max(largest, node.compute);
-    lower = std::max(largest, (total_compute(graph) + request.stages - 1) / request.stages);
-  }
-  answer.proven_bound = lower;
+  long long largest = 0;
+  for (const GraphNode& node : graph.nodes) largest = std::max(largest, node.compute);
+  if (!pippy) answer.proven_bound = std::max(largest, ceil_div(total_compute(graph), request.stages));
 
   if (method == "dp") {
     answer.partition = answer.baseline;
@@ -157,8 +189,17 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     return answer;
   }
 
+  // The exact search runs on the scaled graph; partitions are the same.
+  Scaled scaled = scale_down(graph);
+  const Graph& small = scaled.graph;
+  ParamWindow window = param_window(graph, request);
+  ParamWindow small_window{ceil_div(window.low, scaled.param_unit), window.high / scaled.param_unit};
+  auto bottleneck_of = [&](const Partition& p) { return partition_costs(small, p).bottleneck; };
+  auto communication_of = [&](const Partition& p) { return partition_costs(small, p).communication_bytes; };
+
   std::unique_ptr<Backend> backend = make_backend(backend_name);
-  Search search{graph, request, deadline, progress, *backend, encode_partition(*backend, graph, request)};
+  Search search{small, request.stages, deadline, progress, *backend,
+                encode_partition(*backend, small, request.stages, small_window)};
   Partition incumbent;
   if (answer.baseline) {
     incumbent = *answer.baseline;
@@ -180,23 +221,28 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
   }
 
   bool finished = true;
+  auto communication_guard_for = [&](long long bound) {
+    return communication_guard(*backend, small, search.encoding, bound);
+  };
   if (pippy) {
-    finished = search.bisect(lower, incumbent, communication_of,
-                             [&](long long bound) { return communication_guard(*backend, graph, search.encoding, bound); },
-                             {}, "communication", false);
-    answer.proven_bound = lower;
+    long long lower = 0;
+    finished = search.bisect(lower, incumbent, communication_of, communication_guard_for, {}, "communication",
+                             scaled.bytes_unit, false);
+    answer.proven_bound = lower * scaled.bytes_unit;
   } else {
+    long long small_largest = 0;
+    for (const GraphNode& node : small.nodes) small_largest = std::max(small_largest, node.compute);
+    long long lower = std::max(small_largest, ceil_div(total_compute(small), request.stages));
     finished = search.bisect(lower, incumbent, bottleneck_of,
-                             [&](long long bound) { return bottleneck_guard(*backend, graph, search.encoding, bound); },
-                             {}, "bottleneck", true);
-    answer.proven_bound = lower;
+                             [&](long long bound) { return bottleneck_guard(*backend, small, search.encoding, bound); },
+                             {}, "bottleneck", scaled.compute_unit, true);
+    answer.proven_bound = lower * scaled.compute_unit;
     if (finished) {
-      Lit optimum = bottleneck_guard(*backend, graph, search.encoding, bottleneck_of(incumbent));
+      Lit optimum = bottleneck_guard(*backend, small, search.encoding, bottleneck_of(incumbent));
       long long communication_lower = 0;
-      finished = search.bisect(communication_lower, incumbent, communication_of,
-                               [&](long long bound) { return communication_guard(*backend, graph, search.encoding, bound); },
-                               {optimum}, "communication", false);
-      answer.proven_communication_bound = communication_lower;
+      finished = search.bisect(communication_lower, incumbent, communication_of, communication_guard_for, {optimum},
+                               "communication", scaled.bytes_unit, false);
+      answer.proven_communication_bound = communication_lower * scaled.bytes_unit;
     }
   }
   answer.partition = incumbent;
