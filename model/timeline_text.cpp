@@ -1,5 +1,102 @@
-// PLACEHOLDER: lands with the foundation issue.
+// The text timeline: one row per device, one fixed-width cell per step.
+//
+// A cell shows the kind letter and the micro-batch of the instance occupying
+// the step (`f3`, `b3`; a multi-step instance repeats its label in each of
+// its cells so that every step can be read off), `.` when the device is
+// idle, and `#` when several instances claim the same step (an invalid
+// schedule stays visible rather than hidden). Cells are as wide as the
+// longest label and have no separator, so a 4-device schedule of 60 steps
+// and up to 10 micro-batches fits 130 columns. `|` marks the repetend's
+// start and end; a ruler above the rows numbers every tenth step.
 #include "model/timeline_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
 namespace tessel {
-std::string render_timeline(const Schedule&, int) { return "(timeline not implemented yet)\n"; }
+
+namespace {
+
+// forward f, backward b, backward_input i, backward_weight w, others their
+// first letter (or `o`): the letters of the pipeline-schedule literature.
+char kind_letter(const std::string& kind) {
+  if (kind == "forward") return 'f';
+  if (kind == "backward") return 'b';
+  if (kind == "backward_input") return 'i';
+  if (kind == "backward_weight") return 'w';
+  if (!kind.empty() && std::isalpha(static_cast<unsigned char>(kind.front())))
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(kind.front())));
+  return 'o';
+}
+
+int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0)).size()); }
+
+}  // namespace
+
+std::string render_timeline(const Schedule& schedule, int max_steps) {
+  const Placement& placement = schedule.placement;
+  const int total_steps = makespan(schedule);
+  const int steps = max_steps > 0 ? std::min(total_steps, max_steps) : total_steps;
+  int largest_micro = 0;
+  for (const Instance& instance : schedule.instances) largest_micro = std::max(largest_micro, instance.micro);
+  const int width = 1 + digits(largest_micro);
+
+  // cells[device][step]: the label, "" for idle, "#" for a collision.
+  std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
+  for (const Instance& instance : schedule.instances) {
+    const Block& block = placement.blocks[instance.block];
+    std::string label = kind_letter(block.kind) + std::to_string(instance.micro);
+    for (int device : block.devices)
+      for (int step = instance.start; step < instance.start + block.span && step < steps; ++step) {
+        std::string& cell = cells[device][step];
+        cell = cell.empty() ? label : "#";
+      }
+  }
+
+  auto is_marker = [&](int step) {
+    return schedule.repetend && (step == schedule.repetend->start || step == schedule.repetend->end);
+  };
+  const int device_digits = digits(placement.ndevs - 1);
+  const std::string blank_prefix(4 + device_digits + 1, ' ');
+
+  // Column of each step's cell in a row (after the prefix), markers included.
+  std::vector<int> column(steps + 1, 0);
+  int at = static_cast<int>(blank_prefix.size());
+  for (int step = 0; step <= steps; ++step) {
+    if (is_marker(step)) ++at;
+    column[step] = at;
+    at += width;
+  }
+
+  std::ostringstream out;
+  // Ruler: the step number over every tenth step (skipped if it would run
+  // into the previous number).
+  std::string ruler(at, ' ');
+  int free_from = 0;
+  for (int step = 0; step < steps; step += 10) {
+    std::string number = std::to_string(step);
+    if (column[step] < free_from) continue;
+    ruler.replace(column[step], number.size(), number);
+    free_from = column[step] + static_cast<int>(number.size()) + 1;
+  }
+  out << ruler.substr(0, ruler.find_last_not_of(' ') + 1) << "\n";
+
+  for (int device = 0; device < placement.ndevs; ++device) {
+    std::string number = std::to_string(device);
+    std::string row = "dev " + std::string(device_digits - number.size(), ' ') + number + " ";
+    for (int step = 0; step < steps; ++step) {
+      if (is_marker(step)) row += '|';
+      const std::string& cell = cells[device][step];
+      std::string shown = cell.empty() ? "." : cell;
+      row += shown + std::string(width - std::min<int>(width, shown.size()), ' ');
+    }
+    if (is_marker(steps)) row += '|';
+    out << row.substr(0, row.find_last_not_of(' ') + 1) << "\n";
+  }
+  if (steps < total_steps)
+    out << "(showing steps 0.." << steps - 1 << " of " << total_steps << ")\n";
+  return out.str();
+}
+
 }  // namespace tessel

@@ -1,10 +1,43 @@
-// PLACEHOLDER: `tessel show` lands with its issue.
+// `tessel show`: a schedule as a text timeline (model/timeline_text), with a
+// summary line. It reads the file with full validation but does not judge
+// the schedule: that is `tessel verify`.
 #include <iostream>
-#include "tools/commands.hpp"
+
+#include "model/schedule_json.hpp"
+#include "model/timeline_text.hpp"
 #include "tools/cli.hpp"
+#include "tools/commands.hpp"
+
 namespace tessel::cli {
-int run_show(int, char**) {
-  std::cerr << "tessel show: not implemented yet\n";
-  return kBadInput;
+
+int run_show(int argc, char** argv) {
+  po::options_description options("options");
+  options.add_options()
+      ("schedule", po::value<std::string>()->required(), "a tessel.schedule/1 file")
+      ("max-steps", po::value<int>()->default_value(0), "show at most this many steps (0 = all)");
+  po::positional_options_description positional;
+  positional.add("schedule", 1);
+  po::variables_map values;
+  const std::string usage =
+      "tessel show SCHEDULE [--max-steps N]\n\n"
+      "Prints a row per device and a cell per step: f3 = forward of micro-batch 3 (b backward,\n"
+      "i backward-input, w backward-weight), . idle, # two instances on one step, | the repetend's\n"
+      "start and end. Does not check the schedule: use 'tessel verify'.";
+  if (auto code = parse(argc, argv, usage, options, positional, values)) return *code;
+  return guarded("show", [&] {
+    int max_steps = values["max-steps"].as<int>();
+    if (max_steps < 0) throw InputError("", "--max-steps", "must be >= 0");
+    Schedule schedule = read_schedule_file(values["schedule"].as<std::string>());
+    std::cout << (schedule.placement.name.empty() ? "schedule" : schedule.placement.name) << ": "
+              << schedule.placement.ndevs << " devices, " << schedule.nmicros << " micro-batches, makespan "
+              << makespan(schedule);
+    if (schedule.repetend)
+      std::cout << ", repetend [" << schedule.repetend->start << ", " << schedule.repetend->end << ") period "
+                << schedule.repetend->period << " per " << schedule.repetend->micros_per_period
+                << " micro-batch(es)";
+    std::cout << "\n" << render_timeline(schedule, max_steps);
+    return kSuccess;
+  });
 }
+
 }  // namespace tessel::cli

@@ -1,8 +1,212 @@
-// PLACEHOLDER: lands with the foundation issue.
+// Reading the Python Tessel's `SchedPlan.save()` JSON (see tessel_json.hpp).
+//
+// Three parts: reading and checking every block against the placement,
+// counting how often the window holds each block (its micros_per_period),
+// and deriving the period by trying the shortest ones first. The period
+// search needs to know whether a repeated window still runs; that check is
+// a few lines here rather than a call into verify/, which stays independent
+// of model/ (and still judges the result in the tests).
 #include "model/formats/tessel_json.hpp"
-#include "model/input_error.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/json_file.hpp"
+#include "model/unroll.hpp"
+
 namespace tessel {
-Schedule import_tessel_json(const nlohmann::json&, const Placement&, const std::string& file) {
-  throw InputError(file, "", "tessel-json import not implemented yet");
+
+namespace {
+
+bool kind_matches_btype(const std::string& kind, const std::string& btype) {
+  if (btype == "forward") return kind == "forward";
+  if (btype == "backward") return kind.rfind("backward", 0) == 0;
+  return false;
 }
+
+std::string device_list(const std::vector<int>& devices) {
+  std::string text = "[";
+  for (size_t i = 0; i < devices.size(); ++i) text += (i ? ", " : "") + std::to_string(devices[i]);
+  return text + "]";
+}
+
+Instance instance_from_block(const nlohmann::json& value, const Placement& placement, const JsonPlace& at) {
+  if (!value.is_object()) at.fail("expected a block object, got " + value.dump());
+  const nlohmann::json& gid_value = require(value, "gid", at);
+  if (gid_value.is_null()) at.field("gid").fail("is null: the Python tool numbers blocks only after chain_blocks()");
+  long long gid = as_integer(gid_value, at.field("gid"));
+  const int nblocks = static_cast<int>(placement.blocks.size());
+  if (gid < 0 || gid >= nblocks)
+    at.field("gid").fail("gid " + std::to_string(gid) + " is outside the placement's " + std::to_string(nblocks) +
+                         " blocks [0, " + std::to_string(nblocks) + ")");
+  const Block& block = placement.blocks[gid];
+  const std::string which = "the placement's block '" + block.id + "' (gid " + std::to_string(gid) + ")";
+
+  long long span = require_integer(value, "span", at);
+  if (span != block.span)
+    at.field("span").fail("span " + std::to_string(span) + " differs from " + which + ": " +
+                          std::to_string(block.span));
+  long long memory = require_integer(value, "memory", at);
+  if (memory != block.memory)
+    at.field("memory").fail("memory " + std::to_string(memory) + " differs from " + which + ": " +
+                            std::to_string(block.memory));
+  std::string btype = require_string(value, "btype", at);
+  if (btype != "forward" && btype != "backward")
+    at.field("btype").fail("expected \"forward\" or \"backward\", got \"" + btype + "\"");
+  if (!kind_matches_btype(block.kind, btype))
+    at.field("btype").fail("btype " + btype + " differs from " + which + ", a " + block.kind + " block");
+  const nlohmann::json& devices_value = require_array(value, "device", at);
+  std::vector<int> devices;
+  for (size_t i = 0; i < devices_value.size(); ++i)
+    devices.push_back(static_cast<int>(as_integer(devices_value[i], at.field("device").index(i))));
+  std::sort(devices.begin(), devices.end());
+  if (devices != block.devices)
+    at.field("device").fail("devices " + device_list(devices) + " differ from " + which + ": " +
+                            device_list(block.devices));
+
+  long long mid = require_integer(value, "mid", at);
+  if (mid < 0 || mid > 100000000) at.field("mid").fail("micro-batch " + std::to_string(mid) + " is outside [0, 1e8]");
+  long long step = require_integer(value, "step", at);
+  if (step < 0) at.field("step").fail("step must be >= 0, got " + std::to_string(step));
+  if (step > 1000000000) at.field("step").fail("step is unreasonably large");
+  return {static_cast<int>(gid), static_cast<int>(mid), static_cast<int>(step)};
+}
+
+std::vector<long long> limit_per_device(const std::vector<long long>& limit, int ndevs) {
+  if (limit.empty()) return {};
+  if (limit.size() == 1) return std::vector<long long>(ndevs, limit.front());
+  if (static_cast<int>(limit.size()) != ndevs)
+    throw InputError("", "--memory",
+                     "give one limit or one per device (" + std::to_string(ndevs) + "), got " +
+                         std::to_string(limit.size()));
+  return limit;
+}
+
+// True when no device runs two instances at once, every edge's instances
+// run in order, and (with a limit) memory stays within it. Completeness is
+// not checked: unroll builds it.
+bool runs_validly(const Schedule& schedule) {
+  const Placement& placement = schedule.placement;
+  const int steps = makespan(schedule);
+  std::vector<std::vector<char>> busy(placement.ndevs, std::vector<char>(steps, 0));
+  std::vector<std::vector<long long>> delta(placement.ndevs, std::vector<long long>(steps + 1, 0));
+  std::map<std::pair<int, int>, int> start_of;
+  for (const Instance& instance : schedule.instances) {
+    const Block& block = placement.blocks[instance.block];
+    for (int device : block.devices) {
+      for (int step = instance.start; step < instance.start + block.span; ++step) {
+        if (busy[device][step]) return false;
+        busy[device][step] = 1;
+      }
+      delta[device][instance.start] += block.memory;
+    }
+    start_of[{instance.block, instance.micro}] = instance.start;
+  }
+  for (const Edge& edge : placement.edges)
+    for (int micro = 0; micro < schedule.nmicros; ++micro) {
+      auto from = start_of.find({edge.from, micro});
+      auto to = start_of.find({edge.to, micro});
+      if (from == start_of.end() || to == start_of.end()) continue;
+      if (from->second + placement.blocks[edge.from].span > to->second) return false;
+    }
+  if (schedule.memory_limit.empty()) return true;
+  for (int device = 0; device < placement.ndevs; ++device) {
+    long long held = 0;
+    for (int step = 0; step <= steps; ++step) {
+      held += delta[device][step];
+      if (held > schedule.memory_limit[device]) return false;
+    }
+  }
+  return true;
+}
+
+// The smallest period that repeats the window validly, or 0 (with `why`).
+int derive_period(const Schedule& schedule, std::string& why) {
+  const Repetend& window = *schedule.repetend;
+  const int k = window.micros_per_period;
+  int longest_span = 1;
+  for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
+  const int length = window.end - window.start;
+  const int first = std::max(1, k * period_lower_bound(schedule.placement));
+  const int last = length + longest_span + makespan(schedule);
+  for (int period = first; period <= last; ++period) {
+    Schedule candidate = schedule;
+    candidate.repetend->period = period;
+    // Enough copies that every pair of copies close enough to interact is
+    // present, plus one so the cooldown follows a repeated window.
+    const int extra = (length + longest_span + period - 1) / period + 1;
+    try {
+      if (runs_validly(unroll(candidate, smallest_unroll(candidate) + extra * k))) return period;
+    } catch (const InputError& error) {
+      why = error.reason;
+      return 0;
+    }
+  }
+  why = "no period up to " + std::to_string(last) + " repeats the window validly";
+  return 0;
+}
+
+}  // namespace
+
+Schedule import_tessel_json(const nlohmann::json& document, const Placement& placement,
+                            const std::string& file, const std::vector<long long>& memory_limit) {
+  JsonPlace place{file, ""};
+  if (!document.is_object()) place.fail("expected the JSON object of SchedPlan.save()");
+  long long ndevs = require_integer(document, "ndevs", place);
+  if (ndevs != placement.ndevs)
+    place.field("ndevs").fail("the file has " + std::to_string(ndevs) + " devices, the placement " +
+                              std::to_string(placement.ndevs));
+
+  Schedule schedule;
+  schedule.placement = placement;
+  schedule.memory_limit = limit_per_device(memory_limit, placement.ndevs);
+  schedule.uniform_limit = memory_limit.size() <= 1;
+  const nlohmann::json& blocks = require_array(document, "blocks", place);
+  if (blocks.empty()) place.field("blocks").fail("no blocks");
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Instance instance = instance_from_block(blocks[i], placement, place.field("blocks").index(i));
+    schedule.nmicros = std::max(schedule.nmicros, instance.micro + 1);
+    schedule.instances.push_back(instance);
+  }
+  sort_instances(schedule);
+  schedule.meta = {{"imported_from", "tessel-json"}, {"file", file}};
+
+  auto found = document.find("repetend");
+  if (found == document.end() || found->is_null()) return schedule;
+  JsonPlace at = place.field("repetend");
+  if (!found->is_array() || found->size() != 2) at.fail("expected [start, end], got " + found->dump());
+  Repetend repetend;
+  long long start = as_integer((*found)[0], at.index(0));
+  long long end = as_integer((*found)[1], at.index(1));
+  if (start < 0 || end < start || end > 1000000000)
+    at.fail("expected 0 <= start <= end, got " + found->dump());
+  repetend.start = static_cast<int>(start);
+  repetend.end = static_cast<int>(end);
+  schedule.meta["tessel_repetend"] = {start, end};
+
+  // micros_per_period: how many micro-batches of each block the window runs
+  // (the Python tool's windows run one); it must be the same for every block.
+  std::vector<int> count(placement.blocks.size(), 0);
+  for (const Instance& instance : schedule.instances)
+    if (instance.start >= repetend.start && instance.start < repetend.end) ++count[instance.block];
+  if (count.front() < 1 || std::any_of(count.begin(), count.end(), [&](int c) { return c != count.front(); })) {
+    schedule.meta["repetend_note"] = "window [" + std::to_string(start) + ", " + std::to_string(end) +
+                                     ") does not run every block equally often: not kept as a repetend";
+    return schedule;
+  }
+  repetend.micros_per_period = count.front();
+  repetend.period = std::max(1, repetend.end - repetend.start);
+  schedule.repetend = repetend;
+  std::string why;
+  int period = derive_period(schedule, why);
+  if (period == 0) {
+    schedule.repetend.reset();
+    schedule.meta["repetend_note"] = "window [" + std::to_string(start) + ", " + std::to_string(end) +
+                                     ") not kept as a repetend: " + why;
+    return schedule;
+  }
+  schedule.repetend->period = period;
+  return schedule;
+}
+
 }  // namespace tessel
