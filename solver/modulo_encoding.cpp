@@ -14,17 +14,19 @@ namespace tessel {
 
 //------------------------------------------------------------------------------
 // Memory in the steady state. At steady step S + n P + phi the copies of b
-// started number n + sum_{j < Kmax} [s(b) <= phi + j P]; the n-terms cancel on
-// each device because its memory deltas sum to zero over one micro-batch, so
-// the memory at phase phi is sum_b mem(b) * sum_j [s(b) <= phi + j P]: one
-// linear bound over order literals per device and phase.
+// started number n + sum_{j < Kmax} [s(b) <= phi + j P]
+//              = n + Kmax - q(b) - [tau(b) > phi]      (s = q P + tau);
+// the n- and Kmax-terms cancel on each device because its memory deltas sum
+// to zero over one micro-batch, so the memory at phase phi is
+// -sum_b mem(b) * (q(b) + [tau(b) > phi]): one linear bound per device and
+// phase, with two terms per block. (Summing the Kmax order literals of s
+// directly is equivalent but gives the solver Kmax terms per block.)
 
 static void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                               const std::vector<long long>& memory_limit) {
-  const int period = encoding.period;
+  if (memory_limit.empty()) return;
   for (int device = 0; device < placement.ndevs; ++device) {
-    if (memory_limit.empty()) break;
-    for (int phase = 0; phase < period; ++phase) {
+    for (int phase = 0; phase < encoding.period; ++phase) {
       LinearSum sum;
       for (size_t b = 0; b < placement.blocks.size(); ++b) {
         const Block& block = placement.blocks[b];
@@ -32,8 +34,8 @@ static void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, 
         bool on_device = false;
         for (int d : block.devices) on_device |= d == device;
         if (!on_device) continue;
-        for (int j = 0; j < encoding.max_in_flight; ++j)
-          sum.bools.push_back({block.memory, backend.at_most(encoding.starts[b], phase + j * period)});
+        sum.ints.push_back({-block.memory, encoding.quotients[b]});
+        sum.bools.push_back({-block.memory, ~backend.at_most(encoding.phases[b], phase)});
       }
       if (sum.bools.empty()) {
         if (memory_limit[device] < 0) backend.add_clause({});
@@ -51,12 +53,24 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   const int horizon = period * max_in_flight;
   for (const Block& block : placement.blocks) {
     // A block longer than the period can never repeat every P steps.
-    if (block.span > period || block.span > horizon) {
+    if (block.span > period) {
       backend.add_clause({});
       encoding.starts.push_back(backend.new_int(0, 0));
       continue;
     }
     encoding.starts.push_back(backend.new_int(0, horizon - block.span));
+  }
+  // s = q * P + tau, tied by two linear bounds.
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    IntVar quotient = backend.new_int(0, max_in_flight - 1);
+    IntVar phase = backend.new_int(0, period - 1);
+    LinearSum tie;
+    tie.ints = {{1, encoding.starts[b]}, {-period, quotient}, {-1, phase}};
+    backend.add_linear_at_most(tie, 0);
+    for (auto& term : tie.ints) term.first = -term.first;
+    backend.add_linear_at_most(tie, 0);
+    encoding.quotients.push_back(quotient);
+    encoding.phases.push_back(phase);
   }
 
   for (const Edge& edge : placement.edges)
@@ -69,7 +83,7 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     for (size_t b = 0; b < placement.blocks.size(); ++b)
       for (int d : placement.blocks[b].devices)
         if (d == device) {
-          starts.push_back(encoding.starts[b]);
+          starts.push_back(encoding.phases[b]);
           spans.push_back(placement.blocks[b].span);
         }
     if (starts.size() > 1) backend.add_no_overlap_modulo(starts, spans, period);

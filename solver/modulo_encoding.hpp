@@ -19,7 +19,9 @@ namespace tessel {
 struct ModuloEncoding {
   int period = 0;
   int max_in_flight = 0;        // Kmax: s(b) + span(b) <= Kmax * period
-  std::vector<IntVar> starts;   // s(b) per block
+  std::vector<IntVar> starts;     // s(b) per block
+  std::vector<IntVar> quotients;  // q(b) = floor(s(b) / P), in [0, Kmax)
+  std::vector<IntVar> phases;     // tau(b) = s(b) mod P
 };
 
 // Requires every device's memory balance to be zero (checked by the caller):

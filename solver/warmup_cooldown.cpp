@@ -6,6 +6,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "model/input_error.hpp"
+#include "model/unroll.hpp"
 #include "solver/schedule_check.hpp"
 
 namespace tessel {
@@ -27,30 +29,6 @@ Schedule truncated_modulo_schedule(const Placement& placement, const std::vector
   }
   sort_instances(schedule);
   return schedule;
-}
-
-Schedule expand_repetend(const Schedule& schedule, int nmicros) {
-  if (!schedule.repetend) throw std::invalid_argument("expand_repetend: no repetend");
-  const Repetend& window = *schedule.repetend;
-  const int extra = nmicros - schedule.nmicros;
-  if (extra < 0) throw std::invalid_argument("expand_repetend: fewer micro-batches than the schedule holds");
-  Schedule expanded = schedule;
-  expanded.nmicros = nmicros;
-  expanded.instances.clear();
-  for (const Instance& instance : schedule.instances) {
-    if (instance.start < window.start) {
-      expanded.instances.push_back(instance);
-    } else if (instance.start < window.end) {
-      for (int copy = 0; copy <= extra; ++copy)
-        expanded.instances.push_back(
-            {instance.block, instance.micro + copy * window.micros_per_period, instance.start + copy * window.period});
-    } else {
-      expanded.instances.push_back(
-          {instance.block, instance.micro + extra * window.micros_per_period, instance.start + extra * window.period});
-    }
-  }
-  sort_instances(expanded);
-  return expanded;
 }
 
 //------------------------------------------------------------------------------
@@ -107,7 +85,8 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
     for (int index : by_time) {
       Instance& instance = instances[index];
       if (!shape.in_cooldown(instance.block, instance.micro)) continue;
-      int at = 0;
+      // Never into the window: the cooldown must stay what follows it.
+      int at = shape.window_end;
       for (int pred : preds[instance.block]) {
         auto found = index_of.find({pred, instance.micro});
         if (found == index_of.end()) continue;
@@ -157,8 +136,12 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
 // Fits for every number of micro-batches whose boundary can differ.
 bool fits_when_unrolled(const Schedule& schedule) {
   const int base = schedule.nmicros;
-  for (int n = base; n <= 2 * base + 1; ++n)
-    if (!schedule_fits(expand_repetend(schedule, n))) return false;
+  try {
+    for (int n = base; n <= 2 * base + 1; ++n)
+      if (!schedule_fits(unroll(schedule, n))) return false;
+  } catch (const InputError&) {
+    return false;  // the squeeze broke the window's shape
+  }
   return true;
 }
 

@@ -27,11 +27,6 @@ struct ModuloSolution {
 Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
                                    const ModuloSolution& solution, int nmicros);
 
-// Expands a schedule whose repetend holds one micro-batch per period: keeps
-// the warmup, repeats the window, shifts the cooldown. Requires nmicros >=
-// the schedule's own.
-Schedule expand_repetend(const Schedule& schedule, int nmicros);
-
 struct WarmupCooldown {
   Schedule schedule;     // nmicros = K, repetend marked
   bool squeezed = false; // false: the truncated modulo schedule

@@ -1,9 +1,55 @@
-// PLACEHOLDER: the verifier lands with the foundation issue.
+// The verifier's one entry point: read the document, run the checks of SPEC
+// section 1 in order, and gather their findings and the metrics into a
+// Report. Each condition lives in its own file (completeness, exclusivity,
+// dependencies, memory, repetend_check); this file only orchestrates.
 #include "verify/verify.hpp"
+
+#include "verify/checks.hpp"
+#include "verify/schedule_document.hpp"
+
 namespace tessel::verify {
-Report check_schedule(const nlohmann::json&, const std::optional<std::vector<long long>>&) {
-  throw FormatError{"", "verifier not implemented yet"};
+
+Report check_schedule(const nlohmann::json& document, const std::optional<std::vector<long long>>& memory_override) {
+  ScheduleDocument schedule = read_schedule_document(document);
+  if (memory_override) {
+    if (static_cast<int>(memory_override->size()) != schedule.ndevs)
+      throw FormatError{"memory_limit", "the overriding limit has " + std::to_string(memory_override->size()) +
+                                            " entries for " + std::to_string(schedule.ndevs) + " devices"};
+    schedule.memory_limit = memory_override;
+  }
+
+  Findings findings;
+  DistinctInstances distinct = check_completeness(schedule, findings);
+  check_exclusivity(schedule, distinct, findings);
+  check_dependencies(schedule, distinct, findings);
+  std::vector<long long> peak = check_memory(schedule, distinct, findings);
+
+  Report report;
+  if (!distinct.all_complete)
+    report.notes.push_back(
+        "memory and peak memory count only the complete micro-batches: a micro-batch with a missing "
+        "instance is left out, so that the missing instance is not also reported as a memory excess");
+  if (schedule.repetend) {
+    report.repetend_claimed = true;
+    report.repetend = check_repetend(schedule, distinct, findings);
+    report.repetend_holds = findings.counts["repetend"] == 0;
+  }
+
+  for (const std::string& kind : violation_kinds()) {
+    report.violation_counts[kind] = findings.counts[kind];
+    for (Violation& violation : findings.listed[kind]) report.violations.push_back(std::move(violation));
+  }
+  report.valid = true;
+  for (const auto& [kind, count] : report.violation_counts)
+    if (count > 0) report.valid = false;
+
+  Metrics metrics = measure(schedule, distinct);
+  report.makespan = static_cast<int>(metrics.makespan);
+  report.bubble_ratio = metrics.bubble_ratio;
+  report.busy_steps = metrics.busy_steps;
+  report.peak_memory = peak;
+  if (schedule.memory_limit) report.memory_limit = *schedule.memory_limit;
+  return report;
 }
-nlohmann::json report_to_json(const Report&) { return {}; }
-std::string report_to_text(const Report&) { return {}; }
+
 }  // namespace tessel::verify

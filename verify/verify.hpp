@@ -16,7 +16,7 @@ namespace tessel::verify {
 // A document that is not a readable tessel.schedule/1 (as opposed to a
 // readable but invalid schedule, which is a Report with violations).
 struct FormatError {
-  std::string field;
+  std::string field;   // JSON path like "instances[3].micro"; "" for the whole document
   std::string reason;
 };
 
@@ -24,20 +24,23 @@ struct Violation {
   std::string kind;  // missing|duplicate|unknown|overlap|dependency|memory|repetend
   std::string message;
   std::vector<int> devices;
-  std::vector<int> steps;
+  std::vector<long long> steps;
   std::vector<std::string> instances;  // like "f3#5" (block id # micro-batch)
 };
 
 struct Report {
   bool valid = false;
   std::vector<Violation> violations;  // at most the first 20 of each kind
-  std::map<std::string, long long> violation_counts;
+  std::map<std::string, long long> violation_counts;  // every kind, 0 when none
   int makespan = 0;
   double bubble_ratio = 0.0;
   std::vector<long long> peak_memory;  // per device
   std::vector<long long> busy_steps;   // per device
+  std::vector<long long> memory_limit;  // per device; empty = no limit
   bool repetend_claimed = false;
   bool repetend_holds = false;  // meaningful when claimed
+  std::string repetend;         // the claim in words, when claimed
+  std::vector<std::string> notes;  // what was not checked and why
 };
 
 // Checks a parsed tessel.schedule/1 document. `memory_override` replaces the

@@ -1,0 +1,89 @@
+// The checks of SPEC section 1, one file each, and what they share: the
+// findings collector and the table of distinct instances that completeness
+// builds for the other checks. Internal to verify/ (verify.hpp is the API).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "verify/schedule_document.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel::verify {
+
+// How many violations of one kind a report lists; all are counted.
+inline constexpr size_t kListedPerKind = 20;
+
+// The order in which kinds are reported (and the complete set of kinds).
+inline const std::vector<std::string>& violation_kinds() {
+  static const std::vector<std::string> kinds = {"missing", "duplicate", "unknown", "overlap",
+                                                 "dependency", "memory", "repetend"};
+  return kinds;
+}
+
+// Every violation found, counted per kind; only the first kListedPerKind of
+// each kind are kept.
+struct Findings {
+  std::map<std::string, std::vector<Violation>> listed;
+  std::map<std::string, long long> counts;
+
+  void add(Violation violation) {
+    long long& count = counts[violation.kind];
+    ++count;
+    std::vector<Violation>& kept = listed[violation.kind];
+    if (kept.size() < kListedPerKind) kept.push_back(std::move(violation));
+  }
+  // Counts `more` violations of `kind` without describing them (they would
+  // not be listed anyway): keeps huge gaps linear in the file, not in nmicros.
+  void count_only(const std::string& kind, long long more) { counts[kind] += more; }
+  bool full(const std::string& kind) const {
+    auto it = listed.find(kind);
+    return it != listed.end() && it->second.size() >= kListedPerKind;
+  }
+};
+
+// The first occurrence of each (block, micro) pair, sorted by (block, micro):
+// the instances that conditions 2-4 and the metrics look at. Extra copies
+// are reported as duplicates only, so that a duplicate does not also show up
+// as an overlap with itself.
+struct DistinctInstances {
+  std::vector<PlacedInstance> by_block;
+  std::vector<size_t> block_begin;  // block b owns by_block[block_begin[b], block_begin[b + 1])
+  std::vector<char> micro_complete;  // per entry of by_block: its micro-batch has every block
+  bool all_complete = true;
+};
+
+// Condition 1 (missing, duplicate, unknown); returns the distinct instances.
+DistinctInstances check_completeness(const ScheduleDocument& schedule, Findings& findings);
+
+// Condition 2: no two instances on one device at one step.
+void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
+
+// Condition 3: every edge a -> b holds within every micro-batch.
+void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
+
+// Condition 4 with the peak memory per device (counted over the complete
+// micro-batches, see memory.cpp).
+std::vector<long long> check_memory(const ScheduleDocument& schedule, const DistinctInstances& distinct,
+                                    Findings& findings);
+
+// The claimed repetend really repeats (definition at the top of
+// repetend_check.cpp). Returns a one-line description of the claim.
+std::string check_repetend(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
+
+// Makespan, busy steps per device and bubble ratio of the distinct instances.
+struct Metrics {
+  long long makespan = 0;
+  std::vector<long long> busy_steps;
+  double bubble_ratio = 0.0;
+};
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct);
+
+// Looks up (block, micro) among the distinct instances; nullptr when absent.
+const PlacedInstance* find_instance(const DistinctInstances& distinct, int block, long long micro);
+
+// "f3#5" for a placed instance.
+std::string name_of(const ScheduleDocument& schedule, const PlacedInstance& instance);
+
+}  // namespace tessel::verify

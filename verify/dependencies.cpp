@@ -1,0 +1,61 @@
+// Condition 3 of SPEC section 1, "dependencies": for every edge a -> b and
+// every micro-batch m, start(a, m) + span(a) <= start(b, m).
+//
+// The distinct instances are sorted by (block, micro), so each edge is one
+// merge of block a's and block b's micro-batch lists. A micro-batch where one
+// side is absent is skipped: that instance is already reported as missing,
+// and a guess at where it would have been could only invent a reason.
+#include <algorithm>
+
+#include "verify/checks.hpp"
+
+namespace tessel::verify {
+
+namespace {
+
+std::vector<int> devices_of_both(const BlockSpec& a, const BlockSpec& b) {
+  std::vector<int> devices = a.devices;
+  devices.insert(devices.end(), b.devices.begin(), b.devices.end());
+  std::sort(devices.begin(), devices.end());
+  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+  return devices;
+}
+
+}  // namespace
+
+void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings) {
+  for (const EdgeSpec& edge : schedule.edges) {
+    const BlockSpec& from = schedule.blocks[edge.from];
+    const BlockSpec& to = schedule.blocks[edge.to];
+    size_t a = distinct.block_begin[edge.from];
+    size_t a_end = distinct.block_begin[edge.from + 1];
+    size_t b = distinct.block_begin[edge.to];
+    size_t b_end = distinct.block_begin[edge.to + 1];
+    while (a < a_end && b < b_end) {
+      const PlacedInstance& before = distinct.by_block[a];
+      const PlacedInstance& after = distinct.by_block[b];
+      if (before.micro < after.micro) {
+        ++a;
+        continue;
+      }
+      if (after.micro < before.micro) {
+        ++b;
+        continue;
+      }
+      long long finish = before.start + from.span;
+      if (finish > after.start)
+        findings.add({"dependency",
+                      name_of(schedule, after) + " starts at step " + std::to_string(after.start) + " but " +
+                          name_of(schedule, before) + " runs until step " + std::to_string(finish) + " (edge " +
+                          from.id + " -> " + to.id + ", " + std::to_string(finish - after.start) + " step" +
+                          (finish - after.start == 1 ? "" : "s") + " too early)",
+                      devices_of_both(from, to),
+                      {before.start, after.start},
+                      {name_of(schedule, before), name_of(schedule, after)}});
+      ++a;
+      ++b;
+    }
+  }
+}
+
+}  // namespace tessel::verify

@@ -1,0 +1,99 @@
+// Condition 4 of SPEC section 1, "memory": on every device d and every step
+// t, the sum of `memory` over the instances on d with start <= t is <= M_d.
+// The delta of a block counts from its start step (the Tessel paper's
+// convention), so the memory of a device changes only at start steps: one
+// sort of the (device, start) events and a running sum per device visit
+// every value the curve takes. The curve starts at 0 before any instance.
+//
+// A violation is one excursion above the limit: the step where the device
+// goes over, the value there and the instances that start at that step on
+// that device; the device coming back under the limit ends it.
+//
+// Only complete micro-batches (every block present) are counted: when an
+// instance is missing, say a backward that frees memory, counting the rest
+// of its micro-batch would report a memory excess that is only a symptom of
+// the missing instance. A report with missing instances says so in a note.
+//
+// The peak memory per device is the largest value of the same curve
+// (at least 0, the value before anything starts).
+#include <algorithm>
+#include <tuple>
+
+#include "verify/checks.hpp"
+
+namespace tessel::verify {
+
+namespace {
+
+struct MemoryEvent {
+  int device = 0;
+  long long step = 0;
+  long long delta = 0;
+  size_t instance = 0;  // index into DistinctInstances::by_block
+};
+
+}  // namespace
+
+std::vector<long long> check_memory(const ScheduleDocument& schedule, const DistinctInstances& distinct,
+                                    Findings& findings) {
+  std::vector<MemoryEvent> events;
+  events.reserve(distinct.by_block.size());
+  for (size_t i = 0; i < distinct.by_block.size(); ++i) {
+    if (!distinct.micro_complete[i]) continue;
+    const PlacedInstance& instance = distinct.by_block[i];
+    const BlockSpec& block = schedule.blocks[instance.block];
+    for (int device : block.devices) events.push_back({device, instance.start, block.memory, i});
+  }
+  std::sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
+    return std::tie(a.device, a.step, a.instance) < std::tie(b.device, b.step, b.instance);
+  });
+
+  std::vector<long long> peak(schedule.ndevs, 0);
+  const std::vector<long long>* limits = schedule.memory_limit ? &*schedule.memory_limit : nullptr;
+  // A negative limit is broken by the empty device at step 0 already.
+  std::vector<char> over(schedule.ndevs, 0);
+  if (limits)
+    for (int device = 0; device < schedule.ndevs; ++device)
+      if ((*limits)[device] < 0) {
+        over[device] = 1;
+        findings.add({"memory",
+                      "device " + std::to_string(device) + " at step 0: memory 0 is over the limit " +
+                          std::to_string((*limits)[device]),
+                      {device},
+                      {0},
+                      {}});
+      }
+
+  long long current = 0;
+  for (size_t i = 0; i < events.size();) {
+    const int device = events[i].device;
+    const long long step = events[i].step;
+    if (i == 0 || events[i - 1].device != device) current = 0;
+    const size_t group = i;  // the events of this device at this step
+    for (; i < events.size() && events[i].device == device && events[i].step == step; ++i)
+      current += events[i].delta;
+    peak[device] = std::max(peak[device], current);
+    if (!limits) continue;
+    long long limit = (*limits)[device];
+    if (current <= limit) {
+      over[device] = 0;
+      continue;
+    }
+    if (over[device]) continue;
+    over[device] = 1;
+    std::vector<std::string> starting;
+    for (size_t e = group; e < i; ++e) starting.push_back(name_of(schedule, distinct.by_block[events[e].instance]));
+    findings.add({"memory",
+                  "device " + std::to_string(device) + " at step " + std::to_string(step) + ": memory " +
+                      std::to_string(current) + " is over the limit " + std::to_string(limit) +
+                      " (by " + std::to_string(current - limit) + ") after " +
+                      (starting.size() == 1 ? starting.front() : std::to_string(starting.size()) + " instances") +
+                      " start" + (starting.size() == 1 ? "s" : ""),
+                  {device},
+                  {step},
+                  starting});
+  }
+  return peak;
+}
+
+}  // namespace tessel::verify

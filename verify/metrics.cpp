@@ -1,0 +1,40 @@
+// The figures of a schedule (SPEC section 1): makespan = the largest
+// start + span; busy steps of a device = the steps in [0, makespan) where at
+// least one instance occupies it; bubble ratio = idle steps / (ndevs *
+// makespan). Busy steps are a union of intervals, so an invalid schedule
+// with overlaps still gets truthful figures.
+#include <algorithm>
+
+#include "verify/checks.hpp"
+
+namespace tessel::verify {
+
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct) {
+  Metrics metrics;
+  std::vector<std::vector<std::pair<long long, long long>>> intervals(schedule.ndevs);
+  for (const PlacedInstance& instance : distinct.by_block) {
+    const BlockSpec& block = schedule.blocks[instance.block];
+    metrics.makespan = std::max(metrics.makespan, instance.start + block.span);
+    for (int device : block.devices) intervals[device].push_back({instance.start, instance.start + block.span});
+  }
+
+  metrics.busy_steps.assign(schedule.ndevs, 0);
+  long long busy_total = 0;
+  for (int device = 0; device < schedule.ndevs; ++device) {
+    std::vector<std::pair<long long, long long>>& list = intervals[device];
+    std::sort(list.begin(), list.end());
+    long long covered_until = 0;  // steps below this are already counted
+    for (const auto& [start, end] : list) {
+      long long from = std::max(start, covered_until);
+      if (end > from) metrics.busy_steps[device] += end - from;
+      covered_until = std::max(covered_until, end);
+    }
+    busy_total += metrics.busy_steps[device];
+  }
+
+  long long capacity = static_cast<long long>(schedule.ndevs) * metrics.makespan;
+  if (capacity > 0) metrics.bubble_ratio = static_cast<double>(capacity - busy_total) / static_cast<double>(capacity);
+  return metrics;
+}
+
+}  // namespace tessel::verify

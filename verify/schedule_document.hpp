@@ -1,0 +1,80 @@
+// The verifier's own reading of a `tessel.schedule/1` document (SPEC section
+// 2). verify/ shares no code with model/, so that a bug in the model's reader
+// cannot hide a bug in a schedule: this file turns the JSON into the plain
+// structs below, and every check reads only these.
+//
+// What is a format error and what is a violation: a document that cannot be
+// understood (unknown format or version, a missing or mistyped field, a bad
+// placement, a negative start) throws FormatError naming the field. An
+// instance whose block id is a string that the placement does not define, or
+// whose micro-batch lies outside [0, nmicros), is readable but does not
+// belong to the schedule: it is kept aside as an `unknown` violation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessel::verify {
+
+struct BlockSpec {
+  std::string id;
+  long long span = 1;
+  long long memory = 0;
+  std::vector<int> devices;  // sorted, distinct, in [0, ndevs)
+};
+
+struct EdgeSpec {
+  int from = 0;  // index into blocks
+  int to = 0;
+};
+
+// One instance of the file that belongs to the schedule.
+struct PlacedInstance {
+  int block = 0;        // index into blocks
+  long long micro = 0;  // in [0, nmicros)
+  long long start = 0;  // >= 0
+  size_t position = 0;  // index in the file's "instances" list
+};
+
+// One instance of the file that does not belong to the schedule.
+struct ForeignInstance {
+  std::string block;
+  long long micro = 0;
+  long long start = 0;
+  size_t position = 0;
+  std::string reason;
+};
+
+struct ClaimedRepetend {
+  long long start = 0;
+  long long end = 0;
+  long long period = 1;
+  long long micros_per_period = 1;
+};
+
+struct ScheduleDocument {
+  int ndevs = 0;
+  std::vector<BlockSpec> blocks;
+  std::vector<EdgeSpec> edges;
+  std::optional<std::vector<long long>> memory_limit;  // per device; none = no limit
+  long long nmicros = 0;
+  std::vector<PlacedInstance> instances;
+  std::vector<ForeignInstance> foreign;
+  std::optional<ClaimedRepetend> repetend;
+};
+
+// Largest start step and span accepted, so that every sum fits in an int
+// makespan (the Report's type) with room to spare.
+inline constexpr long long kMaxStart = 1000000000;
+inline constexpr long long kMaxSpan = 1000000000;
+
+// Reads the document; throws FormatError naming the field on unreadable input.
+ScheduleDocument read_schedule_document(const nlohmann::json& document);
+
+// "f3#5": block f3 of micro-batch 5, the way every message names an instance.
+std::string instance_name(const std::string& block, long long micro);
+
+}  // namespace tessel::verify
