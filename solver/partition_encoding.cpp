@@ -148,28 +148,36 @@ PartitionEncoding encode_partition(Backend& backend, const Graph& graph, int sta
   return encoding;
 }
 
+StageWindows stage_windows(const Graph& graph, const PartitionEncoding& encoding, long long bound) {
+  const int n = static_cast<int>(graph.nodes.size());
+  const int S = encoding.stages;
+  StageWindows windows;
+  windows.lowest.assign(n, 0);
+  windows.highest.assign(n, S - 1);
+  for (int v = 0; v < n; ++v) {
+    if (graph.nodes[v].compute > bound) windows.feasible = false;
+    if (bound > 0) {
+      windows.lowest[v] = static_cast<int>(std::min<long long>(S, ceil_div(encoding.ancestor_compute[v], bound) - 1));
+      windows.highest[v] = static_cast<int>(std::max<long long>(-1, S - ceil_div(encoding.descendant_compute[v], bound)));
+    }
+    if (windows.lowest[v] > windows.highest[v]) windows.feasible = false;
+  }
+  return windows;
+}
+
 Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
                      long long bound) {
   const int n = static_cast<int>(graph.nodes.size());
   const int S = encoding.stages;
   Lit guard = backend.new_bool();
-
-  // Stage windows: (stage(v) + 1) * bound >= ancestors(v), and
-  // (S - stage(v)) * bound >= descendants(v).
-  std::vector<int> lowest(n, 0), highest(n, S - 1);
+  StageWindows windows = stage_windows(graph, encoding, bound);
+  if (!windows.feasible) {
+    backend.add_clause({~guard});
+    return guard;
+  }
+  const std::vector<int>& lowest = windows.lowest;
+  const std::vector<int>& highest = windows.highest;
   for (int v = 0; v < n; ++v) {
-    if (graph.nodes[v].compute > bound) {
-      backend.add_clause({~guard});
-      return guard;
-    }
-    if (bound > 0) {
-      lowest[v] = static_cast<int>(std::min<long long>(S, ceil_div(encoding.ancestor_compute[v], bound) - 1));
-      highest[v] = static_cast<int>(std::max<long long>(-1, S - ceil_div(encoding.descendant_compute[v], bound)));
-    }
-    if (lowest[v] > highest[v]) {
-      backend.add_clause({~guard});
-      return guard;
-    }
     if (lowest[v] > 0) backend.add_clause({~guard, ~encoding.at_most[v][lowest[v] - 1]});
     if (highest[v] < S - 1) backend.add_clause({~guard, encoding.at_most[v][highest[v]]});
   }
@@ -202,11 +210,21 @@ Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncodi
 }
 
 Lit communication_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
-                        long long bound) {
+                        long long bound, const StageWindows* within) {
   Lit guard = backend.new_bool();
+  std::vector<std::vector<int>> succs = node_successors(graph);
   LinearSum sent;
   for (size_t u = 0; u < graph.nodes.size(); ++u)
-    for (Lit c : encoding.crosses[u]) sent.bools.push_back({graph.nodes[u].output_bytes, c});
+    for (size_t b = 0; b < encoding.crosses[u].size(); ++b) {
+      // c(u,b) can be forced only if u may sit at or before b and a reader after it.
+      if (within) {
+        bool possible = within->lowest[u] <= static_cast<int>(b);
+        bool reader_after = false;
+        for (int reader : succs[u]) reader_after = reader_after || within->highest[reader] > static_cast<int>(b);
+        if (!possible || !reader_after) continue;
+      }
+      sent.bools.push_back({graph.nodes[u].output_bytes, encoding.crosses[u][b]});
+    }
   backend.add_linear_at_most(sent, bound, {guard});
   return guard;
 }

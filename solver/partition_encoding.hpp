@@ -35,9 +35,23 @@ PartitionEncoding encode_partition(Backend& backend, const Graph& graph, int sta
 Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
                      long long bound);
 
-// A fresh literal that, assumed, bounds the communication by `bound`.
+// The stages each node can take when every stage's compute is at most
+// `bound`: everything before v, v included, fills at most (stage(v)+1) *
+// bound, and everything after it at most (S - stage(v)) * bound.
+// `feasible` is false when some node has no stage left (or is heavier than
+// the bound on its own).
+struct StageWindows {
+  bool feasible = true;
+  std::vector<int> lowest, highest;
+};
+StageWindows stage_windows(const Graph& graph, const PartitionEncoding& encoding, long long bound);
+
+// A fresh literal that, assumed, bounds the communication by `bound`. With
+// `within`, the sum leaves out the crossings those windows rule out; the
+// guard is then only sound assumed together with the bottleneck guard that
+// imposes the windows.
 Lit communication_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
-                        long long bound);
+                        long long bound, const StageWindows* within = nullptr);
 
 // The stage of every node in the backend's last model.
 std::vector<int> decode_stages(Backend& backend, const PartitionEncoding& encoding);

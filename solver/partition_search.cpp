@@ -239,8 +239,12 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     answer.proven_bound = lower * scaled.compute_unit;
     if (finished) {
       Lit optimum = bottleneck_guard(*backend, small, search.encoding, bottleneck_of(incumbent));
+      StageWindows windows = stage_windows(small, search.encoding, bottleneck_of(incumbent));
+      auto communication_within = [&](long long bound) {
+        return communication_guard(*backend, small, search.encoding, bound, &windows);
+      };
       long long communication_lower = 0;
-      finished = search.bisect(communication_lower, incumbent, communication_of, communication_guard_for, {optimum},
+      finished = search.bisect(communication_lower, incumbent, communication_of, communication_within, {optimum},
                                "communication", scaled.bytes_unit, false);
       answer.proven_communication_bound = communication_lower * scaled.bytes_unit;
     }

@@ -97,7 +97,7 @@ int run_partition(int argc, char** argv) {
       ("max-param-bytes", po::value<long long>(), "at most B parameter bytes per stage (both objectives)")
       ("method", po::value<std::string>()->default_value("exact"),
        "exact (bound search with a proof) | dp (the contiguous-cut baseline alone)")
-      ("backend", po::value<std::string>()->default_value("z3"), "solver backend of the exact method: z3 | cadical")
+      ("backend", po::value<std::string>()->default_value("cadical"), "solver backend of the exact method: z3 | cadical")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the exact method (0 = no limit)")
       ("output,o", po::value<std::string>(), "write the tessel.partition/1 here")
       ("placement-out", po::value<std::string>(), "write the stages as a tessel.placement/1 here")
