@@ -64,14 +64,14 @@ def _name_of(target):
     return getattr(target, "__name__", str(target))
 
 
-def _snake_case(name):
-    """LayerNorm -> layer_norm, Linear -> linear: module ops named like functions."""
-    out = ""
-    for i, char in enumerate(name):
-        if char.isupper() and i > 0 and (name[i - 1].islower() or (i + 1 < len(name) and name[i + 1].islower())):
-            out += "_"
-        out += char.lower()
-    return out
+# Module classes named like the functions they call; others are lower-cased
+# (Linear -> linear, ReLU -> relu, GELU -> gelu).
+_MODULE_OPS = {"LayerNorm": "layer_norm", "GroupNorm": "group_norm", "BatchNorm1d": "batch_norm",
+               "BatchNorm2d": "batch_norm", "BatchNorm3d": "batch_norm", "MultiheadAttention": "multihead_attention"}
+
+
+def _module_op(name):
+    return _MODULE_OPS.get(name, name.lower())
 
 
 def _tensor_metas(node):
@@ -297,7 +297,7 @@ def graph_from_module(module, example_inputs, name=None):
                 continue
         module_obj = modules.get(fx_node.target) if fx_node.op == "call_module" else None
         if fx_node.op == "call_module":
-            op = _snake_case(type(module_obj).__name__)
+            op = _module_op(type(module_obj).__name__)
             preferred = str(fx_node.target)
         else:
             op = _name_of(fx_node.target)
