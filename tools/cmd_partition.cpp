@@ -172,6 +172,8 @@ int run_partition(int argc, char** argv) {
       result["ideal_bottleneck"] = static_cast<double>(total_compute(graph)) / request.stages;
       if (request.objective == PartitionObjective::Bottleneck)
         result["proven_communication_bound"] = answer.proven_communication_bound;
+      long long value = primary_value(*costs, request.objective);
+      result["gap"] = value <= 0 ? 0.0 : static_cast<double>(value - answer.proven_bound) / static_cast<double>(value);
     }
     if (baseline) {
       result["dp_bottleneck"] = baseline->bottleneck;
@@ -221,7 +223,11 @@ int run_partition(int argc, char** argv) {
                   << std::setprecision(1) << static_cast<double>(total_compute(graph)) / request.stages
                   << "), communication " << costs->communication_bytes << " bytes\n";
         std::cout << "proven bound of the " << (request.objective == PartitionObjective::Pippy ? "communication" : "bottleneck")
-                  << ": " << answer.proven_bound << "\n";
+                  << ": " << answer.proven_bound;
+        if (answer.status != PartitionStatus::Optimal)
+          std::cout << " (unproven: the partition is within " << std::setprecision(3)
+                    << 100.0 * result["gap"].get<double>() << "% of it)";
+        std::cout << "\n";
       }
       if (baseline && costs && method == "exact")
         std::cout << "dp baseline: bottleneck " << baseline->bottleneck << ", communication "
