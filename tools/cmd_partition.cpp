@@ -92,7 +92,7 @@ int run_partition(int argc, char** argv) {
       ("graph", po::value<std::string>(), "the tessel.graph/1 file")
       ("stages", po::value<int>(), "number of pipeline stages S (>= 1)")
       ("objective", po::value<std::string>()->default_value("bottleneck"), "bottleneck | pippy")
-      ("tolerance", po::value<double>()->default_value(0.1),
+      ("tolerance", po::value<double>()->default_value(0.1, "0.1"),
        "pippy: every stage's parameter bytes within (1 +- X) * mean")
       ("max-param-bytes", po::value<long long>(), "at most B parameter bytes per stage (both objectives)")
       ("method", po::value<std::string>()->default_value("exact"),
