@@ -26,16 +26,20 @@ void read_memory_limit(const nlohmann::json& document, Schedule& schedule, const
 }
 
 Repetend read_repetend(const nlohmann::json& value, const JsonPlace& place) {
+  // Read as long long and range-checked before narrowing, so that a huge
+  // number is an error rather than a wrapped int.
+  auto step_field = [&](const std::string& key, long long smallest) {
+    long long number = require_integer(value, key, place);
+    if (number < smallest || number > 1000000000)
+      place.field(key).fail("must be in [" + std::to_string(smallest) + ", 1e9], got " + std::to_string(number));
+    return static_cast<int>(number);
+  };
   Repetend repetend;
-  repetend.start = static_cast<int>(require_integer(value, "start", place));
-  repetend.end = static_cast<int>(require_integer(value, "end", place));
-  repetend.period = static_cast<int>(require_integer(value, "period", place));
-  repetend.micros_per_period =
-      value.contains("micros_per_period") ? static_cast<int>(require_integer(value, "micros_per_period", place)) : 1;
-  if (repetend.start < 0) place.field("start").fail("must be >= 0");
+  repetend.start = step_field("start", 0);
+  repetend.end = step_field("end", 0);
+  repetend.period = step_field("period", 1);
+  repetend.micros_per_period = value.contains("micros_per_period") ? step_field("micros_per_period", 1) : 1;
   if (repetend.end < repetend.start) place.field("end").fail("must be >= start");
-  if (repetend.period < 1) place.field("period").fail("must be >= 1");
-  if (repetend.micros_per_period < 1) place.field("micros_per_period").fail("must be >= 1");
   return repetend;
 }
 

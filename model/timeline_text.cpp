@@ -37,7 +37,11 @@ int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0
 std::string render_timeline(const Schedule& schedule, int max_steps) {
   const Placement& placement = schedule.placement;
   const int total_steps = makespan(schedule);
-  const int steps = max_steps > 0 ? std::min(total_steps, max_steps) : total_steps;
+  // A text timeline longer than this is no longer readable, and a file may
+  // claim steps up to 1e9: cut it rather than allocate for all of them.
+  constexpr int kLongestTimeline = 100000;
+  const int limit = max_steps > 0 ? std::min(max_steps, kLongestTimeline) : kLongestTimeline;
+  const int steps = std::min(total_steps, limit);
   int largest_micro = 0;
   for (const Instance& instance : schedule.instances) largest_micro = std::max(largest_micro, instance.micro);
   const int width = 1 + digits(largest_micro);

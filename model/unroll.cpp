@@ -1,9 +1,9 @@
 // Unrolling a repetend schedule (see unroll.hpp for the exact definition).
 //
 // The work is split in two: `split_schedule` cuts the schedule into warmup,
-// one window, the copies of the window already present and the cooldown,
-// checking the shape that makes repetition meaningful; `unroll` then lays
-// out as many copies as the requested micro-batch count needs.
+// one unit, the copies of the unit already present and the cooldown,
+// checking the shape that makes repetition meaningful; `unroll_unit` then
+// lays out as many copies as the requested micro-batch count needs.
 #include "model/unroll.hpp"
 
 #include <map>
@@ -16,6 +16,9 @@ namespace tessel {
 
 namespace {
 
+// Keeps an unroll within memory (an instance is 12 bytes, and files are larger).
+constexpr long long kMostInstances = 20000000;
+
 struct SplitSchedule {
   std::vector<Instance> warmup;
   std::vector<Instance> window;
@@ -25,15 +28,14 @@ struct SplitSchedule {
 
 [[noreturn]] void bad_repetend(const std::string& reason) { throw InputError("", "repetend", reason); }
 
-std::string window_text(const Repetend& repetend) {
-  return "window [" + std::to_string(repetend.start) + ", " + std::to_string(repetend.end) + ")";
+std::string window_text(const Repetend& unit) {
+  return "window [" + std::to_string(unit.start) + ", " + std::to_string(unit.end) + ")";
 }
 
 // Checks that the window holds every block k times on consecutive
 // micro-batches, between the warmup's and the cooldown's micro-batches.
-void check_window_shape(const Schedule& schedule, const std::vector<Instance>& warmup,
+void check_window_shape(const Schedule& schedule, const Repetend& repetend, const std::vector<Instance>& warmup,
                         const std::vector<Instance>& window, const std::vector<Instance>& rest) {
-  const Repetend& repetend = *schedule.repetend;
   const int k = repetend.micros_per_period;
   const auto& blocks = schedule.placement.blocks;
   std::vector<std::set<int>> window_micros(blocks.size());
@@ -58,40 +60,52 @@ void check_window_shape(const Schedule& schedule, const std::vector<Instance>& w
                    "' runs after the " + window_text(repetend) + " although the window runs a later one");
 }
 
-SplitSchedule split_schedule(const Schedule& schedule) {
-  if (!schedule.repetend) bad_repetend("the schedule has no repetend to unroll");
-  const Repetend& repetend = *schedule.repetend;
-  if (repetend.period < 1 || repetend.micros_per_period < 1 || repetend.end <= repetend.start)
+SplitSchedule split_schedule(const Schedule& schedule, const Repetend& unit) {
+  if (unit.period < 1 || unit.micros_per_period < 1 || unit.end <= unit.start)
     bad_repetend("needs start < end, period >= 1 and micros_per_period >= 1");
   SplitSchedule split;
   std::vector<Instance> rest;
   for (const Instance& instance : schedule.instances) {
-    if (instance.start < repetend.start)
+    if (instance.start < unit.start)
       split.warmup.push_back(instance);
-    else if (instance.start < repetend.end)
+    else if (instance.start < unit.end)
       split.window.push_back(instance);
     else
       rest.push_back(instance);
   }
-  check_window_shape(schedule, split.warmup, split.window, rest);
+  check_window_shape(schedule, unit, split.warmup, split.window, rest);
 
-  // Copies of the window already in the schedule: every window instance
-  // present again i periods and i*k micro-batches later.
+  // Copies of the unit already in the schedule: every unit instance present
+  // again i periods and i*k micro-batches later. When the unit is exactly
+  // one period, the copy must also be all that starts in its period, so
+  // that the copies found are the whole steady state.
+  const bool one_period = unit.end - unit.start == unit.period;
   std::map<std::pair<int, int>, int> start_of;  // (block, micro) -> start, rest only
-  for (const Instance& instance : rest) start_of[{instance.block, instance.micro}] = instance.start;
+  std::map<int, int> starting_at;                // step -> instances of rest starting there
+  for (const Instance& instance : rest) {
+    start_of[{instance.block, instance.micro}] = instance.start;
+    ++starting_at[instance.start];
+  }
   std::set<std::pair<int, int>> in_copies;
   for (int i = 1;; ++i) {
     bool present = true;
     for (const Instance& instance : split.window) {
-      auto found = start_of.find({instance.block, instance.micro + i * repetend.micros_per_period});
-      if (found == start_of.end() || found->second != instance.start + i * repetend.period) {
+      auto found = start_of.find({instance.block, instance.micro + i * unit.micros_per_period});
+      if (found == start_of.end() || found->second != instance.start + i * unit.period) {
         present = false;
         break;
       }
     }
+    if (present && one_period) {
+      size_t starting = 0;
+      for (auto it = starting_at.lower_bound(unit.start + i * unit.period);
+           it != starting_at.end() && it->first < unit.end + i * unit.period; ++it)
+        starting += it->second;
+      present = starting == split.window.size();
+    }
     if (!present) break;
     for (const Instance& instance : split.window)
-      in_copies.insert({instance.block, instance.micro + i * repetend.micros_per_period});
+      in_copies.insert({instance.block, instance.micro + i * unit.micros_per_period});
     split.copies = i + 1;
   }
   for (const Instance& instance : rest)
@@ -99,18 +113,27 @@ SplitSchedule split_schedule(const Schedule& schedule) {
   return split;
 }
 
-}  // namespace
-
-int smallest_unroll(const Schedule& schedule) {
-  SplitSchedule split = split_schedule(schedule);
-  return schedule.nmicros - (split.copies - 1) * schedule.repetend->micros_per_period;
+// The repeating unit of a claimed repetend: its first period.
+Repetend unit_of(const Schedule& schedule) {
+  if (!schedule.repetend) bad_repetend("the schedule has no repetend to unroll");
+  const Repetend& repetend = *schedule.repetend;
+  if (repetend.period < 1 || repetend.micros_per_period < 1 || repetend.end <= repetend.start)
+    bad_repetend("needs start < end, period >= 1 and micros_per_period >= 1");
+  if ((repetend.end - repetend.start) % repetend.period != 0)
+    bad_repetend("the " + window_text(repetend) + " is not a whole number of periods of " +
+                 std::to_string(repetend.period));
+  return {repetend.start, repetend.start + repetend.period, repetend.period, repetend.micros_per_period};
 }
 
-Schedule unroll(const Schedule& schedule, int nmicros) {
-  SplitSchedule split = split_schedule(schedule);
-  const Repetend& repetend = *schedule.repetend;
-  const int k = repetend.micros_per_period;
-  const int smallest = schedule.nmicros - (split.copies - 1) * k;
+int smallest_of(const Schedule& schedule, const Repetend& unit, const SplitSchedule& split) {
+  return schedule.nmicros - (split.copies - 1) * unit.micros_per_period;
+}
+
+// Lays out the copies; returns how many there are.
+Schedule unroll_unit(const Schedule& schedule, const Repetend& unit, int nmicros, int& copies) {
+  SplitSchedule split = split_schedule(schedule, unit);
+  const int k = unit.micros_per_period;
+  const int smallest = smallest_of(schedule, unit, split);
   if (nmicros < smallest)
     throw InputError("", "--nmicros",
                      "this schedule unrolls to at least " + std::to_string(smallest) + " micro-batches, got " +
@@ -120,28 +143,57 @@ Schedule unroll(const Schedule& schedule, int nmicros) {
                      "the repetend advances " + std::to_string(k) + " micro-batches per period, so N must be " +
                          std::to_string(smallest) + " plus a multiple of " + std::to_string(k) + ", got " +
                          std::to_string(nmicros));
-  const int copies = (nmicros - smallest) / k + 1;
+  copies = (nmicros - smallest) / k + 1;
   const long long last_step = static_cast<long long>(makespan(schedule)) +
-                              static_cast<long long>(copies - split.copies) * repetend.period;
-  if (last_step > 1000000000LL)
-    throw InputError("", "--nmicros", "the unrolled schedule would exceed 1e9 steps");
+                              static_cast<long long>(copies - split.copies) * unit.period;
+  if (last_step > 1000000000LL) throw InputError("", "--nmicros", "the unrolled schedule would exceed 1e9 steps");
+  const long long instances = static_cast<long long>(nmicros) * static_cast<long long>(schedule.placement.blocks.size());
+  if (instances > kMostInstances)
+    throw InputError("", "--nmicros",
+                     "the unrolled schedule would have " + std::to_string(instances) + " instances (at most " +
+                         std::to_string(kMostInstances) + ")");
 
   Schedule unrolled = schedule;
   unrolled.nmicros = nmicros;
   unrolled.instances = split.warmup;
   for (int copy = 0; copy < copies; ++copy)
     for (const Instance& instance : split.window)
-      unrolled.instances.push_back(
-          {instance.block, instance.micro + copy * k, instance.start + copy * repetend.period});
+      unrolled.instances.push_back({instance.block, instance.micro + copy * k, instance.start + copy * unit.period});
   const int shift = copies - split.copies;
   for (const Instance& instance : split.cooldown) {
-    Instance moved{instance.block, instance.micro + shift * k, instance.start + shift * repetend.period};
+    Instance moved{instance.block, instance.micro + shift * k, instance.start + shift * unit.period};
     if (moved.start < 0)
       bad_repetend("the cooldown cannot move " + std::to_string(-shift) +
                    " periods earlier: an instance would start before step 0");
     unrolled.instances.push_back(moved);
   }
   sort_instances(unrolled);
+  return unrolled;
+}
+
+}  // namespace
+
+int smallest_unroll(const Schedule& schedule) {
+  Repetend unit = unit_of(schedule);
+  return smallest_of(schedule, unit, split_schedule(schedule, unit));
+}
+
+Schedule unroll(const Schedule& schedule, int nmicros) {
+  Repetend unit = unit_of(schedule);
+  int copies = 0;
+  Schedule unrolled = unroll_unit(schedule, unit, nmicros, copies);
+  unrolled.repetend = Repetend{unit.start, unit.start + copies * unit.period, unit.period, unit.micros_per_period};
+  return unrolled;
+}
+
+int smallest_window_unroll(const Schedule& schedule, const Repetend& unit) {
+  return smallest_of(schedule, unit, split_schedule(schedule, unit));
+}
+
+Schedule unroll_window(const Schedule& schedule, const Repetend& unit, int nmicros) {
+  int copies = 0;
+  Schedule unrolled = unroll_unit(schedule, unit, nmicros, copies);
+  unrolled.repetend.reset();
   return unrolled;
 }
 

@@ -2,20 +2,27 @@
 // (ALGORITHMS.md section 3): keep the warmup, repeat the window, shift the
 // cooldown.
 //
-// With the repetend {start, end, period P, micros_per_period k}: instances
-// starting before `start` are the warmup, those starting in [start, end) the
-// window, the rest the cooldown. The window must hold every block exactly k
-// times, on consecutive micro-batches, with the warmup holding only earlier
-// and the cooldown only later micro-batches of that block. If the schedule
-// already repeats the window (copy i = every window instance shifted by
-// i*P steps and i*k micro-batches is present), those copies count as
-// repetitions too. Unrolling to N keeps the warmup, lays out r copies of the
-// window (copy j shifted by j*P steps and j*k micro-batches) and moves the
-// cooldown by as many periods as copies were added or removed. So N can be
-// any count >= the schedule's micro-batches minus the removable copies
-// (N_min = nmicros - (c - 1) k for c copies present) with N - N_min a
-// multiple of k. The result keeps the repetend (the first window), so it can
-// be unrolled again.
+// A repetend {start S, end E, period P, micros_per_period k} claims that the
+// steps [S, E) are r = (E - S) / P copies of one period, copy j holding the
+// instances of copy 0 shifted by j*P steps and j*k micro-batches (the same
+// reading as the verifier's). Unrolling works on a repeating unit: the
+// instances starting in [S, S + P). Those starting before S are the warmup,
+// the rest after the copies the cooldown. The unit must hold every block
+// exactly k times, on consecutive micro-batches, with the warmup holding
+// only earlier and the cooldown only later micro-batches of that block.
+// Copies of the unit already in the schedule (every unit instance present
+// again i*P steps and i*k micro-batches later, and nothing else starting in
+// that period) count as repetitions. Unrolling to N keeps the warmup, lays
+// out the copies (copy j shifted by j*P steps and j*k micro-batches) and
+// moves the cooldown by as many periods as copies were added or removed. So
+// N can be any count from N_min = nmicros - (c - 1) k (c copies present) in
+// steps of k. The result claims all its copies as the repetend, so it can be
+// unrolled again.
+//
+// The Python Tessel's repetends are wider: a window holding every block k
+// times that may be longer than its period, copies overlapping in time.
+// `unroll_window` repeats such a unit as given (tessel-json import uses it
+// to find the period); its result carries no repetend claim.
 #pragma once
 
 #include "model/schedule.hpp"
@@ -27,8 +34,13 @@ namespace tessel {
 int smallest_unroll(const Schedule& schedule);
 
 // Throws InputError: field "repetend" when the schedule has no repetend or
-// its window does not have the shape above; field "--nmicros" when `nmicros`
-// is below smallest_unroll() or not reachable in steps of k.
+// it does not have the shape above; field "--nmicros" when `nmicros` is
+// below smallest_unroll() or not reachable in steps of k.
 Schedule unroll(const Schedule& schedule, int nmicros);
+
+// The same for an explicit unit [unit.start, unit.end) repeated every
+// unit.period steps, unit.micros_per_period micro-batches further each time.
+int smallest_window_unroll(const Schedule& schedule, const Repetend& unit);
+Schedule unroll_window(const Schedule& schedule, const Repetend& unit, int nmicros);
 
 }  // namespace tessel

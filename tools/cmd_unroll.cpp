@@ -20,10 +20,12 @@ int run_unroll(int argc, char** argv) {
   po::variables_map values;
   const std::string usage =
       "tessel unroll SCHEDULE --nmicros N [-o FILE]\n\n"
-      "Keeps the warmup (instances before the repetend), repeats the window [start, end) every\n"
-      "period steps with micro-batches advanced by micros_per_period (k), and shifts the cooldown.\n"
-      "N can be any count from the schedule's micro-batches minus the window copies it already\n"
-      "holds, in steps of k. The result keeps the first window as its repetend.";
+      "The repetend {start, end, period P, micros_per_period k} says that [start, end) is whole\n"
+      "periods, each the one before shifted by P steps and k micro-batches. Unrolling keeps the\n"
+      "warmup (instances before start), lays out as many periods as N needs and moves the\n"
+      "cooldown by the periods added or removed. N can be any count from the schedule's\n"
+      "micro-batches minus the extra periods it already holds, in steps of k. The result claims\n"
+      "all its periods as its repetend, so it can be unrolled again.";
   if (auto code = parse(argc, argv, usage, options, positional, values)) return *code;
   const std::string path = values["schedule"].as<std::string>();
   return guarded("unroll", [&] {

@@ -14,9 +14,10 @@
 // of its micro-batch would report a memory excess that is only a symptom of
 // the missing instance. A report with missing instances says so in a note.
 //
-// The peak memory per device is the largest value of the same curve
-// (at least 0, the value before anything starts).
+// The peak memory per device is the largest value of the same curve,
+// including the 0 it holds before its first start step.
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "verify/checks.hpp"
@@ -48,13 +49,20 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     return std::tie(a.device, a.step, a.instance) < std::tie(b.device, b.step, b.instance);
   });
 
+  // Before its first start step a device holds 0; a device whose first
+  // instance starts at step 0 never shows that value.
+  std::vector<char> starts_at_zero(schedule.ndevs, 0);
+  for (const MemoryEvent& event : events)
+    if (event.step == 0) starts_at_zero[event.device] = 1;
   std::vector<long long> peak(schedule.ndevs, 0);
+  for (int device = 0; device < schedule.ndevs; ++device)
+    if (starts_at_zero[device]) peak[device] = std::numeric_limits<long long>::min();
+
   const std::vector<long long>* limits = schedule.memory_limit ? &*schedule.memory_limit : nullptr;
-  // A negative limit is broken by the empty device at step 0 already.
-  std::vector<char> over(schedule.ndevs, 0);
+  std::vector<char> over(schedule.ndevs, 0);  // the device is above its limit right now
   if (limits)
     for (int device = 0; device < schedule.ndevs; ++device)
-      if ((*limits)[device] < 0) {
+      if ((*limits)[device] < 0 && !starts_at_zero[device]) {  // a negative limit, broken by the empty device
         over[device] = 1;
         findings.add({"memory",
                       "device " + std::to_string(device) + " at step 0: memory 0 is over the limit " +

@@ -62,13 +62,18 @@ long long copies_of(const ScheduleDocument& schedule, const ClaimedRepetend& cla
     return 0;
   }
   long long copies = length / claim.period;
-  long long needed = copies * claim.micros_per_period * static_cast<long long>(schedule.blocks.size());
   long long have = static_cast<long long>(schedule.instances.size());
-  if (copies > have || needed > have) {
+  // Each copy needs k instances of every block; the order of the tests keeps
+  // every product below 2^63.
+  long long nblocks = static_cast<long long>(schedule.blocks.size());
+  bool too_many = copies > have || claim.micros_per_period > have || copies * claim.micros_per_period > have ||
+                  copies * claim.micros_per_period * nblocks > have;
+  if (too_many) {
     findings.add({"repetend",
                   "the window [" + std::to_string(claim.start) + ", " + std::to_string(claim.end) + ") holds " +
-                      plural(copies, "period") + ", which need " + std::to_string(needed) +
-                      " instances, but the schedule has " + std::to_string(have),
+                      plural(copies, "period") + " of " + plural(claim.micros_per_period, "micro-batch") +
+                      " of " + plural(nblocks, "block") + ", more instances than the schedule's " +
+                      std::to_string(have),
                   {},
                   {claim.start, claim.end},
                   {}});

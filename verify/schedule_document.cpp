@@ -216,7 +216,8 @@ void read_repetend(const nlohmann::json& document, ScheduleDocument& schedule) {
   if (repetend.start < 0 || repetend.start > kMaxStart) fail(join(path, "start"), "must be in [0, 1e9]");
   if (repetend.end < repetend.start || repetend.end > 2 * kMaxStart) fail(join(path, "end"), "must be in [start, 2e9]");
   if (repetend.period < 1 || repetend.period > 2 * kMaxStart) fail(join(path, "period"), "must be in [1, 2e9]");
-  if (repetend.micros_per_period < 1) fail(join(path, "micros_per_period"), "must be >= 1");
+  if (repetend.micros_per_period < 1 || repetend.micros_per_period > kMaxStart)
+    fail(join(path, "micros_per_period"), "must be in [1, 1e9]");
   schedule.repetend = repetend;
 }
 

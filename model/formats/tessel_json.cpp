@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/json_file.hpp"
 #include "model/unroll.hpp"
@@ -120,23 +121,28 @@ bool runs_validly(const Schedule& schedule) {
   return true;
 }
 
-// The smallest period that repeats the window validly, or 0 (with `why`).
-int derive_period(const Schedule& schedule, std::string& why) {
-  const Repetend& window = *schedule.repetend;
-  const int k = window.micros_per_period;
+// Whether repeating `unit` (enough copies that every pair of copies close
+// enough to interact is present, plus one so that the cooldown follows a
+// repeated unit) gives a schedule that runs. InputError = the unit does not
+// have the shape of a repeating unit at all.
+bool repeats_validly(const Schedule& schedule, const Repetend& unit) {
   int longest_span = 1;
   for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
+  const int extra = (unit.end - unit.start + longest_span + unit.period - 1) / unit.period + 1;
+  const int nmicros = smallest_window_unroll(schedule, unit) + extra * unit.micros_per_period;
+  return runs_validly(unroll_window(schedule, unit, nmicros));
+}
+
+// The smallest period that repeats the Python window validly, or 0 (with `why`).
+int derive_period(const Schedule& schedule, Repetend window, std::string& why) {
   const int length = window.end - window.start;
-  const int first = std::max(1, k * period_lower_bound(schedule.placement));
+  const int first = std::max(1, window.micros_per_period * period_lower_bound(schedule.placement));
+  int longest_span = 1;
+  for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
   const int last = length + longest_span + makespan(schedule);
-  for (int period = first; period <= last; ++period) {
-    Schedule candidate = schedule;
-    candidate.repetend->period = period;
-    // Enough copies that every pair of copies close enough to interact is
-    // present, plus one so the cooldown follows a repeated window.
-    const int extra = (length + longest_span + period - 1) / period + 1;
+  for (window.period = first; window.period <= last; ++window.period) {
     try {
-      if (runs_validly(unroll(candidate, smallest_unroll(candidate) + extra * k))) return period;
+      if (repeats_validly(schedule, window)) return window.period;
     } catch (const InputError& error) {
       why = error.reason;
       return 0;
@@ -146,10 +152,28 @@ int derive_period(const Schedule& schedule, std::string& why) {
   return 0;
 }
 
+// A window of exactly one period that repeats validly, as tessel.schedule/1
+// claims repetends (the steps [t, t + P) run every block k times): the
+// Python window's start first, then every other step. nullopt if none.
+std::optional<Repetend> one_period_window(const Schedule& schedule, int period, int k, int preferred_start) {
+  std::vector<int> starts{preferred_start};
+  for (int t = 0; t < makespan(schedule); ++t)
+    if (t != preferred_start) starts.push_back(t);
+  for (int t : starts) {
+    Repetend unit{t, t + period, period, k};
+    try {
+      if (repeats_validly(schedule, unit)) return unit;
+    } catch (const InputError&) {
+      // not a repeating unit at this step
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Schedule import_tessel_json(const nlohmann::json& document, const Placement& placement,
-                            const std::string& file, const std::vector<long long>& memory_limit) {
+                            const std::string& file, const std::vector<long long>& memory_limit, int unroll_to) {
   JsonPlace place{file, ""};
   if (!document.is_object()) place.fail("expected the JSON object of SchedPlan.save()");
   long long ndevs = require_integer(document, "ndevs", place);
@@ -195,17 +219,26 @@ Schedule import_tessel_json(const nlohmann::json& document, const Placement& pla
     return schedule;
   }
   repetend.micros_per_period = count.front();
-  repetend.period = std::max(1, repetend.end - repetend.start);
-  schedule.repetend = repetend;
   std::string why;
-  int period = derive_period(schedule, why);
+  int period = derive_period(schedule, repetend, why);
+  const std::string window = "window [" + std::to_string(start) + ", " + std::to_string(end) + ")";
   if (period == 0) {
-    schedule.repetend.reset();
-    schedule.meta["repetend_note"] = "window [" + std::to_string(start) + ", " + std::to_string(end) +
-                                     ") not kept as a repetend: " + why;
+    schedule.meta["repetend_note"] = window + " not kept as a repetend: " + why;
     return schedule;
   }
-  schedule.repetend->period = period;
+  schedule.meta["tessel_period"] = period;
+  repetend.period = period;
+  if (unroll_to > 0) {
+    const int saved_nmicros = schedule.nmicros;
+    schedule = unroll_window(schedule, repetend, unroll_to);
+    schedule.meta["unrolled_from_nmicros"] = saved_nmicros;
+  }
+  schedule.repetend = one_period_window(schedule, period, repetend.micros_per_period, repetend.start);
+  if (!schedule.repetend)
+    schedule.meta["repetend_note"] =
+        window + " repeats every " + std::to_string(period) + " steps, but no " + std::to_string(period) +
+        " steps of this schedule run every block exactly " + std::to_string(repetend.micros_per_period) +
+        " time(s), so it claims no repetend (import it unrolled to more micro-batches to get one)";
   return schedule;
 }
 
