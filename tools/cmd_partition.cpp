@@ -224,7 +224,9 @@ int run_partition(int argc, char** argv) {
                   << "), communication " << costs->communication_bytes << " bytes\n";
         std::cout << "proven bound of the " << (request.objective == PartitionObjective::Pippy ? "communication" : "bottleneck")
                   << ": " << answer.proven_bound;
-        if (answer.status != PartitionStatus::Optimal)
+        if (answer.status != PartitionStatus::Optimal && answer.proven_bound == primary_value(*costs, request.objective))
+          std::cout << " (proven; the communication under it is not: >= " << answer.proven_communication_bound << ")";
+        else if (answer.status != PartitionStatus::Optimal)
           std::cout << " (unproven: the partition is within " << std::setprecision(3)
                     << 100.0 * result["gap"].get<double>() << "% of it)";
         std::cout << "\n";
