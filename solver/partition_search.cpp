@@ -5,7 +5,8 @@
 // max(total / S, largest node). Bound B is asked by assuming its guard:
 // first B = lower bound (on chain-like graphs often the answer, and then the
 // proof is one SAT call), then just below the incumbent (one UNSAT call when
-// the DP's answer is already optimal), then bisection between the bounds.
+// the DP's answer is already optimal), then bisection steps alternating
+// with "just below the incumbent" steps.
 // All weights are first divided by their greatest common divisor, which
 // changes no answer and shortens the bisection. Every SAT
 // answer is decoded into a partition whose real bottleneck (<= B) becomes the
@@ -133,11 +134,13 @@ struct Search {
               const std::function<Lit(long long)>& guard_for, const std::vector<Lit>& fixed,
               const std::string& what, long long unit, bool probe_lower_first) {
     // Probes: the lower bound (when it is often the answer), then just
-    // below the incumbent (one UNSAT proves an optimal incumbent), then halves.
+    // below the incumbent (one UNSAT proves an optimal incumbent), then
+    // alternately the middle (raises the proven bound) and just below the
+    // incumbent again (improves what a time-out hands back).
     int probe = probe_lower_first ? 0 : 1;
     while (lower < value(incumbent)) {
       long long upper = value(incumbent);
-      long long bound = probe == 0 ? lower : probe == 1 ? upper - 1 : lower + (upper - 1 - lower) / 2;
+      long long bound = probe == 0 ? lower : probe % 2 == 1 ? upper - 1 : lower + (upper - 1 - lower) / 2;
       ++probe;
       std::vector<Lit> assumptions = fixed;
       assumptions.push_back(guard_for(bound));
