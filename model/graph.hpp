@@ -1,0 +1,49 @@
+// The operator graph (SPEC section 2, `tessel.graph/1`): one node per operator
+// of ONE micro-batch's forward pass, with what it costs (compute), what it
+// holds (parameter bytes) and what it sends on (output bytes). It is the
+// input of stage partitioning, which turns it into a placement.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel {
+
+struct GraphNode {
+  std::string id;
+  std::string op;               // free text: linear, matmul, softmax, ...
+  long long compute = 0;        // >= 0, one unit for the whole graph (FLOPs or time)
+  long long param_bytes = 0;    // >= 0, parameters this operator holds
+  long long output_bytes = 0;   // >= 0, what crosses a stage boundary
+};
+
+struct GraphEdge {
+  int from = 0;  // node index
+  int to = 0;    // node index
+};
+
+struct Graph {
+  std::string name;
+  std::vector<GraphNode> nodes;
+  std::vector<GraphEdge> edges;
+};
+
+// Index of the node with this id, or -1.
+int find_node(const Graph& graph, const std::string& id);
+
+std::vector<std::vector<int>> node_successors(const Graph& graph);
+std::vector<std::vector<int>> node_predecessors(const Graph& graph);
+
+// A cycle as node indices (first == last omitted), if any.
+std::optional<std::vector<int>> find_graph_cycle(const Graph& graph);
+
+// Nodes in an order where every edge goes forward; ties broken by the order
+// of the file, so that a graph exported in program order keeps that order.
+// Requires a DAG.
+std::vector<int> graph_topological_order(const Graph& graph);
+
+long long total_compute(const Graph& graph);
+long long total_param_bytes(const Graph& graph);
+
+}  // namespace tessel

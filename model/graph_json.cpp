@@ -1,0 +1,94 @@
+// Reading and writing `tessel.graph/1`.
+#include "model/graph_json.hpp"
+
+#include <unordered_map>
+
+namespace tessel {
+
+namespace {
+
+// Per value and per sum: 2^62 / 2^20 nodes leaves headroom for every total.
+constexpr long long kMaxCost = 1LL << 42;
+constexpr size_t kMaxNodes = 1u << 20;
+
+long long cost_from_json(const nlohmann::json& node, const std::string& key, const JsonPlace& place) {
+  long long value = require_integer(node, key, place);
+  if (value < 0) place.field(key).fail("must be >= 0, got " + std::to_string(value));
+  if (value > kMaxCost)
+    place.field(key).fail("is larger than 2^42 (" + std::to_string(value) +
+                          "); use a coarser unit");
+  return value;
+}
+
+}  // namespace
+
+Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
+  if (!document.is_object()) place.fail("expected a graph object");
+  require_format(document, kGraphFormat, place);
+  Graph graph;
+  graph.name = document.contains("name") ? require_string(document, "name", place) : "";
+
+  const nlohmann::json& nodes = require_array(document, "nodes", place);
+  if (nodes.empty()) place.field("nodes").fail("a graph needs at least one node");
+  if (nodes.size() > kMaxNodes) place.field("nodes").fail("more than 2^20 nodes");
+  std::unordered_map<std::string, int> index;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    JsonPlace at = place.field("nodes").index(i);
+    const nlohmann::json& value = nodes[i];
+    if (!value.is_object()) at.fail("expected a node object, got " + value.dump());
+    GraphNode node;
+    node.id = require_string(value, "id", at);
+    if (node.id.empty()) at.field("id").fail("node id must not be empty");
+    node.op = value.contains("op") ? require_string(value, "op", at) : "";
+    node.compute = cost_from_json(value, "compute", at);
+    node.param_bytes = cost_from_json(value, "param_bytes", at);
+    node.output_bytes = cost_from_json(value, "output_bytes", at);
+    if (!index.emplace(node.id, static_cast<int>(i)).second)
+      at.field("id").fail("duplicate node id '" + node.id + "'");
+    graph.nodes.push_back(std::move(node));
+  }
+
+  const nlohmann::json& edges =
+      document.contains("edges") ? require_array(document, "edges", place) : nlohmann::json::array();
+  for (size_t i = 0; i < edges.size(); ++i) {
+    JsonPlace at = place.field("edges").index(i);
+    const nlohmann::json& edge = edges[i];
+    if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
+      at.fail("an edge is a pair of node ids [\"a\", \"b\"], got " + edge.dump());
+    auto from = index.find(edge[0].get<std::string>());
+    auto to = index.find(edge[1].get<std::string>());
+    if (from == index.end()) at.index(0).fail("unknown node '" + edge[0].get<std::string>() + "'");
+    if (to == index.end()) at.index(1).fail("unknown node '" + edge[1].get<std::string>() + "'");
+    if (from->second == to->second)
+      at.fail("node '" + edge[0].get<std::string>() + "' depends on itself");
+    graph.edges.push_back({from->second, to->second});
+  }
+
+  if (auto cycle = find_graph_cycle(graph)) {
+    std::string text;
+    for (int node : *cycle) text += graph.nodes[node].id + " -> ";
+    text += graph.nodes[cycle->front()].id;
+    place.field("edges").fail("the graph has a cycle: " + text);
+  }
+  return graph;
+}
+
+Graph read_graph_file(const std::string& path) {
+  return graph_from_json(read_json_file(path), JsonPlace{path, ""});
+}
+
+nlohmann::json graph_to_json(const Graph& graph) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const GraphNode& node : graph.nodes)
+    nodes.push_back({{"id", node.id},
+                     {"op", node.op},
+                     {"compute", node.compute},
+                     {"param_bytes", node.param_bytes},
+                     {"output_bytes", node.output_bytes}});
+  nlohmann::json edges = nlohmann::json::array();
+  for (const GraphEdge& edge : graph.edges)
+    edges.push_back({graph.nodes[edge.from].id, graph.nodes[edge.to].id});
+  return {{"format", kGraphFormat}, {"name", graph.name}, {"nodes", nodes}, {"edges", edges}};
+}
+
+}  // namespace tessel
