@@ -4,7 +4,7 @@
 # proven lower bound, the makespan at 128 micro-batches against its bound,
 # and the solve time (period_s: deciding the period and the latency; total_s:
 # with warmup/cooldown, whose solver budget is --boundary-seconds), beside the Python Tessel's numbers for the same case
-# (/work/shared/reference/tessel-results.csv, suite a; "-" where it has none).
+# (shared/reference/tessel-results.csv beside the checkout, suite a; "-" where it has none).
 #
 # usage: cases/bench/search_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS]
 set -u
@@ -12,7 +12,8 @@ tessel=${1:-build/tessel}
 backend=${2:-z3}
 limit=${3:-600}
 boundary=${4:-20}
-reference=${TESSEL_REFERENCE:-/work/shared/reference/tessel-results.csv}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+reference=${TESSEL_REFERENCE:-$repo/../shared/reference/tessel-results.csv}
 
 # Python Tessel, suite a: "period makespan128 search_seconds" for placement/memory/infer.
 reference_of() {
