@@ -1,10 +1,273 @@
-// PLACEHOLDER: `tessel search` lands with its issue.
+// `tessel search` (SPEC section 3): finds a schedule for a placement under a
+// memory limit, prints it with its bounds and proofs, and writes it. Whatever
+// it reports as found has passed the independent verifier first: a search
+// that produced an invalid schedule is a bug and ends with exit 4, loudly.
+#include <chrono>
+#include <iomanip>
 #include <iostream>
-#include "tools/commands.hpp"
+#include <sstream>
+
+#include "model/input_error.hpp"
+#include "model/schedule_json.hpp"
+#include "model/timeline_text.hpp"
+#include "model/unroll.hpp"
+#include "solver/backend.hpp"
+#include "solver/full_search.hpp"
+#include "solver/makespan_bound.hpp"
+#include "solver/repetend_search.hpp"
 #include "tools/cli.hpp"
+#include "tools/commands.hpp"
+#include "verify/verify.hpp"
+
 namespace tessel::cli {
-int run_search(int, char**) {
-  std::cerr << "tessel search: not implemented yet\n";
-  return kBadInput;
+namespace {
+
+const char* kUsage =
+    "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
+    "              [--strategy repetend|full|fast] [--backend z3|cadical] [--nmicros K]\n"
+    "              [--total-micros N] [--time-limit SECONDS] [-o FILE] [--json]\n\n"
+    "Strategies:\n"
+    "  repetend (default)  the minimal period P of a repetend running every block once per\n"
+    "                      period, searched upward from the lower bound L (the busiest device's\n"
+    "                      load); every period below P is proven impossible by the solver. Then\n"
+    "                      the shortest latency at that period, then warmup and cooldown (the\n"
+    "                      truncated modulo schedule, improved by a squeeze when it stays valid,\n"
+    "                      then shortened by the solver within --boundary-seconds).\n"
+    "                      --nmicros K caps the micro-batches in flight (default: as memory allows).\n"
+    "                      The written schedule holds K micro-batches with the repetend window\n"
+    "                      marked; 'tessel unroll' expands it to any N >= K.\n"
+    "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
+    "                      the memory limit, proven optimal when the bound below it is decided.\n"
+    "  fast                not implemented yet (exit 2).\n\n"
+    "Output: the timeline, period, lower bound, whether proven optimal, warmup/cooldown steps,\n"
+    "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
+    "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
+    "3 time limit (the best schedule so far is still written with -o), 4 internal error.";
+
+struct Metrics {
+  int total_micros = 0;
+  int makespan = 0;
+  double bubble_ratio = 0;
+  long long bound = 0;
+};
+
+std::string join(const std::vector<long long>& values) {
+  std::ostringstream text;
+  for (size_t i = 0; i < values.size(); ++i) text << (i ? "," : "") << values[i];
+  return text.str();
 }
+
+const char* status_name(SearchStatus status) {
+  return status == SearchStatus::Found ? "found" : status == SearchStatus::Infeasible ? "infeasible" : "timeout";
+}
+
+// The verifier's verdict on what we are about to report; nullopt when valid.
+std::optional<std::string> rejection(const Schedule& schedule, const std::string& what) {
+  verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  if (report.valid) return std::nullopt;
+  return "the verifier REJECTS the " + what + " (a bug in tessel's search):\n" + verify::report_to_text(report);
+}
+
+int run(const po::variables_map& values) {
+  Placement placement = placement_from_options(values);
+  const std::string placement_file = values.count("placement") ? values["placement"].as<std::string>() : "";
+  if (!values.count("memory")) throw InputError("", "--memory", "give the memory limit per device (--memory M or M0,M1,...)");
+  std::vector<long long> limits = parse_memory_limits(values["memory"].as<std::string>(), placement.ndevs, "--memory");
+  const std::string strategy = values["strategy"].as<std::string>();
+  const std::string backend = values["backend"].as<std::string>();
+  const int total_micros = values["total-micros"].as<int>();
+  const double time_limit = values["time-limit"].as<double>();
+  const bool json = values["json"].as<bool>();
+
+  if (strategy == "fast") throw InputError("", "--strategy", "strategy 'fast' is not implemented yet");
+  if (strategy != "repetend" && strategy != "full")
+    throw InputError("", "--strategy", "'" + strategy + "' is not one of repetend, full, fast");
+  std::vector<std::string> backends = backend_names();
+  if (std::find(backends.begin(), backends.end(), backend) == backends.end())
+    throw InputError("", "--backend", "'" + backend + "' is not one of cadical, z3");
+  if (total_micros < 1) throw InputError("", "--total-micros", "must be >= 1");
+  if (time_limit < 0) throw InputError("", "--time-limit", "must be >= 0 (0 = no limit)");
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit = limits;
+  options.deadline = Deadline::after_seconds(time_limit);
+  options.boundary_seconds = values["boundary-seconds"].as<double>();
+  if (options.boundary_seconds < 0) throw InputError("", "--boundary-seconds", "must be >= 0");
+  if (values.count("nmicros")) {
+    int nmicros = values["nmicros"].as<int>();
+    if (nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
+    options.nmicros = nmicros;
+  }
+  if (strategy == "full" && !options.nmicros)
+    throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
+  const auto begin = std::chrono::steady_clock::now();
+  options.progress = [&](const std::string& line) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    std::cerr << "[" << std::fixed << std::setprecision(2) << elapsed << " s] " << line << "\n";
+  };
+
+  SearchResult result;
+  try {
+    result = strategy == "full" ? search_full(placement, options) : search_repetend(placement, options);
+  } catch (const InputError& error) {
+    if (!placement_file.empty() && error.file.empty()) throw InputError(placement_file, error.field, error.reason);
+    throw;
+  }
+  const double solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+
+  if (result.status == SearchStatus::Infeasible) {
+    if (json) {
+      nlohmann::json out = {{"status", "infeasible"}, {"strategy", strategy}, {"backend", backend},
+                            {"lower_bound", result.lower_bound}, {"proven_lower_bound", result.proven_lower_bound},
+                            {"message", result.message}, {"solve_seconds", solve_seconds}};
+      std::cout << out.dump(2) << "\n";
+    }
+    std::cerr << "tessel search: no schedule: " << result.message << "\n";
+    return kNegative;
+  }
+  if (!result.schedule) {
+    if (json) {
+      nlohmann::json out = {{"status", "timeout"}, {"strategy", strategy}, {"backend", backend},
+                            {"lower_bound", result.lower_bound}, {"proven_lower_bound", result.proven_lower_bound},
+                            {"message", result.message}, {"solve_seconds", solve_seconds}};
+      std::cout << out.dump(2) << "\n";
+    }
+    std::cerr << "tessel search: gave up: " << result.message << " (no schedule to write)\n";
+    return kGaveUp;
+  }
+
+  Schedule& schedule = *result.schedule;
+  if (strategy == "full")
+    schedule.search = {{"strategy", "full"}, {"backend", backend}, {"proven_lower_bound", result.proven_lower_bound}};
+  schedule.search["solve_seconds"] = solve_seconds;
+  if (auto problem = rejection(schedule, "schedule it found")) {
+    std::cerr << "tessel search: " << *problem << "\n";
+    return kInternal;
+  }
+
+  // Throughput at --total-micros: the repetend unrolled (when there are at
+  // least K micro-batches), the full schedule as it is.
+  Metrics metrics;
+  metrics.total_micros = strategy == "full" ? schedule.nmicros : total_micros;
+  std::optional<Schedule> at_total;
+  if (strategy == "full") {
+    at_total = schedule;
+  } else if (schedule.repetend && total_micros >= smallest_unroll(schedule)) {
+    at_total = unroll(schedule, total_micros);
+    if (auto problem = rejection(*at_total, "schedule unrolled to " + std::to_string(total_micros) + " micro-batches")) {
+      std::cerr << "tessel search: " << *problem << "\n";
+      return kInternal;
+    }
+  }
+  std::vector<long long> peak;
+  {
+    verify::Report report = verify::check_schedule(schedule_to_json(at_total ? *at_total : schedule));
+    peak = report.peak_memory;
+    if (at_total) {
+      metrics.makespan = report.makespan;
+      metrics.bubble_ratio = report.bubble_ratio;
+    }
+  }
+  metrics.bound = makespan_lower_bound(placement, metrics.total_micros);
+  const int warmup = schedule.repetend ? schedule.repetend->start : 0;
+  const int cooldown = schedule.repetend ? makespan(schedule) - schedule.repetend->end : 0;
+  const bool optimal = strategy == "full" ? result.makespan == result.proven_lower_bound
+                                          : result.period == result.proven_lower_bound;
+
+  if (values.count("output")) write_schedule_file(values["output"].as<std::string>(), schedule);
+
+  if (json) {
+    nlohmann::json phases = nlohmann::json::object();
+    for (const PhaseTime& phase : result.phases) phases[phase.phase] = phase.seconds;
+    nlohmann::json calls = nlohmann::json::array();
+    for (const SolverCall& call : result.calls)
+      calls.push_back({{"question", call.what}, {"answer", call.answer}, {"seconds", call.seconds}});
+    nlohmann::json out = {
+        {"status", status_name(result.status)},
+        {"strategy", strategy},
+        {"backend", backend},
+        {"period", strategy == "full" ? nlohmann::json(nullptr) : nlohmann::json(result.period)},
+        {"micros_per_period", schedule.repetend ? schedule.repetend->micros_per_period : 0},
+        {"lower_bound", result.lower_bound},
+        {"proven_lower_bound", result.proven_lower_bound},
+        {"optimal", optimal && result.status == SearchStatus::Found},
+        {"nmicros_in_flight", strategy == "full" ? schedule.nmicros : result.nmicros_in_flight},
+        {"latency", result.latency},
+        {"warmup_steps", warmup},
+        {"cooldown_steps", cooldown},
+        {"peak_memory", peak},
+        {"total_micros", metrics.total_micros},
+        {"makespan_at_total", at_total ? nlohmann::json(metrics.makespan) : nlohmann::json(nullptr)},
+        {"bubble_ratio_at_total", at_total ? nlohmann::json(metrics.bubble_ratio) : nlohmann::json(nullptr)},
+        {"makespan_bound_at_total", metrics.bound},
+        {"makespan", makespan(schedule)},
+        {"solve_seconds", solve_seconds},
+        {"phase_seconds", phases},
+        {"solver_calls", calls},
+        {"message", result.message},
+        {"verified", true}};
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << render_timeline(schedule, 200) << "\n";
+    std::cout << "placement        " << placement.name << " (" << placement.ndevs << " devices, "
+              << placement.blocks.size() << " blocks), memory limit " << join(limits) << "\n";
+    std::cout << "strategy         " << strategy << " (backend " << backend << ")\n";
+    if (strategy == "full") {
+      std::cout << "micro-batches    " << schedule.nmicros << "\n";
+      std::cout << "makespan         " << result.makespan << "  (lower bound " << result.lower_bound
+                << ", proven lower bound " << result.proven_lower_bound << ", "
+                << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
+    } else {
+      std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
+                << ", proven lower bound " << result.proven_lower_bound << ", "
+                << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
+      std::cout << "in flight        K = " << result.nmicros_in_flight << " micro-batches, latency "
+                << result.latency << " steps\n";
+      std::cout << "warmup/cooldown  " << warmup << " / " << cooldown << " steps\n";
+    }
+    std::cout << "peak memory      " << join(peak) << "\n";
+    if (at_total) {
+      std::cout << "at " << metrics.total_micros << " micro-batches: makespan " << metrics.makespan
+                << ", bubble ratio " << std::setprecision(4) << metrics.bubble_ratio << ", bound " << metrics.bound
+                << " (gap " << metrics.makespan - metrics.bound << ")\n";
+    } else {
+      std::cout << "at " << metrics.total_micros << " micro-batches: fewer than the " << smallest_unroll(schedule)
+                << " the repetend needs; not unrolled\n";
+    }
+    std::cout << "solve time       " << std::setprecision(3) << solve_seconds << " s (";
+    for (size_t i = 0; i < result.phases.size(); ++i)
+      std::cout << (i ? ", " : "") << result.phases[i].phase << " " << result.phases[i].seconds << " s";
+    std::cout << ")\n";
+    std::cout << "verified         valid\n";
+  }
+  if (result.status == SearchStatus::Timeout) {
+    std::cerr << "tessel search: gave up: " << result.message
+              << (values.count("output") ? "; the best schedule so far was written" : "") << "\n";
+    return kGaveUp;
+  }
+  return kSuccess;
+}
+
+}  // namespace
+
+int run_search(int argc, char** argv) {
+  po::options_description options("options");
+  add_placement_options(options);
+  options.add_options()
+      ("memory", po::value<std::string>(), "memory limit per device: M, or M0,M1,... one per device")
+      ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (fast: not implemented yet)")
+      ("backend", po::value<std::string>()->default_value("z3"), "solver backend: z3 | cadical")
+      ("nmicros", po::value<int>(), "repetend: most micro-batches in flight K; full: micro-batches (required)")
+      ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
+      ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
+      ("boundary-seconds", po::value<double>()->default_value(20),
+       "repetend: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip)")
+      ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
+      ("json", po::bool_switch(), "print one JSON object instead of text");
+  po::positional_options_description positional;
+  po::variables_map values;
+  if (auto code = parse(argc, argv, kUsage, options, positional, values)) return *code;
+  return guarded("search", [&] { return run(values); });
+}
+
 }  // namespace tessel::cli

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The repetend search on the paper's 4-device cases (training at memory 4
+# and 6, inference), one table in one run: period, its lower bound L, the
+# proven lower bound, the makespan at 128 micro-batches against its bound,
+# and the solve time, beside the Python Tessel's numbers for the same case
+# (/work/shared/reference/tessel-results.csv, suite a; "-" where it has none).
+#
+# usage: cases/bench/search_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS]
+set -u
+tessel=${1:-build/tessel}
+backend=${2:-z3}
+limit=${3:-600}
+reference=${TESSEL_REFERENCE:-/work/shared/reference/tessel-results.csv}
+
+# Python Tessel, suite a: "period makespan128 search_seconds" for placement/memory/infer.
+reference_of() {
+  [ -f "$reference" ] || { echo "- - -"; return; }
+  awk -F, -v p="$1" -v m="$2" -v i="$3" '
+    $1 == "a" && $4 == p && $7 == m && $8 == i {
+      if ($9 == "found") print $17, $20, $11; else print "none", "-", $11; found = 1 }
+    END { if (!found) print "- - -" }' "$reference"
+}
+
+printf '%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %6s %8s | %8s %9s %9s\n' \
+  case mode mem period L proven opt K ms128 bound128 gap seconds ref_per ref_ms128 ref_sec
+for name in vshape xshape mshape nnshape kshape; do
+  for setting in "train 4" "train 6" "infer 4"; do
+    set -- $setting
+    mode=$1 memory=$2
+    infer_flag="" infer_key=False
+    [ "$mode" = infer ] && infer_flag="--infer" infer_key=True
+    json=$("$tessel" search --case "$name" --ndevs 4 $infer_flag --memory "$memory" --backend "$backend" \
+             --time-limit "$limit" --json 2>/dev/null)
+    code=$?
+    read -r ref_period ref_ms ref_sec <<<"$(reference_of "$name" "$memory" "$infer_key")"
+    if [ -z "$json" ]; then
+      printf '%-8s %-5s %3s | exit %d\n' "$name" "$mode" "$memory" "$code"
+      continue
+    fi
+    echo "$json" | jq -r --arg n "$name" --arg mo "$mode" --arg me "$memory" \
+      --arg rp "$ref_period" --arg rm "$ref_ms" --arg rs "$ref_sec" '
+      [$n, $mo, $me,
+       (.period|tostring), (.lower_bound|tostring), (.proven_lower_bound|tostring),
+       (if .optimal then "yes" else "no" end), (.nmicros_in_flight|tostring),
+       (.makespan_at_total|tostring), (.makespan_bound_at_total|tostring),
+       ((.makespan_at_total - .makespan_bound_at_total)|tostring),
+       (.solve_seconds*1000|round/1000|tostring), $rp, $rm, $rs] | @tsv' |
+      awk -F'\t' '{ printf "%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %6s %8s | %8s %9s %9s\n",
+                    $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 }'
+  done
+done

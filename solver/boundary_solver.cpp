@@ -1,0 +1,257 @@
+// Shortening warmup and cooldown with the solver (see the header).
+//
+// The subtle part is that the written schedule must stay valid for every
+// number of micro-batches N >= K after unrolling, and the unrolled schedules
+// differ at their edges: for small N a warmup instance's successor is a
+// cooldown instance, for larger N a copy of the window. So the dependency
+// constraints are generated from every unrolled shape N = K .. 2K+1 (after
+// that only identical windows are added), each instance expressed as a
+// warmup variable, a fixed window copy, or a cooldown variable shifted by
+// whole periods. Devices and memory do not depend on N: the warmup ends
+// before the first window, the cooldown starts after the last, and each
+// window copy holds every block once, so it leaves memory as it found it.
+#include "solver/boundary_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "solver/backend.hpp"
+#include "solver/warmup_cooldown.hpp"
+
+namespace tessel {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+const char* answer_name(Answer answer) {
+  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
+}
+
+bool on_device(const Block& block, int device) {
+  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
+}
+
+// Where instance (block, micro) of the N-schedule is: a variable plus an
+// offset, or a fixed step (var.index < 0).
+struct Place {
+  IntVar var;
+  int offset = 0;
+};
+
+}  // namespace
+
+BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& backend_name,
+                                 const Deadline& deadline, const ProgressSink& progress) {
+  BoundaryOutcome outcome{schedule, false, false, {}};
+  if (!schedule.repetend) return outcome;
+  const Placement& placement = schedule.placement;
+  const Repetend window = *schedule.repetend;
+  const int period = window.period;
+  const int k = schedule.nmicros;
+  const int nblocks = static_cast<int>(placement.blocks.size());
+  const int horizon = makespan(schedule);
+  auto report = [&](const std::string& line) {
+    if (progress) progress(line);
+  };
+
+  std::unique_ptr<Backend> backend = make_backend(backend_name);
+  std::map<std::pair<int, int>, IntVar> warmup, cooldown;  // (block, micro) -> start
+  std::vector<int> window_micro(nblocks, -1), window_start(nblocks, 0);
+  for (const Instance& instance : schedule.instances) {
+    const int span = placement.blocks[instance.block].span;
+    if (instance.start < window.start) {
+      warmup[{instance.block, instance.micro}] = backend->new_int(0, window.start - 1);
+    } else if (instance.start < window.end) {
+      window_micro[instance.block] = instance.micro;
+      window_start[instance.block] = instance.start;
+    } else {
+      cooldown[{instance.block, instance.micro}] = backend->new_int(window.end, std::max(window.end, horizon - span));
+    }
+  }
+  std::map<int, IntVar> constants;
+  auto constant = [&](int value) {
+    auto found = constants.find(value);
+    if (found != constants.end()) return found->second;
+    IntVar var = backend->new_int(value, value);
+    constants.emplace(value, var);
+    return var;
+  };
+  auto place = [&](int block, int micro, int nmicros) -> Place {
+    auto in_warmup = warmup.find({block, micro});
+    if (in_warmup != warmup.end()) return {in_warmup->second, 0};
+    const int copy = micro - window_micro[block];
+    if (copy <= nmicros - k) return {constant(window_start[block] + copy * period), 0};
+    const int shift = nmicros - k;
+    return {cooldown.at({block, micro - shift}), shift * period};
+  };
+
+  // Dependencies of every unrolled shape, each difference once.
+  std::map<std::pair<int, int>, int> differences;  // (to var, from var) -> least gap
+  for (int nmicros = k; nmicros <= 2 * k + 1; ++nmicros)
+    for (const Edge& edge : placement.edges)
+      for (int micro = 0; micro < nmicros; ++micro) {
+        Place from = place(edge.from, micro, nmicros);
+        Place to = place(edge.to, micro, nmicros);
+        // to + to.offset >= from + from.offset + span
+        int gap = placement.blocks[edge.from].span + from.offset - to.offset;
+        auto key = std::make_pair(to.var.index, from.var.index);
+        auto found = differences.find(key);
+        if (found == differences.end() || found->second < gap) differences[key] = gap;
+      }
+  std::map<int, IntVar> var_of;
+  for (const auto& [key, var] : warmup) var_of[var.index] = var;
+  for (const auto& [key, var] : cooldown) var_of[var.index] = var;
+  std::set<int> fixed;
+  for (const auto& [value, var] : constants) {
+    var_of[var.index] = var;
+    fixed.insert(var.index);
+  }
+  for (const auto& [key, gap] : differences) {
+    IntVar to = var_of.at(key.first), from = var_of.at(key.second);
+    if (fixed.count(to.index) && fixed.count(from.index)) continue;  // window copies: the modulo schedule holds it
+    backend->add_difference(to, from, gap);
+  }
+
+  // Devices: the warmup against the first window, the cooldown against the last.
+  std::vector<long long> before_cooldown(placement.ndevs, 0);
+  for (int device = 0; device < placement.ndevs; ++device) {
+    std::vector<IntVar> head_starts, tail_starts;
+    std::vector<int> head_spans, tail_spans;
+    for (int b = 0; b < nblocks; ++b) {
+      if (!on_device(placement.blocks[b], device)) continue;
+      head_starts.push_back(constant(window_start[b]));
+      head_spans.push_back(placement.blocks[b].span);
+      before_cooldown[device] += placement.blocks[b].memory;
+    }
+    tail_starts = head_starts;
+    tail_spans = head_spans;
+    for (const auto& [key, var] : warmup)
+      if (on_device(placement.blocks[key.first], device)) {
+        head_starts.push_back(var);
+        head_spans.push_back(placement.blocks[key.first].span);
+        before_cooldown[device] += placement.blocks[key.first].memory;
+      }
+    for (const auto& [key, var] : cooldown)
+      if (on_device(placement.blocks[key.first], device)) {
+        tail_starts.push_back(var);
+        tail_spans.push_back(placement.blocks[key.first].span);
+      }
+    backend->add_no_overlap(head_starts, head_spans);
+    backend->add_no_overlap(tail_starts, tail_spans);
+  }
+
+  // Memory before the window (warmup only) and after it (all that came
+  // before, plus the cooldown started so far).
+  if (!schedule.memory_limit.empty()) {
+    for (int device = 0; device < placement.ndevs; ++device) {
+      for (int step = 0; step < window.start; ++step) {
+        LinearSum sum;
+        for (const auto& [key, var] : warmup) {
+          const Block& block = placement.blocks[key.first];
+          if (block.memory != 0 && on_device(block, device)) sum.bools.push_back({block.memory, backend->at_most(var, step)});
+        }
+        if (!sum.bools.empty()) backend->add_linear_at_most(sum, schedule.memory_limit[device]);
+      }
+      for (int step = window.end; step < horizon; ++step) {
+        LinearSum sum;
+        for (const auto& [key, var] : cooldown) {
+          const Block& block = placement.blocks[key.first];
+          if (block.memory != 0 && on_device(block, device)) sum.bools.push_back({block.memory, backend->at_most(var, step)});
+        }
+        if (!sum.bools.empty()) backend->add_linear_at_most(sum, schedule.memory_limit[device] - before_cooldown[device]);
+      }
+    }
+  }
+
+  auto decode = [&]() {
+    Schedule result = schedule;
+    for (Instance& instance : result.instances) {
+      auto w = warmup.find({instance.block, instance.micro});
+      if (w != warmup.end()) instance.start = backend->value(w->second);
+      auto c = cooldown.find({instance.block, instance.micro});
+      if (c != cooldown.end()) instance.start = backend->value(c->second);
+    }
+    int earliest = INT_MAX;
+    for (const Instance& instance : result.instances) earliest = std::min(earliest, instance.start);
+    for (Instance& instance : result.instances) instance.start -= earliest;
+    result.repetend->start -= earliest;
+    result.repetend->end -= earliest;
+    sort_instances(result);
+    return result;
+  };
+  auto ask = [&](const std::string& what, const std::vector<Lit>& assumptions) {
+    auto start = std::chrono::steady_clock::now();
+    Answer answer = backend->solve(assumptions, deadline);
+    double seconds = seconds_since(start);
+    outcome.calls.push_back({what, answer_name(answer), seconds});
+    std::ostringstream line;
+    line << "boundary: " << what << ": " << answer_name(answer) << " (" << seconds << " s)";
+    report(line.str());
+    return answer;
+  };
+
+  // Warmup: every warmup instance starts at or after window.start - length.
+  auto warmup_bound = [&](int length) {
+    std::vector<Lit> lits;
+    for (const auto& [key, var] : warmup) lits.push_back(~backend->at_most(var, window.start - length - 1));
+    return lits;
+  };
+  auto cooldown_bound = [&](int length) {
+    std::vector<Lit> lits;
+    for (const auto& [key, var] : cooldown)
+      lits.push_back(backend->at_most(var, window.end + length - placement.blocks[key.first].span));
+    return lits;
+  };
+  int best_warmup = window.start, best_cooldown = horizon - window.end;
+  int low = warmup.empty() ? 0 : 1;
+  bool stopped = false;
+  Schedule best = schedule;
+  while (low < best_warmup && !stopped) {
+    int mid = low + (best_warmup - low) / 2;
+    Answer answer = ask("warmup <= " + std::to_string(mid), warmup_bound(mid));
+    if (answer == Answer::Sat) {
+      best_warmup = mid;
+      best = decode();
+    } else if (answer == Answer::Unsat) {
+      low = mid + 1;
+    } else {
+      stopped = true;
+    }
+  }
+  std::vector<Lit> keep_warmup = warmup_bound(best_warmup);
+  low = 0;
+  for (const auto& [key, var] : cooldown) low = std::max(low, placement.blocks[key.first].span);
+  while (low < best_cooldown && !stopped) {
+    int mid = low + (best_cooldown - low) / 2;
+    std::vector<Lit> assumptions = keep_warmup;
+    for (Lit lit : cooldown_bound(mid)) assumptions.push_back(lit);
+    Answer answer = ask("cooldown <= " + std::to_string(mid), assumptions);
+    if (answer == Answer::Sat) {
+      best_cooldown = mid;
+      best = decode();
+    } else if (answer == Answer::Unsat) {
+      low = mid + 1;
+    } else {
+      stopped = true;
+    }
+  }
+  outcome.complete = !stopped;
+  if (makespan(best) < makespan(schedule)) {
+    if (!fits_for_any_length(best)) {
+      // The constraints above should make this impossible; keep the valid one.
+      report("boundary: the shortened schedule does not fit every length (a bug); keeping the squeezed one");
+      return outcome;
+    }
+    outcome.schedule = best;
+    outcome.improved = true;
+  }
+  return outcome;
+}
+
+}  // namespace tessel

@@ -1,0 +1,186 @@
+// Strategy `full` (ALGORITHMS.md section 1): every instance of `nmicros`
+// micro-batches gets a start in [0, H), and the makespan bound T is moved
+// under assumptions on one solver (bisection), so that the unsatisfiable
+// bound just below the answer is the proof of optimality.
+//
+// Why these choices: the horizon H comes from a schedule built without the
+// solver (micro-batches one after another), which is also the answer if the
+// solver runs out of time; memory is a bound per device and step over order
+// literals [start <= t], which both backends handle natively (Z3 as
+// comparisons, the SAT backend as its order encoding); the makespan bound is
+// the set of literals [start <= T - span], so no constraint is ever retracted.
+#include "solver/full_search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "solver/backend.hpp"
+#include "solver/makespan_bound.hpp"
+#include "solver/schedule_check.hpp"
+#include "solver/single_micro.hpp"
+
+namespace tessel {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+const char* answer_name(Answer answer) {
+  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
+}
+
+Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
+  Schedule schedule;
+  schedule.placement = placement;
+  schedule.memory_limit = memory_limit;
+  schedule.uniform_limit = std::adjacent_find(memory_limit.begin(), memory_limit.end(),
+                                              std::not_equal_to<>()) == memory_limit.end();
+  schedule.nmicros = nmicros;
+  return schedule;
+}
+
+// Micro-batches one after another, each as its own list schedule.
+Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
+  Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
+  std::vector<int> starts = single_micro_starts(placement);
+  int length = 0;
+  for (size_t b = 0; b < starts.size(); ++b) length = std::max(length, starts[b] + placement.blocks[b].span);
+  for (int micro = 0; micro < nmicros; ++micro)
+    for (size_t b = 0; b < starts.size(); ++b)
+      schedule.instances.push_back({static_cast<int>(b), micro, micro * length + starts[b]});
+  sort_instances(schedule);
+  return schedule;
+}
+
+}  // namespace
+
+SearchResult search_full(const Placement& placement, const SearchOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  const int nmicros = options.nmicros.value_or(1);
+  const int nblocks = static_cast<int>(placement.blocks.size());
+  SearchResult result;
+  result.lower_bound = static_cast<int>(makespan_lower_bound(placement, nmicros));
+  result.proven_lower_bound = result.lower_bound;
+  auto report = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+
+  // An upper bound: the serial schedule when it fits, else every instance in
+  // a row (any valid schedule can be serialised in start order without
+  // changing any device's memory curve, so this horizon loses nothing).
+  Schedule serial = serial_schedule(placement, options.memory_limit, nmicros);
+  std::optional<Schedule> best;
+  int horizon = 0;
+  if (schedule_fits(serial)) {
+    best = serial;
+    horizon = makespan(serial);
+  } else {
+    for (const Block& block : placement.blocks) horizon += block.span * nmicros;
+  }
+
+  std::unique_ptr<Backend> backend = make_backend(options.backend);
+  std::vector<std::vector<IntVar>> start(nblocks);  // [block][micro]
+  for (int b = 0; b < nblocks; ++b)
+    for (int micro = 0; micro < nmicros; ++micro)
+      start[b].push_back(backend->new_int(0, horizon - placement.blocks[b].span));
+  for (const Edge& edge : placement.edges)
+    for (int micro = 0; micro < nmicros; ++micro)
+      backend->add_difference(start[edge.to][micro], start[edge.from][micro], placement.blocks[edge.from].span);
+  // Symmetry: micro-batches are interchangeable, so the copies of one block
+  // may be taken to run in micro-batch order (sorting each block's copies by
+  // time keeps every dependency, by a matching argument, and every memory curve).
+  for (int b = 0; b < nblocks; ++b)
+    for (int micro = 0; micro + 1 < nmicros; ++micro)
+      backend->add_difference(start[b][micro + 1], start[b][micro], 1);
+  for (int device = 0; device < placement.ndevs; ++device) {
+    std::vector<IntVar> starts;
+    std::vector<int> spans;
+    std::vector<std::pair<long long, IntVar>> allocations;
+    for (int b = 0; b < nblocks; ++b) {
+      const Block& block = placement.blocks[b];
+      if (std::find(block.devices.begin(), block.devices.end(), device) == block.devices.end()) continue;
+      for (int micro = 0; micro < nmicros; ++micro) {
+        starts.push_back(start[b][micro]);
+        spans.push_back(block.span);
+        if (block.memory != 0) allocations.push_back({block.memory, start[b][micro]});
+      }
+    }
+    if (starts.size() > 1) backend->add_no_overlap(starts, spans);
+    if (options.memory_limit.empty() || allocations.empty()) continue;
+    for (int step = 0; step < horizon; ++step) {
+      LinearSum sum;
+      for (const auto& [memory, var] : allocations) sum.bools.push_back({memory, backend->at_most(var, step)});
+      backend->add_linear_at_most(sum, options.memory_limit[device]);
+    }
+  }
+
+  auto decode = [&]() {
+    Schedule schedule = empty_schedule(placement, options.memory_limit, nmicros);
+    for (int b = 0; b < nblocks; ++b)
+      for (int micro = 0; micro < nmicros; ++micro) schedule.instances.push_back({b, micro, backend->value(start[b][micro])});
+    sort_instances(schedule);
+    return schedule;
+  };
+
+  // Without a schedule in hand, first ask for any.
+  if (!best) {
+    auto call_start = std::chrono::steady_clock::now();
+    Answer answer = backend->solve({}, options.deadline);
+    double seconds = seconds_since(call_start);
+    result.calls.push_back({"makespan <= " + std::to_string(horizon), answer_name(answer), seconds});
+    report("full: any schedule within " + std::to_string(horizon) + " steps: " + answer_name(answer));
+    if (answer == Answer::Unsat) {
+      result.status = SearchStatus::Infeasible;
+      result.message = "no schedule of " + std::to_string(nmicros) + " micro-batches fits the memory limit";
+      result.phases.push_back({"full", seconds_since(begin)});
+      return result;
+    }
+    if (answer == Answer::Unknown) {
+      result.status = SearchStatus::Timeout;
+      result.message = "time limit reached before any schedule was found";
+      result.phases.push_back({"full", seconds_since(begin)});
+      return result;
+    }
+    best = decode();
+  }
+
+  // Bisect the makespan between the proven bound and the best schedule: a
+  // sat answer brings its own (often much shorter) schedule, an unsat one
+  // raises the proven bound.
+  result.status = SearchStatus::Found;
+  while (makespan(*best) > result.proven_lower_bound) {
+    const int bound = result.proven_lower_bound + (makespan(*best) - 1 - result.proven_lower_bound) / 2;
+    std::vector<Lit> assumptions;
+    for (int b = 0; b < nblocks; ++b)
+      for (int micro = 0; micro < nmicros; ++micro)
+        assumptions.push_back(backend->at_most(start[b][micro], bound - placement.blocks[b].span));
+    auto call_start = std::chrono::steady_clock::now();
+    Answer answer = backend->solve(assumptions, options.deadline);
+    double seconds = seconds_since(call_start);
+    result.calls.push_back({"makespan <= " + std::to_string(bound), answer_name(answer), seconds});
+    std::ostringstream line;
+    line << "full: makespan <= " << bound << ": " << answer_name(answer) << " (" << seconds << " s, "
+         << seconds_since(begin) << " s elapsed)";
+    report(line.str());
+    if (answer == Answer::Sat) {
+      best = decode();
+      continue;
+    }
+    if (answer == Answer::Unsat) {
+      result.proven_lower_bound = bound + 1;
+      continue;
+    }
+    result.status = SearchStatus::Timeout;
+    result.message = "time limit reached while proving makespan " + std::to_string(makespan(*best)) +
+                     " optimal (proven lower bound " + std::to_string(result.proven_lower_bound) + ")";
+    break;
+  }
+  result.makespan = makespan(*best);
+  result.schedule = best;
+  result.phases.push_back({"full", seconds_since(begin)});
+  return result;
+}
+
+}  // namespace tessel

@@ -1,0 +1,16 @@
+// Strategy `full` (ALGORITHMS.md section 1): all `nmicros` copies of every
+// block, the minimal makespan under the memory limit, proven by deciding the
+// bound one below it unsatisfiable. The paper's naive baseline.
+#pragma once
+
+#include "model/placement.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+// Fills status, schedule, makespan, lower_bound (the simple makespan bound),
+// proven_lower_bound (last unsatisfiable bound + 1, or the simple bound when
+// the answer reaches it) and the solver calls.
+SearchResult search_full(const Placement& placement, const SearchOptions& options);
+
+}  // namespace tessel

@@ -1,0 +1,17 @@
+// Strategy `repetend` (ALGORITHMS.md sections 2 and 3): the minimal period
+// searched upward from L, each unsatisfiable period a proof; then the minimal
+// latency at that period; then warmup and cooldown.
+#pragma once
+
+#include "model/placement.hpp"
+#include "solver/search_result.hpp"
+#include "solver/warmup_cooldown.hpp"
+
+namespace tessel {
+
+// Throws InputError when a device's memory does not return to zero over one
+// micro-batch (no steady state exists). `options.nmicros`, when given, fixes
+// the most micro-batches in flight; otherwise memory and the period decide.
+SearchResult search_repetend(const Placement& placement, const SearchOptions& options);
+
+}  // namespace tessel

@@ -1,0 +1,44 @@
+// Warmup and cooldown around a modulo repetend (ALGORITHMS.md section 3).
+//
+// The truncated modulo schedule (every micro-batch m of block b at
+// m * P + s(b)) is always valid and is the fallback. The squeeze then packs
+// the cooldown as early and the warmup as late as dependencies and each
+// device's order allow, with the repetend window fixed; memory can rise when
+// allocations move, so a squeezed variant is kept only if the schedule still
+// fits for every number of micro-batches that can behave differently
+// (K .. 2K+1 after unrolling; beyond that only more identical windows follow).
+#pragma once
+
+#include <vector>
+
+#include "model/schedule.hpp"
+
+namespace tessel {
+
+struct ModuloSolution {
+  int period = 0;
+  std::vector<int> starts;  // s(b), minimum 0
+  int latency = 0;          // max s(b) + span(b)
+  int in_flight = 0;        // K = ceil(latency / period)
+};
+
+// All `nmicros` micro-batches of the modulo schedule; when nmicros >= K the
+// window [(K-1) P, K P) is marked as the repetend.
+Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
+                                   const ModuloSolution& solution, int nmicros);
+
+// True when the schedule (nmicros = K, repetend marked) unrolled to every
+// N in [K, 2K+1] fits devices, dependencies and memory; beyond 2K+1 only
+// more identical windows follow, so then it fits for every N >= K.
+bool fits_for_any_length(const Schedule& schedule);
+
+struct WarmupCooldown {
+  Schedule schedule;     // nmicros = K, repetend marked
+  bool squeezed = false; // false: the truncated modulo schedule
+  int truncated_steps = 0;  // warmup + cooldown steps before the squeeze
+};
+
+WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
+                                     const ModuloSolution& solution);
+
+}  // namespace tessel
