@@ -1,6 +1,243 @@
-// PLACEHOLDER: the CaDiCaL backend lands with the CaDiCaL issue.
+// The CaDiCaL backend (ALGORITHMS.md section 4): the facade of backend.hpp
+// compiled to CNF for one incremental CaDiCaL instance.
+//
+//  - integers: the order encoding (order_encoding.hpp), so start steps and
+//    phases are chains of literals [x <= v];
+//  - differences (dependencies): one binary clause per value, plus the guard;
+//  - exclusivity on a line or on the repetend's circle: an occupancy literal
+//    per (interval, step) forced by two order literals, then at most one
+//    occupant per step (at_most_one.hpp); modulo a period the occupancy of a
+//    phase collects every multiple of the period the start may take;
+//  - linear sums (memory): pseudo_boolean_cnf.hpp, totalizers by default.
+//
+// Incrementality: this object IS one solver instance. Clauses are only ever
+// added, and every bound a search moves (period slot, makespan, latency,
+// offsets) arrives as an assumption to solve(), so CaDiCaL keeps its learned
+// clauses, its phases and its scores from one bound to the next; guarded
+// constraints (the guard enters the final clause only) let the same encoded
+// counters serve every bound. A new instance is built only by whoever calls
+// make_backend() again — the repetend search does so when the period changes,
+// because the period appears in the modulo structure of the clauses
+// (no_overlap_modulo, the offset terms of the dependencies).
+//
+// Time limits: a CaDiCaL::Terminator polls the Deadline inside the search,
+// so a call stops within milliseconds of the limit and answers Unknown.
+//
+// Measurement switches (environment, read once per instance):
+//   TESSEL_CADICAL_CARDINALITY=totalizer|sequential   (default totalizer)
+#include <cadical.hpp>
+
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "solver/at_most_one.hpp"
 #include "solver/backend.hpp"
+#include "solver/cnf_sink.hpp"
+#include "solver/order_encoding.hpp"
+#include "solver/pseudo_boolean_cnf.hpp"
+
 namespace tessel {
-std::unique_ptr<Backend> make_cadical_backend() { throw std::logic_error("cadical backend not implemented yet"); }
+
+namespace {
+
+class DeadlineTerminator : public CaDiCaL::Terminator {
+ public:
+  explicit DeadlineTerminator(const Deadline& deadline) : deadline_(deadline) {}
+  bool terminate() override { return deadline_.expired(); }
+
+ private:
+  Deadline deadline_;
+};
+
+cnf::CardinalityEncoding cardinality_from_environment() {
+  const char* choice = std::getenv("TESSEL_CADICAL_CARDINALITY");
+  if (choice != nullptr && std::string(choice) == "sequential") return cnf::CardinalityEncoding::SequentialCounter;
+  return cnf::CardinalityEncoding::Totalizer;
+}
+
+long long floor_div(long long a, long long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+//------------------------------------------------------------------------------
+
+class CadicalBackend final : public Backend, public cnf::Sink {
+ public:
+  CadicalBackend() : pb_(*this, cardinality_from_environment()) {
+    truth_ = new_var();
+    solver_.set("quiet", 1);
+    if (const char* config = std::getenv("TESSEL_CADICAL_CONFIG"))
+      if (CaDiCaL::Solver::is_valid_configuration(config)) solver_.configure(config);
+    solver_.add(truth_.code);
+    solver_.add(0);
+  }
+
+  std::string name() const override { return "cadical"; }
+
+  // cnf::Sink ---------------------------------------------------------------
+  Lit new_var() override { return Lit{++variables_}; }
+  Lit truth() const override { return truth_; }
+  std::optional<std::pair<int, long long>> order_literal(Lit lit) const override {
+    auto found = order_literals_.find(std::abs(lit.code));
+    if (found == order_literals_.end()) return std::nullopt;
+    return found->second;
+  }
+  void add_clause(const std::vector<Lit>& lits) override {
+    buffer_.clear();
+    for (Lit l : lits) {
+      check(l);
+      if (l == truth_) return;
+      if (l == ~truth_) continue;
+      buffer_.push_back(l.code);
+    }
+    for (int code : buffer_) solver_.add(code);
+    solver_.add(0);
+  }
+
+  // Backend -----------------------------------------------------------------
+  Lit true_lit() override { return truth_; }
+  Lit new_bool() override { return new_var(); }
+
+  IntVar new_int(int lo, int hi) override {
+    if (lo > hi) throw std::invalid_argument("cadical backend: empty integer domain");
+    ints_.push_back(cnf::make_order_var(*this, lo, hi));
+    const cnf::OrderVar& x = ints_.back();
+    for (int v = lo; v < hi; ++v) order_literals_[x.le[v - lo].code] = {(int)ints_.size() - 1, v};
+    return IntVar{(int)ints_.size() - 1};
+  }
+
+  Lit at_most(IntVar x, int value) override { return cnf::order_at_most(*this, order(x), value); }
+
+  void add_difference(IntVar x, IntVar y, int c, const std::vector<Lit>& guard) override {
+    cnf::add_order_difference(*this, order(x), order(y), c, guard);
+  }
+
+  // An integer enters the sum as lo + sum over v in [lo, hi) of not [x <= v]
+  // (x exceeds v): a whole order chain, which the totalizer takes as one
+  // ready-made unary counter.
+  void add_linear_at_most(const LinearSum& sum, long long bound, const std::vector<Lit>& guard) override {
+    std::vector<cnf::WeightedLit> terms;
+    for (const auto& [coefficient, lit] : sum.bools) terms.push_back({coefficient, lit});
+    long long constant = 0;
+    for (const auto& [coefficient, var] : sum.ints) {
+      const cnf::OrderVar& x = order(var);
+      constant += coefficient * x.lo;
+      for (Lit le : x.le) terms.push_back({coefficient, ~le});
+    }
+    pb_.add_at_most(terms, bound - constant, guard);
+  }
+
+  void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) override {
+    check_sizes(starts, spans);
+    long long first = 0, last = -1;
+    for (size_t i = 0; i < starts.size(); ++i) {
+      if (spans[i] <= 0) continue;
+      const cnf::OrderVar& s = order(starts[i]);
+      if (last < first) first = s.lo, last = s.hi + spans[i] - 1;
+      first = std::min<long long>(first, s.lo);
+      last = std::max<long long>(last, (long long)s.hi + spans[i] - 1);
+    }
+    for (long long t = first; t <= last; ++t) {
+      std::vector<Lit> occupants;
+      for (size_t i = 0; i < starts.size(); ++i) {
+        const cnf::OrderVar& s = order(starts[i]);
+        if (spans[i] <= 0 || t < s.lo || t > (long long)s.hi + spans[i] - 1) continue;
+        occupants.push_back(occupancy(s, spans[i], {t}));
+      }
+      if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
+    }
+  }
+
+  void add_no_overlap_modulo(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                             int period) override {
+    check_sizes(starts, spans);
+    if (period <= 0) throw std::invalid_argument("cadical backend: period must be positive");
+    for (size_t i = 0; i < starts.size(); ++i) {
+      // An interval longer than the circle overlaps its own next copy.
+      if (spans[i] > period) add_clause({});
+    }
+    for (int phase = 0; phase < period; ++phase) {
+      std::vector<Lit> occupants;
+      for (size_t i = 0; i < starts.size(); ++i) {
+        if (spans[i] <= 0) continue;
+        const cnf::OrderVar& s = order(starts[i]);
+        // Every t = phase + j * period the start can reach [t - span + 1, t].
+        std::vector<long long> ends;
+        for (long long j = floor_div(s.lo - phase, period); phase + j * period - spans[i] + 1 <= s.hi; ++j)
+          if (phase + j * period >= s.lo) ends.push_back(phase + j * period);
+        if (!ends.empty()) occupants.push_back(occupancy(s, spans[i], ends));
+      }
+      if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
+    }
+  }
+
+  Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) override {
+    last_answer_ = Answer::Unknown;
+    if (deadline.expired()) return Answer::Unknown;
+    for (Lit l : assumptions) {
+      check(l);
+      solver_.assume(l.code);
+    }
+    DeadlineTerminator terminator(deadline);
+    solver_.connect_terminator(&terminator);
+    int result = solver_.solve();
+    solver_.disconnect_terminator();
+    if (result == 20) return last_answer_ = Answer::Unsat;
+    if (result != 10) return Answer::Unknown;
+    // Keep the model: callers may add clauses before they read it, which
+    // would leave CaDiCaL's satisfied state.
+    model_.assign(variables_ + 1, false);
+    for (int v = 1; v <= variables_; ++v) model_[v] = solver_.val(v) > 0;
+    return last_answer_ = Answer::Sat;
+  }
+
+  bool value(Lit lit) override {
+    if (last_answer_ != Answer::Sat) throw std::logic_error("cadical backend: value() without a Sat answer");
+    check(lit);
+    int variable = std::abs(lit.code);
+    if (variable >= (int)model_.size()) return false;  // created after the last solve: unconstrained then
+    return model_[variable] == (lit.code > 0);
+  }
+
+  int value(IntVar x) override {
+    return cnf::order_value(order(x), [&](Lit l) { return value(l); });
+  }
+
+ private:
+  const cnf::OrderVar& order(IntVar x) const {
+    if (x.index < 0 || x.index >= (int)ints_.size()) throw std::invalid_argument("cadical backend: unknown IntVar");
+    return ints_[x.index];
+  }
+  void check(Lit l) const {
+    if (l.code == 0 || std::abs(l.code) > variables_)
+      throw std::invalid_argument("cadical backend: literal " + std::to_string(l.code) + " was never created");
+  }
+  static void check_sizes(const std::vector<IntVar>& starts, const std::vector<int>& spans) {
+    if (starts.size() != spans.size()) throw std::invalid_argument("cadical backend: starts and spans differ in size");
+  }
+
+  // A literal forced true when the interval [s, s + span) covers any of the
+  // steps `ends`: s in [t - span + 1, t] is [s <= t] and not [s <= t - span].
+  Lit occupancy(const cnf::OrderVar& s, int span, const std::vector<long long>& ends) {
+    Lit occupied = new_var();
+    for (long long t : ends)
+      add_clause({~cnf::order_at_most(*this, s, t), cnf::order_at_most(*this, s, t - span), occupied});
+    return occupied;
+  }
+
+  CaDiCaL::Solver solver_;
+  int variables_ = 0;
+  Lit truth_;
+  std::vector<cnf::OrderVar> ints_;
+  std::unordered_map<int, std::pair<int, long long>> order_literals_;  // variable -> (integer, v) of [x <= v]
+  cnf::PbEncoder pb_;
+  std::vector<int> buffer_;
+  std::vector<bool> model_;
+  Answer last_answer_ = Answer::Unknown;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cadical_backend() { return std::make_unique<CadicalBackend>(); }
+
 }  // namespace tessel
