@@ -1,10 +1,82 @@
-// PLACEHOLDER: `tessel export` lands with its issue.
+// `tessel export --to FORMAT SCHEDULE`: a tessel.schedule/1 for other tools —
+// PyTorch pipelining's action table, a Perfetto/Chrome trace, or an SVG
+// timeline picture.
+#include <fstream>
 #include <iostream>
-#include "tools/commands.hpp"
+
+#include "model/formats/chrome_trace.hpp"
+#include "model/formats/pytorch_csv.hpp"
+#include "model/formats/svg_timeline.hpp"
+#include "model/input_error.hpp"
+#include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
+#include "tools/commands.hpp"
+
 namespace tessel::cli {
-int run_export(int, char**) {
-  std::cerr << "tessel export: not implemented yet\n";
-  return kBadInput;
+
+namespace {
+
+const char* kUsage =
+    "tessel export --to FORMAT SCHEDULE [-o FILE] [--width PIXELS]\n\n"
+    "FORMAT:\n"
+    "  pytorch-csv   torch.distributed.pipelining's compute-only action table, current dialect\n"
+    "                (F, B = full backward, I = input backward, W = weight backward): one row per\n"
+    "                device, each action in the column of its start step. Needs a pipeline\n"
+    "                placement: every block on one device, forward/backward pairs per stage.\n"
+    "  chrome-trace  Trace Event Format JSON for https://ui.perfetto.dev or chrome://tracing:\n"
+    "                one track per device, events named like F3 (kind, micro-batch), args\n"
+    "                with micro-batch and block id; one step = one microsecond.\n"
+    "  svg           a timeline picture: rows = devices, boxes coloured by kind with the\n"
+    "                micro-batch inside, the repetend window shaded, a legend, a step axis.\n"
+    "Writes to -o FILE, else to stdout";
+
+void write_text(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(path);
+  if (!out) throw InputError(path, "", "cannot write the file");
+  out << text;
 }
+
+}  // namespace
+
+int run_export(int argc, char** argv) {
+  po::options_description options("options");
+  options.add_options()
+      ("to", po::value<std::string>()->required(), "pytorch-csv | chrome-trace | svg")
+      ("schedule", po::value<std::string>()->required(), "the tessel.schedule/1 file (positional)")
+      ("output,o", po::value<std::string>(), "write here (default: stdout)")
+      ("width", po::value<int>()->default_value(1200), "svg: width of the timeline in pixels");
+  po::positional_options_description positional;
+  positional.add("schedule", 1);
+  po::variables_map values;
+  if (auto done = parse(argc, argv, kUsage, options, positional, values)) return *done;
+
+  return guarded("export", [&]() {
+    std::string format = values["to"].as<std::string>();
+    if (format != "pytorch-csv" && format != "chrome-trace" && format != "svg")
+      throw InputError("", "--to", "unknown format '" + format + "' (pytorch-csv, chrome-trace, svg)");
+    std::string file = values["schedule"].as<std::string>();
+    Schedule schedule = read_schedule_file(file);
+    std::string output = values.count("output") ? values["output"].as<std::string>() : "";
+    if (format == "pytorch-csv") {
+      try {
+        write_text(output, write_pytorch_csv(schedule));
+      } catch (const InputError& error) {
+        if (!error.file.empty()) throw;
+        throw InputError(file, error.field, error.reason);
+      }
+    } else if (format == "chrome-trace") {
+      write_text(output, chrome_trace(schedule).dump() + "\n");
+    } else {
+      int width = values["width"].as<int>();
+      if (width < 100 || width > 100000) throw InputError("", "--width", "must be in [100, 100000]");
+      write_text(output, svg_timeline(schedule, {width, ""}));
+    }
+    return int(kSuccess);
+  });
+}
+
 }  // namespace tessel::cli

@@ -1,0 +1,176 @@
+// Reading and writing PyTorch pipelining's CSV action table.
+//
+// The dialect trap (formats.md): releases before `I` existed wrote `B` for
+// the input backward of zero-bubble schedules; the reader takes the dialect
+// as a flag instead of guessing, and the writer writes the current one.
+#include "model/formats/pytorch_csv.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "model/input_error.hpp"
+
+namespace tessel {
+
+namespace {
+
+const std::regex& cell_pattern(PytorchDialect dialect) {
+  static const std::regex current(
+      R"((\d+)(F|I|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
+  static const std::regex legacy(
+      R"((\d+)(F|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
+  return dialect == PytorchDialect::current ? current : legacy;
+}
+
+std::string trim(const std::string& text) {
+  size_t first = text.find_first_not_of(" \t\r\"");
+  if (first == std::string::npos) return "";
+  size_t last = text.find_last_not_of(" \t\r\"");
+  return text.substr(first, last - first + 1);
+}
+
+int small_number(const std::string& digits, const std::string& file, const std::string& where) {
+  if (digits.size() > 7) throw InputError(file, where, "number '" + digits + "' is too large");
+  return std::stoi(digits);
+}
+
+PytorchAction parse_action(const std::string& text, int rank, int column, const std::string& file,
+                           PytorchDialect dialect) {
+  std::string where = "row " + std::to_string(rank) + " (rank " + std::to_string(rank) + "), column " +
+                      std::to_string(column) + " (step " + std::to_string(column) + ")";
+  std::smatch match;
+  if (!std::regex_match(text, match, cell_pattern(dialect))) {
+    std::string hint = dialect == PytorchDialect::legacy && text.find('I') != std::string::npos
+                           ? " (the legacy dialect has no I; try --dialect current)"
+                           : "";
+    throw InputError(file, where, "unknown action '" + text + "'" + hint);
+  }
+  PytorchAction action;
+  action.rank = rank;
+  action.column = column;
+  action.stage = small_number(match[1].str(), file, where);
+  action.action = match[2].str();
+  if (!match[3].str().empty()) action.micro = small_number(match[3].str(), file, where);
+  if (action.stage > 100000 || action.micro > 100000)
+    throw InputError(file, where, "stage or micro-batch number above 100000 in '" + text + "'");
+  if (action.compute() && action.micro < 0)
+    throw InputError(file, where, "compute action '" + text + "' has no micro-batch");
+  return action;
+}
+
+}  // namespace
+
+PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, PytorchDialect dialect) {
+  PytorchTable table;
+  std::istringstream lines(text);
+  std::string line;
+  int rank = 0;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream fields(line);
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    for (int column = 0; column < static_cast<int>(cells.size()); ++column) {
+      std::string value = trim(cells[column]);
+      if (value.empty()) continue;
+      // The newest releases write an overlapped pair as (0F7;7B3)OVERLAP_F_B.
+      static const std::regex overlap(R"(\((.*);(.*)\)OVERLAP_F_B)");
+      std::smatch pair;
+      if (std::regex_match(value, pair, overlap)) {
+        table.actions.push_back(parse_action(trim(pair[1].str()), rank, column, file, dialect));
+        table.actions.push_back(parse_action(trim(pair[2].str()), rank, column, file, dialect));
+        continue;
+      }
+      table.actions.push_back(parse_action(value, rank, column, file, dialect));
+    }
+    ++rank;
+  }
+  // Trailing empty lines are not ranks.
+  int last_used = -1;
+  for (const PytorchAction& action : table.actions) last_used = std::max(last_used, action.rank);
+  table.ranks = last_used + 1;
+  if (table.ranks == 0) throw InputError(file, "", "the table holds no action");
+  return table;
+}
+
+PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect dialect) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return read_pytorch_csv(text.str(), path, dialect);
+}
+
+std::string write_pytorch_csv(const Schedule& schedule) {
+  const Placement& placement = schedule.placement;
+  int count = static_cast<int>(placement.blocks.size());
+  std::vector<int> order = topological_order(placement);
+  std::vector<int> stage(count, -1);
+  std::vector<std::string> letter(count);
+  std::vector<int> forwards, backwards;
+  for (int block : order) {
+    const Block& b = placement.blocks[block];
+    if (b.devices.size() != 1)
+      throw InputError("", "placement", "block '" + b.id + "' runs on " + std::to_string(b.devices.size()) +
+                                            " devices; a PyTorch stage lives on one rank");
+    if (b.kind == "forward") {
+      stage[block] = static_cast<int>(forwards.size());
+      forwards.push_back(block);
+      letter[block] = "F";
+    } else if (b.kind == "backward" || b.kind == "backward_input") {
+      backwards.push_back(block);
+      letter[block] = b.kind == "backward" ? "B" : "I";
+    } else if (b.kind != "backward_weight") {
+      throw InputError("", "placement", "block '" + b.id + "' of kind '" + b.kind +
+                                            "' has no PyTorch action (F, B, I or W)");
+    }
+  }
+  if (backwards.size() != forwards.size() && !backwards.empty())
+    throw InputError("", "placement", std::to_string(forwards.size()) + " forward blocks but " +
+                                          std::to_string(backwards.size()) + " backward blocks");
+  for (size_t i = 0; i < backwards.size(); ++i) {
+    int block = backwards[i];
+    stage[block] = static_cast<int>(forwards.size() - 1 - i);
+    if (placement.blocks[forwards[stage[block]]].devices != placement.blocks[block].devices)
+      throw InputError("", "placement", "backward block '" + placement.blocks[block].id +
+                                            "' is not on the device of its forward '" +
+                                            placement.blocks[forwards[stage[block]]].id + "'");
+  }
+  std::vector<std::vector<int>> before = predecessors(placement);
+  for (int block : order) {
+    if (placement.blocks[block].kind != "backward_weight") continue;
+    letter[block] = "W";
+    for (int input : before[block])
+      if (placement.blocks[input].kind == "backward_input") stage[block] = stage[input];
+    if (stage[block] < 0)
+      throw InputError("", "placement", "weight block '" + placement.blocks[block].id +
+                                            "' does not follow an input-backward block");
+  }
+
+  std::vector<std::map<int, std::string>> rows(placement.ndevs);
+  for (const Instance& instance : schedule.instances) {
+    int device = placement.blocks[instance.block].devices.front();
+    std::string& cell = rows[device][instance.start];
+    if (!cell.empty())
+      throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
+                                            " on device " + std::to_string(device));
+    cell = std::to_string(stage[instance.block]) + letter[instance.block] + std::to_string(instance.micro);
+  }
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    int width = row.empty() ? 0 : row.rbegin()->first + 1;
+    for (int column = 0; column < width; ++column) {
+      if (column) out << ",";
+      auto found = row.find(column);
+      if (found != row.end()) out << found->second;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace tessel

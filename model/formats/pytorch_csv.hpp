@@ -1,0 +1,49 @@
+// The per-rank action table of PyTorch's `torch.distributed.pipelining`
+// (`PipelineScheduleMulti._dump_csv` / `_load_csv`): plain CSV without a
+// header, one row per rank, one cell per step, an empty cell is idle. A cell
+// is `<stage><action>[<micro-batch>]` (formats.md). Reading keeps every cell
+// with its row and column so that errors and deadlocks can name them;
+// turning the table into a timed schedule is classic/'s job.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/schedule.hpp"
+
+namespace tessel {
+
+enum class PytorchDialect {
+  current,  // F, I (input backward), W (weight backward), B (full backward = I + W)
+  legacy,   // PyTorch ~2.4/2.5: no I; B is the input backward when W is used
+};
+
+struct PytorchAction {
+  int rank = 0;    // row
+  int column = 0;  // step of that rank
+  int stage = 0;
+  std::string action;  // F|I|B|W, or a non-compute action (SEND_F, UNSHARD, ...)
+  int micro = -1;      // -1 when the cell has none (UNSHARD, RESHARD, REDUCE_GRAD)
+  bool compute() const { return action == "F" || action == "I" || action == "B" || action == "W"; }
+};
+
+struct PytorchTable {
+  int ranks = 0;  // rows
+  std::vector<PytorchAction> actions;  // row by row, column by column
+};
+
+// Parses the CSV text. An unknown action, a compute action without a
+// micro-batch or a malformed cell is an InputError naming `file`, the row
+// (rank) and the column (step). `(a;b)OVERLAP_F_B` cells give both actions.
+PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, PytorchDialect dialect);
+PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect dialect);
+
+// The compute-only table in the current dialect: each block must run on one
+// device; forward blocks are stages 0.. in dependency order, backward (or
+// input-backward) blocks the same stages counted from the last, a weight
+// block takes the stage of its input-backward. Each action sits in the
+// column of its start step (a span > 1 leaves the following cells empty).
+// Throws InputError (field "placement") when the schedule has no such shape.
+std::string write_pytorch_csv(const Schedule& schedule);
+
+}  // namespace tessel

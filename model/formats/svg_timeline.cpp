@@ -1,0 +1,214 @@
+// Drawing the SVG timeline. Geometry first (step width, rows), then the
+// layers back to front: repetend shading, boxes, labels, axis, legend.
+#include "model/formats/svg_timeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "model/formats/chrome_trace.hpp"
+
+namespace tessel {
+
+namespace {
+
+struct KindStyle {
+  const char* kind;
+  const char* fill;
+  const char* text;
+  const char* label;
+};
+
+// Colour-blind-safe palette (Tableau 10), one colour per kind.
+const KindStyle kStyles[] = {
+    {"forward", "#4e79a7", "#ffffff", "forward (F)"},
+    {"backward", "#f28e2b", "#000000", "backward (B)"},
+    {"backward_input", "#59a14f", "#ffffff", "input backward (B / I)"},
+    {"backward_weight", "#b07aa1", "#ffffff", "weight backward (W)"},
+};
+const KindStyle kOther = {"other", "#9c9c9c", "#000000", "other"};
+
+const KindStyle& style_of(const std::string& kind) {
+  for (const KindStyle& style : kStyles)
+    if (kind == style.kind) return style;
+  return kOther;
+}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string number(double value) {
+  std::ostringstream out;
+  out.precision(2);
+  out << std::fixed << value;
+  std::string text = out.str();
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+// The colour halfway to white (opaque, so that shading behind stays hidden).
+std::string lighter(const std::string& hex) {
+  static const char* digits = "0123456789abcdef";
+  std::string out = "#";
+  for (int i = 1; i + 1 < static_cast<int>(hex.size()); i += 2) {
+    int value = std::stoi(hex.substr(i, 2), nullptr, 16);
+    value = value + (255 - value) * 45 / 100;
+    out += digits[value / 16];
+    out += digits[value % 16];
+  }
+  return out;
+}
+
+// A tick every 1, 2, 5, 10, 20, 50, ... steps, at least `min_pixels` apart.
+int tick_every(double step_width, double min_pixels) {
+  for (int scale = 1;; scale *= 10)
+    for (int factor : {1, 2, 5})
+      if (factor * scale * step_width >= min_pixels) return factor * scale;
+}
+
+}  // namespace
+
+std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
+  const Placement& placement = schedule.placement;
+  int span_total = std::max(makespan(schedule), 1);
+  double step = std::clamp(static_cast<double>(options.width) / span_total, 1.0, 32.0);
+  const double left = 78, top = 44, row = 28, gap = 6;
+  double timeline_width = step * span_total;
+  double rows_bottom = top + placement.ndevs * (row + gap) - gap;
+  double axis_y = rows_bottom + 8;
+  double legend_y = axis_y + 40;
+  double width = left + timeline_width + 24;
+  double height = legend_y + 30;
+
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
+      << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height)
+      << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  std::string title = options.title;
+  if (title.empty())
+    title = placement.name + ": " + std::to_string(schedule.nmicros) + " micro-batches, " +
+            std::to_string(placement.ndevs) + " devices, makespan " + std::to_string(makespan(schedule)) +
+            " steps";
+  svg << "<text x=\"" << number(left) << "\" y=\"24\" font-size=\"15\" font-weight=\"bold\">" << escape(title)
+      << "</text>\n";
+
+  // Row backgrounds and device labels.
+  for (int device = 0; device < placement.ndevs; ++device) {
+    double y = top + device * (row + gap);
+    svg << "<rect x=\"" << number(left) << "\" y=\"" << number(y) << "\" width=\"" << number(timeline_width)
+        << "\" height=\"" << number(row) << "\" fill=\"#f3f3f3\"/>\n";
+    svg << "<text x=\"" << number(left - 8) << "\" y=\"" << number(y + row / 2 + 4)
+        << "\" font-size=\"12\" text-anchor=\"end\">device " << device << "</text>\n";
+  }
+
+  // The repetend window: shaded, with dashed borders, labelled above.
+  if (schedule.repetend) {
+    const Repetend& repetend = *schedule.repetend;
+    double x0 = left + repetend.start * step, x1 = left + repetend.end * step;
+    svg << "<rect x=\"" << number(x0) << "\" y=\"" << number(top - 6) << "\" width=\"" << number(x1 - x0)
+        << "\" height=\"" << number(rows_bottom - top + 12) << "\" fill=\"#fff3b0\"/>\n";
+    for (double x : {x0, x1})
+      svg << "<line x1=\"" << number(x) << "\" y1=\"" << number(top - 8) << "\" x2=\"" << number(x)
+          << "\" y2=\"" << number(rows_bottom + 6) << "\" stroke=\"#c0392b\" stroke-width=\"1.5\""
+          << " stroke-dasharray=\"5,3\"/>\n";
+    svg << "<text x=\"" << number((x0 + x1) / 2) << "\" y=\"" << number(top - 10)
+        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period
+        << ")</text>\n";
+  }
+
+  // A device running several blocks of one kind (model chunks) shows the
+  // later ones in a lighter shade, so that chunks can be told apart.
+  std::vector<int> chunk(placement.blocks.size(), 0);
+  {
+    std::map<std::pair<int, std::string>, int> seen;
+    for (int block : topological_order(placement)) {
+      const Block& b = placement.blocks[block];
+      chunk[block] = seen[{b.devices.front(), b.kind}]++;
+    }
+  }
+  bool chunks_shaded = false;
+
+  // Boxes, then labels where they fit.
+  double font = 11;
+  double gutter = step >= 6 ? 1 : 0;
+  std::set<std::string> kinds_used;
+  for (const Instance& instance : schedule.instances) {
+    const Block& block = placement.blocks[instance.block];
+    const KindStyle& style = style_of(block.kind);
+    kinds_used.insert(style.kind);
+    if (chunk[instance.block] > 0) chunks_shaded = true;
+    double x = left + instance.start * step;
+    double w = std::max(block.span * step - gutter, 0.5);
+    for (int device : block.devices) {
+      double y = top + device * (row + gap);
+      svg << "<rect x=\"" << number(x) << "\" y=\"" << number(y) << "\" width=\"" << number(w)
+          << "\" height=\"" << number(row) << "\" fill=\""
+          << (chunk[instance.block] > 0 ? lighter(style.fill) : std::string(style.fill)) << "\"><title>"
+          << escape(block.id)
+          << " micro " << instance.micro << ", steps " << instance.start << ".." << instance.start + block.span
+          << "</title></rect>\n";
+      std::string label = std::to_string(instance.micro);
+      // Shrink the label to the box, down to a still readable size.
+      double size = std::min(font, (w - 2) / (label.size() * 0.62));
+      if (size < 6.5) continue;
+      svg << "<text x=\"" << number(x + w / 2) << "\" y=\"" << number(y + row / 2 + size * 0.36)
+          << "\" font-size=\"" << number(size) << "\" fill=\"" << (chunk[instance.block] > 0 ? "#1a1a1a" : style.text)
+          << "\" text-anchor=\"middle\">" << label << "</text>\n";
+    }
+  }
+
+  // Step axis with ticks.
+  svg << "<line x1=\"" << number(left) << "\" y1=\"" << number(axis_y) << "\" x2=\""
+      << number(left + timeline_width) << "\" y2=\"" << number(axis_y) << "\" stroke=\"#333333\"/>\n";
+  int every = tick_every(step, 36);
+  for (int t = 0; t <= span_total; t += every) {
+    double x = left + t * step;
+    svg << "<line x1=\"" << number(x) << "\" y1=\"" << number(axis_y) << "\" x2=\"" << number(x) << "\" y2=\""
+        << number(axis_y + 5) << "\" stroke=\"#333333\"/>\n";
+    svg << "<text x=\"" << number(x) << "\" y=\"" << number(axis_y + 17) << "\" font-size=\"10\""
+        << " text-anchor=\"middle\">" << t << "</text>\n";
+  }
+  svg << "<text x=\"" << number(left - 8) << "\" y=\"" << number(axis_y + 17)
+      << "\" font-size=\"10\" text-anchor=\"end\">step</text>\n";
+
+  // Legend: the kinds that appear, in a fixed order.
+  double x = left;
+  auto legend_entry = [&](const KindStyle& style) {
+    svg << "<rect x=\"" << number(x) << "\" y=\"" << number(legend_y - 10) << "\" width=\"14\" height=\"14\""
+        << " fill=\"" << style.fill << "\"/>\n";
+    svg << "<text x=\"" << number(x + 19) << "\" y=\"" << number(legend_y + 1) << "\" font-size=\"12\">"
+        << style.label << "</text>\n";
+    x += 34 + std::string(style.label).size() * 7;
+  };
+  for (const KindStyle& style : kStyles)
+    if (kinds_used.count(style.kind)) legend_entry(style);
+  if (kinds_used.count("other")) legend_entry(kOther);
+  if (schedule.repetend) {
+    svg << "<rect x=\"" << number(x) << "\" y=\"" << number(legend_y - 10) << "\" width=\"14\" height=\"14\""
+        << " fill=\"#fff3b0\" stroke=\"#c0392b\" stroke-dasharray=\"3,2\"/>\n";
+    svg << "<text x=\"" << number(x + 19) << "\" y=\"" << number(legend_y + 1)
+        << "\" font-size=\"12\">repetend window</text>\n";
+    x += 150;
+  }
+  std::string note = "numbers: micro-batch";
+  if (chunks_shaded) note += "; lighter: a later block of the same kind on the device (model chunk)";
+  svg << "<text x=\"" << number(x + 10) << "\" y=\"" << number(legend_y + 1)
+      << "\" font-size=\"12\" fill=\"#555555\">" << note << "</text>\n";
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace tessel

@@ -1,0 +1,221 @@
+// PyTorch pipelining's CSV action table: hand-written tables in the shapes
+// PyTorch itself writes (both dialects, with non-compute actions), round trips
+// through export, deadlocks and bad cells.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <tuple>
+
+#include "classic/order_execution.hpp"
+#include "classic/order_import.hpp"
+#include "classic/schemes.hpp"
+#include "model/formats/pytorch_csv.hpp"
+#include "model/input_error.hpp"
+#include "support.hpp"
+
+using namespace tessel;
+using tessel::testing::run_tessel;
+using tessel::testing::TempDir;
+using tessel::testing::verify_schedule;
+using tessel::testing::write_text;
+
+namespace {
+
+// 1F1B on 2 ranks as a compute_comms table (sends, receives, FSDP actions):
+// the non-compute cells must be ignored for timing.
+const char* kOneFOneBWithComms =
+    "0UNSHARD,0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1,0REDUCE_GRAD,0RESHARD\n"
+    "1UNSHARD,1RECV_F0,1F0,1B0,1SEND_B0,1RECV_F1,1F1,1B1,1SEND_B1,1REDUCE_GRAD\n";
+
+// ZB-1P-like: 2 ranks, stages 0 and 2 on rank 0, 1 and 3 on rank 1 ("loop"),
+// written as PyTorch ~2.4/2.5 did, B = input backward paired with W.
+const char* kLegacyZeroBubble =
+    "0F0,0F1,2F0,2F1,,2B0,2W0,,2B1,2W1,0B0,0W0,0B1,0W1\n"
+    ",1F0,1F1,3F0,3B0,3W0,3F1,3B1,3W1,1B0,1W0,1B1,1W1\n";
+
+// The same table in the current dialect: I is the input backward.
+const char* kCurrentZeroBubble =
+    "0F0,0F1,2F0,2F1,,2I0,2W0,,2I1,2W1,0I0,0W0,0I1,0W1\n"
+    ",1F0,1F1,3F0,3I0,3W0,3F1,3I1,3W1,1I0,1W0,1I1,1W1\n";
+
+Schedule import_table(const std::string& text, PytorchDialect dialect,
+                      const classic::StageCosts& costs = classic::StageCosts{}) {
+  return classic::schedule_from_pytorch_table(read_pytorch_csv(text, "t.csv", dialect), dialect, costs, "t.csv");
+}
+
+std::set<std::tuple<std::string, int, int>> instance_set(const Schedule& schedule) {
+  std::set<std::tuple<std::string, int, int>> result;
+  for (const Instance& instance : schedule.instances)
+    result.insert({schedule.placement.blocks[instance.block].id, instance.micro, instance.start});
+  return result;
+}
+
+classic::StageCosts unit_costs() {
+  classic::StageCosts costs;
+  costs.forward_span = costs.input_span = costs.weight_span = 1;
+  return costs;
+}
+
+}  // namespace
+
+TEST_CASE("a PyTorch 1F1B table with communication cells imports as 1F1B", "[formats]") {
+  Schedule schedule = import_table(kOneFOneBWithComms, PytorchDialect::current);
+  verify::Report report = verify_schedule(schedule);
+  REQUIRE(report.valid);
+  CHECK(schedule.instances.size() == 8);
+  CHECK(schedule.nmicros == 2);
+  // Default spans F=1, B=I+W=2: 1F1B's 3(m+p-1) steps.
+  CHECK(report.makespan == 9);
+  CHECK(report.peak_memory == std::vector<long long>{2, 1});
+}
+
+TEST_CASE("the legacy dialect reads B as the input backward of a split stage", "[formats]") {
+  Schedule schedule = import_table(kLegacyZeroBubble, PytorchDialect::legacy, unit_costs());
+  verify::Report report = verify_schedule(schedule);
+  REQUIRE(report.valid);
+  CHECK(schedule.instances.size() == 4 * 3 * 2);
+  CHECK(schedule.placement.ndevs == 2);
+  // Worked out by hand from the orders (all spans 1): rank 1's 1B0 waits
+  // until step 9, rank 0 ends with 0W1 at step 13.
+  CHECK(report.makespan == 14);
+  int b2 = find_block(schedule.placement, "b2");
+  REQUIRE(b2 >= 0);
+  CHECK(schedule.placement.blocks[b2].kind == "backward_input");
+  CHECK(schedule.placement.blocks[b2].devices == std::vector<int>{0});
+  CHECK(schedule.placement.blocks[find_block(schedule.placement, "f3")].devices == std::vector<int>{1});
+}
+
+TEST_CASE("the current dialect with I gives the same schedule as the legacy table", "[formats]") {
+  Schedule current = import_table(kCurrentZeroBubble, PytorchDialect::current, unit_costs());
+  Schedule legacy = import_table(kLegacyZeroBubble, PytorchDialect::legacy, unit_costs());
+  REQUIRE(verify_schedule(current).valid);
+  CHECK(instance_set(current) == instance_set(legacy));
+}
+
+TEST_CASE("reading a legacy table as current finds W twice: the dialect trap is not silent", "[formats]") {
+  // In the current dialect B = I + W, so 2B0 already contains 2W0.
+  try {
+    import_table(kLegacyZeroBubble, PytorchDialect::current, unit_costs());
+    FAIL("no error");
+  } catch (const InputError& error) {
+    CHECK_THAT(std::string(error.what()), Catch::Contains("appears twice") && Catch::Contains("2W0"));
+  }
+}
+
+TEST_CASE("a full B in a split stage runs as its I then its W", "[formats]") {
+  const char* table =
+      "0F0,0F1,,,0I0,0W0,0B1\n"
+      ",1F0,1B0,1F1,1I1,1W1\n";
+  Schedule schedule = import_table(table, PytorchDialect::current, unit_costs());
+  verify::Report report = verify_schedule(schedule);
+  REQUIRE(report.valid);
+  CHECK(schedule.instances.size() == 2 * 3 * 2);
+}
+
+TEST_CASE("an overlapped F/B pair cell gives both actions", "[formats]") {
+  const char* table =
+      "0F0,0F1,,(0F2;0B0)OVERLAP_F_B,0B1,0B2\n"
+      ",1F0,1B0,1F1,1B1,1F2,1B2\n";
+  Schedule schedule = import_table(table, PytorchDialect::current);
+  REQUIRE(verify_schedule(schedule).valid);
+  CHECK(schedule.instances.size() == 12);
+}
+
+TEST_CASE("export to pytorch-csv then import gives back the same instances", "[formats]") {
+  struct Case {
+    std::string scheme;
+    int ranks, nmicros;
+  };
+  for (const Case& c : {Case{"1f1b", 4, 8}, Case{"gpipe", 2, 4}, Case{"interleaved-1f1b", 4, 8},
+                        Case{"zb-h1", 4, 8}, Case{"zb-h2", 4, 12}, Case{"zb-v", 4, 8}}) {
+    INFO(c.scheme);
+    classic::SchemeRequest request;
+    request.scheme = c.scheme;
+    request.ranks = c.ranks;
+    request.nmicros = c.nmicros;
+    request.costs = unit_costs();
+    request.costs.backward_span = 2;
+    Schedule original = classic::generate_scheme(request);
+    REQUIRE(verify_schedule(original).valid);
+    std::string csv = write_pytorch_csv(original);
+    Schedule back = import_table(csv, PytorchDialect::current, unit_costs());
+    REQUIRE(verify_schedule(back).valid);
+    CHECK(instance_set(back) == instance_set(original));
+    CHECK(back.placement.edges.size() == original.placement.edges.size());
+  }
+}
+
+TEST_CASE("the exported table is compute-only with actions in their start columns", "[formats]") {
+  classic::SchemeRequest request;
+  request.scheme = "1f1b";
+  request.ranks = 2;
+  request.nmicros = 2;
+  std::string csv = write_pytorch_csv(classic::generate_scheme(request));
+  // Rank 0: F at 0 and 1, B (2 steps) at 4 and 7; rank 1: F at 1 and 4, B at 2 and 5.
+  CHECK(csv == "0F0,0F1,,,0B0,,,0B1\n,1F0,1B0,,1F1,1B1\n");
+}
+
+TEST_CASE("tessel-style placements that are not pipelines cannot be exported to PyTorch", "[formats]") {
+  Schedule schedule;
+  schedule.placement.ndevs = 2;
+  schedule.placement.blocks = {{"all", "forward", 1, 0, {0, 1}}};
+  schedule.nmicros = 1;
+  schedule.instances = {{0, 0, 0}};
+  CHECK_THROWS_AS(write_pytorch_csv(schedule), InputError);
+}
+
+TEST_CASE("a deadlocked PyTorch table is reported with the ranks and what they wait for", "[formats][cli]") {
+  TempDir dir;
+  write_text(dir.file("dead.csv"), "0F0,0B0,0F1,0B1\n1F1,1F0,1B0,1B1\n");
+  auto result = run_tessel("import --from pytorch-csv " + dir.file("dead.csv") + " -o " + dir.file("out.json"));
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("deadlock") && Catch::Contains("rank 0 at 0B0 (column 1) waits for 1B0") &&
+                             Catch::Contains("rank 1 at 1F1 (column 0) waits for 0F1 (rank 0, column 2)"));
+}
+
+TEST_CASE("unknown PyTorch actions are bad input naming the row and the column", "[formats][cli]") {
+  TempDir dir;
+  write_text(dir.file("bad.csv"), "0F0,0F1\n,1F0,1X0\n");
+  auto result = run_tessel("import --from pytorch-csv " + dir.file("bad.csv"));
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("bad.csv") && Catch::Contains("row 1") && Catch::Contains("column 2") &&
+                             Catch::Contains("unknown action '1X0'"));
+
+  write_text(dir.file("legacy.csv"), "0F0,0I0\n");
+  result = run_tessel("import --from pytorch-csv --dialect legacy " + dir.file("legacy.csv"));
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("legacy dialect has no I"));
+
+  write_text(dir.file("nomicro.csv"), "0F\n");
+  result = run_tessel("import --from pytorch-csv " + dir.file("nomicro.csv"));
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("has no micro-batch"));
+}
+
+TEST_CASE("a stage on two ranks or a missing stage is bad input", "[formats]") {
+  CHECK_THROWS_WITH(import_table("0F0,0B0\n0F1\n", PytorchDialect::current),
+                    Catch::Contains("stage 0 appears on rank 1 but also on rank 0"));
+  CHECK_THROWS_WITH(import_table("0F0,0B0\n2F0,2B0\n", PytorchDialect::current),
+                    Catch::Contains("stage 1 never appears"));
+}
+
+TEST_CASE("import --report prints the verifier's metrics; export/import round trip on the command line",
+          "[formats][cli]") {
+  TempDir dir;
+  write_text(dir.file("zb.csv"), kLegacyZeroBubble);
+  auto result = run_tessel("import --from pytorch-csv --dialect legacy --span F=1,I=1,W=1 " + dir.file("zb.csv") +
+                           " -o " + dir.file("zb.json") + " --report");
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("makespan 14") && Catch::Contains("bubble ratio") &&
+                             Catch::Contains("peak memory per device"));
+  CHECK(run_tessel("verify " + dir.file("zb.json")).exit_code == 0);
+
+  REQUIRE(run_tessel("generate zb-v --stages 4 --nmicros 8 -o " + dir.file("v.json")).exit_code == 0);
+  REQUIRE(run_tessel("export --to pytorch-csv " + dir.file("v.json") + " -o " + dir.file("v.csv")).exit_code == 0);
+  REQUIRE(run_tessel("import --from pytorch-csv --span F=1,I=1,W=1 " + dir.file("v.csv") + " -o " +
+                     dir.file("back.json"))
+              .exit_code == 0);
+  Schedule original = read_schedule_file(dir.file("v.json"));
+  Schedule back = read_schedule_file(dir.file("back.json"));
+  CHECK(instance_set(back) == instance_set(original));
+}

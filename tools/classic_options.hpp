@@ -1,0 +1,44 @@
+// What `generate` and `import` share: reading `--span F=1,B=2,W=1` and
+// `--memory F=1,B=0,W=-1` style options, and the `--report` summary that runs
+// the verifier on the schedule just built.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <string>
+
+#include <optional>
+
+#include <boost/program_options.hpp>
+
+#include "classic/stage_graph.hpp"
+#include "model/schedule.hpp"
+
+namespace tessel::cli {
+
+// "F=1,B=2" -> {F:1, B:2}; keys must be among `allowed` (single letters).
+// Throws InputError naming `option`.
+std::map<char, long long> parse_key_values(const std::string& text, const std::string& allowed,
+                                           const std::string& option);
+
+// The value of a string option, if given.
+std::optional<std::string> optional_text(const boost::program_options::variables_map& values,
+                                         const std::string& name);
+
+// Costs in the zero-bubble papers' words (generate, megatron-order): keys F,
+// B, W; W splits the backward. Defaults: F=1,B=2 (unsplit) or F=1,B=1,W=1;
+// memory F=1,B=-1 (unsplit) or F=1,B=0,W=-1.
+classic::StageCosts scheme_costs(const std::optional<std::string>& span,
+                                 const std::optional<std::string>& memory, bool split);
+
+// Costs in PyTorch's current words: F, B (full backward), I (input
+// backward), W. Defaults: spans F=1,I=1,W=1,B=I+W; memory F=1,B=-1,I=0,W=-1.
+classic::StageCosts pytorch_costs(const std::optional<std::string>& span,
+                                  const std::optional<std::string>& memory);
+
+// Runs verify::check_schedule and prints makespan, bubble ratio and peak
+// memory per device. Returns false (after printing the violations) when the
+// verifier rejects the schedule.
+bool print_schedule_report(const Schedule& schedule, std::ostream& out);
+
+}  // namespace tessel::cli
