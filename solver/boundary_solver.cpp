@@ -185,9 +185,11 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     sort_instances(result);
     return result;
   };
+  // The warmup gets half of the time left, the cooldown the rest.
+  Deadline phase_deadline = deadline.unlimited() ? deadline : Deadline::after_seconds(deadline.seconds_left() / 2);
   auto ask = [&](const std::string& what, const std::vector<Lit>& assumptions) {
     auto start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve(assumptions, deadline);
+    Answer answer = backend->solve(assumptions, phase_deadline);
     double seconds = seconds_since(start);
     outcome.calls.push_back({what, answer_name(answer), seconds});
     std::ostringstream line;
@@ -208,40 +210,54 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
       lits.push_back(backend->at_most(var, window.end + length - placement.blocks[key.first].span));
     return lits;
   };
+  // Each bound one below the best so far: sat answers near a known schedule
+  // come quickly and usually jump several steps; only the last, unsat one is
+  // hard, and if the budget ends first the best so far is kept.
+  auto warmup_length = [&]() {
+    int earliest = window.start;
+    for (const auto& [key, var] : warmup) earliest = std::min(earliest, backend->value(var));
+    return window.start - earliest;
+  };
+  auto cooldown_length = [&]() {
+    int last = window.end;
+    for (const auto& [key, var] : cooldown) last = std::max(last, backend->value(var) + placement.blocks[key.first].span);
+    return last - window.end;
+  };
   int best_warmup = window.start, best_cooldown = horizon - window.end;
   int low = warmup.empty() ? 0 : 1;
   bool stopped = false;
   Schedule best = schedule;
   while (low < best_warmup && !stopped) {
-    int mid = low + (best_warmup - low) / 2;
-    Answer answer = ask("warmup <= " + std::to_string(mid), warmup_bound(mid));
+    Answer answer = ask("warmup <= " + std::to_string(best_warmup - 1), warmup_bound(best_warmup - 1));
     if (answer == Answer::Sat) {
-      best_warmup = mid;
+      best_warmup = warmup_length();
       best = decode();
     } else if (answer == Answer::Unsat) {
-      low = mid + 1;
+      low = best_warmup;
     } else {
       stopped = true;
     }
   }
   std::vector<Lit> keep_warmup = warmup_bound(best_warmup);
+  bool warmup_stopped = stopped;
+  stopped = false;
+  phase_deadline = deadline;
   low = 0;
   for (const auto& [key, var] : cooldown) low = std::max(low, placement.blocks[key.first].span);
   while (low < best_cooldown && !stopped) {
-    int mid = low + (best_cooldown - low) / 2;
     std::vector<Lit> assumptions = keep_warmup;
-    for (Lit lit : cooldown_bound(mid)) assumptions.push_back(lit);
-    Answer answer = ask("cooldown <= " + std::to_string(mid), assumptions);
+    for (Lit lit : cooldown_bound(best_cooldown - 1)) assumptions.push_back(lit);
+    Answer answer = ask("cooldown <= " + std::to_string(best_cooldown - 1), assumptions);
     if (answer == Answer::Sat) {
-      best_cooldown = mid;
+      best_cooldown = cooldown_length();
       best = decode();
     } else if (answer == Answer::Unsat) {
-      low = mid + 1;
+      low = best_cooldown;
     } else {
       stopped = true;
     }
   }
-  outcome.complete = !stopped;
+  outcome.complete = !stopped && !warmup_stopped;
   if (makespan(best) < makespan(schedule)) {
     if (!fits_for_any_length(best)) {
       // The constraints above should make this impossible; keep the valid one.

@@ -1,8 +1,9 @@
 // Shortening warmup and cooldown with the solver (ALGORITHMS.md section 3,
 // last step): the repetend window stays where it is, the instances before
 // and after it get new starts, and the warmup and then the cooldown length
-// are minimised under the memory limit, each by bisection under assumptions
-// on one solver.
+// are minimised under the memory limit (the warmup within half the budget,
+// the cooldown within the rest), each bound tested under assumptions on one
+// solver.
 #pragma once
 
 #include "model/schedule.hpp"

@@ -16,6 +16,7 @@ SearchResult repetend(const Placement& placement, long long memory, std::optiona
   SearchOptions options;
   options.memory_limit.assign(placement.ndevs, memory);
   options.nmicros = nmicros;
+  options.boundary_seconds = 2;  // enough to exercise the shortening; the bench runs it in full
   return search_repetend(placement, options);
 }
 
@@ -139,4 +140,23 @@ TEST_CASE("repetend: an expired deadline returns the fallback, marked as a timeo
   CHECK(result.status == SearchStatus::Timeout);
   CHECK(result.proven_lower_bound == result.lower_bound);  // nothing was proven
   check_valid_for_any_length(result);
+}
+
+TEST_CASE("repetend: the solver shortens warmup and cooldown to the makespan bound on kshape", "[search][repetend]") {
+  Placement placement = make_case("kshape", 4, false);
+  SearchOptions options;
+  options.memory_limit.assign(4, 6);
+  options.boundary_seconds = 0;
+  SearchResult squeezed = search_repetend(placement, options);
+  options.boundary_seconds = 8;
+  SearchResult solved = search_repetend(placement, options);
+  REQUIRE(squeezed.status == SearchStatus::Found);
+  REQUIRE(solved.status == SearchStatus::Found);
+  CHECK(solved.period == squeezed.period);
+  int squeezed_length = makespan(unroll(*squeezed.schedule, 128));
+  int solved_length = makespan(unroll(*solved.schedule, 128));
+  CHECK(solved_length <= squeezed_length);
+  CHECK(solved_length == 772);  // the bound max_d(head_d + 128 load(d) + tail_d)
+  CHECK(solved.schedule->search["boundary_proven_minimal"] == true);
+  check_valid_for_any_length(solved);
 }

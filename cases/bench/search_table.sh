@@ -2,14 +2,16 @@
 # The repetend search on the paper's 4-device cases (training at memory 4
 # and 6, inference), one table in one run: period, its lower bound L, the
 # proven lower bound, the makespan at 128 micro-batches against its bound,
-# and the solve time, beside the Python Tessel's numbers for the same case
+# and the solve time (period_s: deciding the period and the latency; total_s:
+# with warmup/cooldown, whose solver budget is --boundary-seconds), beside the Python Tessel's numbers for the same case
 # (/work/shared/reference/tessel-results.csv, suite a; "-" where it has none).
 #
-# usage: cases/bench/search_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS]
+# usage: cases/bench/search_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS]
 set -u
 tessel=${1:-build/tessel}
 backend=${2:-z3}
 limit=${3:-600}
+boundary=${4:-20}
 reference=${TESSEL_REFERENCE:-/work/shared/reference/tessel-results.csv}
 
 # Python Tessel, suite a: "period makespan128 search_seconds" for placement/memory/infer.
@@ -21,8 +23,8 @@ reference_of() {
     END { if (!found) print "- - -" }' "$reference"
 }
 
-printf '%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %6s %8s | %8s %9s %9s\n' \
-  case mode mem period L proven opt K ms128 bound128 gap seconds ref_per ref_ms128 ref_sec
+printf '%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %5s %8s %8s | %7s %9s %8s\n' \
+  case mode mem period L proven opt K ms128 bound128 gap period_s total_s ref_per ref_ms128 ref_sec
 for name in vshape xshape mshape nnshape kshape; do
   for setting in "train 4" "train 6" "infer 4"; do
     set -- $setting
@@ -30,7 +32,7 @@ for name in vshape xshape mshape nnshape kshape; do
     infer_flag="" infer_key=False
     [ "$mode" = infer ] && infer_flag="--infer" infer_key=True
     json=$("$tessel" search --case "$name" --ndevs 4 $infer_flag --memory "$memory" --backend "$backend" \
-             --time-limit "$limit" --json 2>/dev/null)
+             --time-limit "$limit" --boundary-seconds "$boundary" --json 2>/dev/null)
     code=$?
     read -r ref_period ref_ms ref_sec <<<"$(reference_of "$name" "$memory" "$infer_key")"
     if [ -z "$json" ]; then
@@ -44,8 +46,9 @@ for name in vshape xshape mshape nnshape kshape; do
        (if .optimal then "yes" else "no" end), (.nmicros_in_flight|tostring),
        (.makespan_at_total|tostring), (.makespan_bound_at_total|tostring),
        ((.makespan_at_total - .makespan_bound_at_total)|tostring),
+       (((.phase_seconds.period // 0) + (.phase_seconds.latency // 0))*1000|round/1000|tostring),
        (.solve_seconds*1000|round/1000|tostring), $rp, $rm, $rs] | @tsv' |
-      awk -F'\t' '{ printf "%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %6s %8s | %8s %9s %9s\n",
-                    $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 }'
+      awk -F'\t' '{ printf "%-8s %-5s %3s | %6s %3s %6s %3s %3s %8s %8s %5s %8s %8s | %7s %9s %8s\n",
+                    $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16 }'
   done
 done
