@@ -1,10 +1,11 @@
 // Running per-device orders as soon as possible, and finding deadlocks.
 //
-// The sweep repeatedly advances every device as far as its head's
-// dependencies allow. Each pass either places at least one instance or
-// proves that nothing can ever be placed again: every head then waits for
-// an instance that is behind some head (or in no list), which is exactly a
-// deadlock. The number of passes is bounded by the number of instances.
+// Each device runs down its list until its head needs an instance that has
+// not run yet; it then parks on that instance and is woken when it runs.
+// When no device is left to try and some lists are not done, every stuck
+// head waits for an instance behind some other head (or in no list): that
+// is exactly a deadlock. Each instance is placed once and each park is
+// answered once, so the work is linear in the instances (times a log).
 #include "classic/order_execution.hpp"
 
 #include <algorithm>
@@ -75,32 +76,42 @@ std::vector<Instance> run_as_soon_as_possible(const Placement& placement, const 
   size_t total = 0;
   for (const auto& list : orders) total += list.size();
 
-  while (timed.size() < total) {
-    bool advanced = false;
-    for (int device = 0; device < devices; ++device) {
-      while (next[device] < orders[device].size()) {
-        const OrderedInstance& head = orders[device][next[device]];
-        int start = free_at[device];
-        bool ready = true;
-        for (int before : needs[head.block]) {
-          auto done = finish.find(key_of({before, head.micro}));
-          if (done == finish.end()) {
-            ready = false;
-            break;
-          }
-          start = std::max(start, done->second);
+  // Devices to try, and the devices parked on an instance not yet run.
+  std::vector<int> to_try(devices);
+  for (int device = 0; device < devices; ++device) to_try[device] = device;
+  std::map<long long, std::vector<int>> parked;
+  while (!to_try.empty()) {
+    int device = to_try.back();
+    to_try.pop_back();
+    while (next[device] < orders[device].size()) {
+      const OrderedInstance& head = orders[device][next[device]];
+      int start = free_at[device];
+      long long missing = -1;
+      for (int before : needs[head.block]) {
+        auto done = finish.find(key_of({before, head.micro}));
+        if (done == finish.end()) {
+          missing = key_of({before, head.micro});
+          break;
         }
-        if (!ready) break;
-        int end = start + placement.blocks[head.block].span;
-        finish[key_of(head)] = std::max(finish[key_of(head)], end);
-        free_at[device] = end;
-        timed.push_back({head.block, head.micro, start});
-        ++next[device];
-        advanced = true;
+        start = std::max(start, done->second);
+      }
+      if (missing >= 0) {
+        parked[missing].push_back(device);
+        break;
+      }
+      int end = start + placement.blocks[head.block].span;
+      finish[key_of(head)] = std::max(finish[key_of(head)], end);
+      free_at[device] = end;
+      timed.push_back({head.block, head.micro, start});
+      ++next[device];
+      auto waiting = parked.find(key_of(head));
+      if (waiting != parked.end()) {
+        to_try.insert(to_try.end(), waiting->second.begin(), waiting->second.end());
+        parked.erase(waiting);
       }
     }
-    if (advanced) continue;
-
+  }
+  if (timed.size() < total) {
     std::map<long long, std::pair<int, int>> where = locate(orders);
     std::vector<StuckDevice> stuck;
     for (int device = 0; device < devices; ++device) {

@@ -101,14 +101,13 @@ Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect d
     if (split && dialect == PytorchDialect::current) add(*cell, 'W');
   }
 
-  StagePlacement names = build_stage_placement(graph, "pytorch");
   try {
     Schedule schedule = schedule_from_orders(graph, orders, "pytorch-table", nmicros);
     schedule.meta = {{"imported_from", "pytorch-csv"}, {"file", file},
                      {"dialect", dialect == PytorchDialect::current ? "current" : "legacy"}};
     return schedule;
   } catch (const DeadlockError& error) {
-    rethrow_with_cells(error, names.placement, columns);
+    rethrow_with_cells(error, build_stage_placement(graph, "pytorch").placement, columns);
   }
 }
 
@@ -121,7 +120,7 @@ Schedule schedule_from_megatron_order(const std::vector<std::vector<int>>& order
     std::map<int, int> count;
     for (size_t i = 0; i < orders[rank].size(); ++i) {
       int code = orders[rank][i];
-      std::string where = "[" + std::to_string(rank) + "][" + std::to_string(i) + "]";
+      std::string where = std::string(1, '[').append(std::to_string(rank)).append("][").append(std::to_string(i)).append("]");
       if (code == 0 || std::abs(code) > chunks)
         throw InputError(file, where, "entry " + std::to_string(code) + " is not +k or -k with k in 1.." +
                                           std::to_string(chunks) + " (--chunks)");

@@ -52,7 +52,7 @@ StagePlacement build_stage_placement(const StageGraph& graph, const std::string&
   // Forward blocks first, then the backward blocks from the last stage down:
   // the blocks are listed in the order one micro-batch runs them.
   for (int s = 0; s < stages; ++s)
-    result.forward_block.push_back(add_block("f" + std::to_string(s), "forward", costs.forward_span,
+    result.forward_block.push_back(add_block(std::string(1, 'f').append(std::to_string(s)), "forward", costs.forward_span,
                                              costs.forward_memory, graph.stage_rank[s]));
   result.backward_block.assign(stages, -1);
   result.weight_block.assign(stages, -1);

@@ -11,13 +11,14 @@ namespace tessel::classic {
 
 std::string pytorch_instance_name(const Placement& placement, const OrderedInstance& instance) {
   const Block& block = placement.blocks[instance.block];
-  std::string stage = block.id.size() > 1 ? block.id.substr(1) : block.id;
-  std::string letter = "?";
-  if (block.kind == "forward") letter = "F";
-  if (block.kind == "backward") letter = "B";
-  if (block.kind == "backward_input") letter = "I";
-  if (block.kind == "backward_weight") letter = "W";
-  return stage + letter + std::to_string(instance.micro);
+  char letter = '?';
+  if (block.kind == "forward") letter = 'F';
+  if (block.kind == "backward") letter = 'B';
+  if (block.kind == "backward_input") letter = 'I';
+  if (block.kind == "backward_weight") letter = 'W';
+  std::string name = block.id.size() > 1 ? block.id.substr(1) : block.id;
+  name.push_back(letter);
+  return name.append(std::to_string(instance.micro));
 }
 
 Schedule schedule_from_orders(const StageGraph& graph, const RankOrders& orders,

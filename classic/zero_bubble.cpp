@@ -59,10 +59,12 @@ RankOrders list_schedule(const StageGraph& graph, int nmicros, const ListPolicy&
   std::vector<std::vector<int>> stages_of(ranks);
   for (int s = 0; s < stages; ++s) stages_of[graph.stage_rank[s]].push_back(s);
 
-  std::map<std::pair<char, std::pair<int, int>>, long long> finish;  // (kind, stage, micro) -> end
+  // End step of every action, -1 until it is started: [kind][stage * nmicros + micro].
+  std::map<char, std::vector<long long>> finish;
+  for (char kind : {'F', 'B', 'W'}) finish[kind].assign(static_cast<size_t>(stages) * nmicros, -1);
   auto done_by = [&](char kind, int stage, int micro, long long now) {
-    auto found = finish.find({kind, {stage, micro}});
-    return found != finish.end() && found->second <= now;
+    long long end = finish[kind][static_cast<size_t>(stage) * nmicros + micro];
+    return end >= 0 && end <= now;
   };
   std::vector<int> next_forward(stages, 0), next_backward(stages, 0);
   std::vector<std::deque<Action>> deferred(ranks);
@@ -103,7 +105,7 @@ RankOrders list_schedule(const StageGraph& graph, int nmicros, const ListPolicy&
       if (!choice) continue;
       const Action& action = *choice;
       long long end = now + span_of(graph, action.kind, action.stage);
-      finish[{action.kind, {action.stage, action.micro}}] = end;
+      finish[action.kind][static_cast<size_t>(action.stage) * nmicros + action.micro] = end;
       free_at[rank] = end;
       memory[rank] += memory_of(graph, action.kind, action.stage);
       orders[rank].push_back(action);

@@ -8,7 +8,9 @@
 //    per (interval, step) forced by two order literals, then at most one
 //    occupant per step (at_most_one.hpp); modulo a period the occupancy of a
 //    phase collects every multiple of the period the start may take;
-//  - linear sums (memory): pseudo_boolean_cnf.hpp, totalizers by default.
+//  - linear sums: of a few integers (a tie s = q P + tau) by enumeration
+//    (linear_order_cnf.hpp), else (memory) pseudo_boolean_cnf.hpp, totalizers
+//    by default.
 //
 // Incrementality: this object IS one solver instance. Clauses are only ever
 // added, and every bound a search moves (period slot, makespan, latency,
@@ -35,6 +37,7 @@
 #include "solver/at_most_one.hpp"
 #include "solver/backend.hpp"
 #include "solver/cnf_sink.hpp"
+#include "solver/linear_order_cnf.hpp"
 #include "solver/order_encoding.hpp"
 #include "solver/pseudo_boolean_cnf.hpp"
 
@@ -63,6 +66,9 @@ long long floor_div(long long a, long long b) { return a / b - ((a % b != 0) && 
 
 class CadicalBackend final : public Backend, public cnf::Sink {
  public:
+  // Linear sums with at most this many terms try the enumeration encoding.
+  static constexpr size_t kEnumerationTerms = 4;
+
   CadicalBackend() : pb_(*this, cardinality_from_environment()) {
     truth_ = new_var();
     solver_.set("quiet", 1);
@@ -116,6 +122,16 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   // (x exceeds v): a whole order chain, which the totalizer takes as one
   // ready-made unary counter.
   void add_linear_at_most(const LinearSum& sum, long long bound, const std::vector<Lit>& guard) override {
+    // A few integers (a tie like s = q P + tau): clauses by enumeration.
+    if (sum.ints.size() + sum.bools.size() <= kEnumerationTerms) {
+      std::vector<std::pair<long long, cnf::OrderVar>> terms;
+      for (const auto& [coefficient, var] : sum.ints) terms.push_back({coefficient, order(var)});
+      for (const auto& [coefficient, lit] : sum.bools) {
+        check(lit);
+        terms.push_back({coefficient, cnf::OrderVar{0, 1, {~lit}}});  // [b <= 0] is not b
+      }
+      if (cnf::add_linear_by_enumeration(*this, terms, bound, guard)) return;
+    }
     std::vector<cnf::WeightedLit> terms;
     for (const auto& [coefficient, lit] : sum.bools) terms.push_back({coefficient, lit});
     long long constant = 0;

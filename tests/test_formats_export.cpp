@@ -8,6 +8,7 @@
 #include "classic/schemes.hpp"
 #include "model/formats/chrome_trace.hpp"
 #include "model/formats/svg_timeline.hpp"
+#include "model/placement_json.hpp"
 #include "support.hpp"
 
 using namespace tessel;
@@ -112,6 +113,13 @@ TEST_CASE("generate on the command line: --report, verify, bad options", "[class
   CHECK_THAT(result.err, Catch::Contains("makespan 33") && Catch::Contains("bubble ratio 0.2727") &&
                              Catch::Contains("[4, 3, 2, 1]"));
   CHECK(run_tessel("verify " + dir.file("g.json")).exit_code == 0);
+  // The stage placement alone, for `tessel search` on the same problem.
+  REQUIRE(run_tessel("generate zb-v --stages 2 --nmicros 4 -o " + dir.file("v.json") + " --placement-out " +
+                     dir.file("v.placement.json"))
+              .exit_code == 0);
+  Placement stage_placement = read_placement_file(dir.file("v.placement.json"));
+  CHECK(placement_to_json(stage_placement) == placement_to_json(read_schedule_file(dir.file("v.json")).placement));
+  CHECK(stage_placement.blocks.size() == 12);
   // A limit below the peak is written as asked, and the verifier rejects it.
   REQUIRE(run_tessel("generate 1f1b --stages 4 --nmicros 8 --memory-limit 3 -o " + dir.file("low.json"))
               .exit_code == 0);

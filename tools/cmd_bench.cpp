@@ -9,6 +9,7 @@
 // strategies, or the built-in "hard" list (--hard): the 6- and 8-device
 // mshape, nnshape, xshape and kshape, where the repetend search spends its
 // time proving periods impossible, and the full search on 4-8 micro-batches.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -58,7 +59,7 @@ struct Row {
   int proven_bound = 0; // largest bound proven impossible + 1 (or the simple bound)
   double seconds = 0;   // the whole search
   double decide_seconds = 0;  // repetend: deciding the period; full: everything
-  std::string verified; // valid | INVALID | unchecked (verifier unavailable) | -
+  std::string verified; // valid | INVALID | UNREADABLE | - (no schedule)
   std::string ratio;    // to the fastest backend that decided the problem
   std::string note;
 };
@@ -112,8 +113,8 @@ std::string check_with_verifier(const Schedule& schedule) {
   try {
     verify::Report report = verify::check_schedule(schedule_to_json(schedule));
     return report.valid ? "valid" : "INVALID";
-  } catch (const verify::FormatError& error) {
-    return "unchecked";
+  } catch (const verify::FormatError&) {
+    return "UNREADABLE";  // the schedule writer and the verifier disagree on the format: a bug
   }
 }
 
@@ -291,7 +292,10 @@ int run_bench(int argc, char** argv) {
     double time_limit = values["time-limit"].as<double>();
     if (!(time_limit > 0)) throw InputError("", "--time-limit", "must be a positive number of seconds");
     std::vector<std::string> backends = split(values["backends"].as<std::string>(), "--backends");
-    for (const std::string& backend : backends) make_backend(backend);  // rejects unknown names early
+    std::vector<std::string> known = backend_names();
+    for (const std::string& backend : backends)
+      if (std::find(known.begin(), known.end(), backend) == known.end())
+        throw InputError("", "--backends", "unknown backend '" + backend + "' (choose from cadical, z3)");
     std::vector<Problem> problems;
     if (values["hard"].as<bool>()) {
       if (values.count("cases")) throw InputError("", "--hard", "give either --hard or --cases, not both");
@@ -338,7 +342,7 @@ int run_bench(int argc, char** argv) {
     }
 
     bool invalid = false;
-    for (const Row& row : rows) invalid |= row.verified == "INVALID";
+    for (const Row& row : rows) invalid |= row.verified == "INVALID" || row.verified == "UNREADABLE";
     if (values["json"].as<bool>()) {
       nlohmann::json document = {{"time_limit", time_limit}, {"rows", nlohmann::json::array()},
                                  {"disagreements", conflicts}};
@@ -361,7 +365,7 @@ int run_bench(int argc, char** argv) {
     }
     for (const std::string& conflict : conflicts) std::cerr << "bench: DISAGREEMENT: " << conflict << "\n";
     for (const Row& row : rows)
-      if (row.verified == "INVALID") std::cerr << "bench: INVALID schedule: " << row.problem.label() << " on " << row.backend << "\n";
+      if (row.verified == "INVALID" || row.verified == "UNREADABLE") std::cerr << "bench: INVALID schedule: " << row.problem.label() << " on " << row.backend << "\n";
     return conflicts.empty() && !invalid ? kSuccess : kInternal;
   });
 }

@@ -7,6 +7,8 @@
 #include "classic/order_execution.hpp"
 #include "classic/schemes.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
+#include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/classic_options.hpp"
 #include "tools/cli.hpp"
@@ -47,6 +49,7 @@ int run_generate(int argc, char** argv) {
       ("memory", po::value<std::string>(), "memory deltas, e.g. F=1,B=-1 or F=1,B=0,W=-1")
       ("memory-limit", po::value<std::string>(), "limit written into the schedule: M or M0,M1,.. (default: its peak)")
       ("output,o", po::value<std::string>(), "write the schedule here (default: stdout)")
+      ("placement-out", po::value<std::string>(), "also write its placement (tessel.placement/1), e.g. for 'tessel search'")
       ("report", po::bool_switch(), "verify and print makespan, bubble ratio, peak memory (stderr)");
   po::positional_options_description positional;
   positional.add("scheme", 1);
@@ -82,6 +85,8 @@ int run_generate(int argc, char** argv) {
                                                   schedule.placement.ndevs, "--memory-limit");
       schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
     }
+    if (values.count("placement-out"))
+      write_json_file(values["placement-out"].as<std::string>(), placement_to_json(schedule.placement));
     if (values.count("output"))
       write_schedule_file(values["output"].as<std::string>(), schedule);
     else

@@ -12,6 +12,7 @@
 #include "model/formats/tessel_json.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/classic_options.hpp"
 #include "tools/cli.hpp"
@@ -84,6 +85,7 @@ int run_import(int argc, char** argv) {
       ("nmicros", po::value<int>(), "megatron-order: micro-batches")
       ("memory-limit", po::value<std::string>(), "limit written into the schedule: M or M0,M1,.. (default: its peak)")
       ("output,o", po::value<std::string>(), "write the schedule here (default: stdout)")
+      ("placement-out", po::value<std::string>(), "also write its placement (tessel.placement/1), e.g. for 'tessel search'")
       ("report", po::bool_switch(), "verify and print makespan, bubble ratio, peak memory (stderr)");
   add_placement_options(options);
   po::positional_options_description positional;
@@ -118,6 +120,8 @@ int run_import(int argc, char** argv) {
                                                   schedule.placement.ndevs, "--memory-limit");
       schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
     }
+    if (values.count("placement-out"))
+      write_json_file(values["placement-out"].as<std::string>(), placement_to_json(schedule.placement));
     if (values.count("output"))
       write_schedule_file(values["output"].as<std::string>(), schedule);
     else

@@ -13,7 +13,7 @@ std::vector<std::vector<int>> megatron_order_from_json(const nlohmann::json& doc
   std::vector<std::vector<int>> orders;
   for (size_t rank = 0; rank < document.size(); ++rank) {
     const nlohmann::json& row = document[rank];
-    std::string where = "[" + std::to_string(rank) + "]";
+    std::string where = std::string(1, '[').append(std::to_string(rank)).append("]");
     if (!row.is_array()) throw InputError(file, where, "expected the list of rank " + std::to_string(rank));
     orders.emplace_back();
     for (size_t i = 0; i < row.size(); ++i) {
