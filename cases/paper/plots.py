@@ -169,8 +169,8 @@ def plot_gap(out, path):
              f'<rect x="{left}" y="{top - 14}" width="12" height="10" fill="{PALETTE[0]}"/>'
              f'<text x="{left + 16}" y="{top - 5}" font-size="12">ours</text>',
              f'<rect x="{left + 70}" y="{top - 14}" width="12" height="10" fill="{PALETTE[1]}"/>'
-             f'<text x="{left + 86}" y="{top - 5}" font-size="12">Python Tessel (no bar and "none": it has no '
-             f'schedule)</text>']
+             f'<text x="{left + 86}" y="{top - 5}" font-size="12">Python Tessel ("none": no Python '
+             f'schedule, or not run)</text>']
     v = 0
     while v <= top_value + 1e-9:
         x = x_of(v)
