@@ -13,7 +13,7 @@ def configs():
     out = []
     for d in (16, 32, 64):
         out.append(dict(suite="f", name=f"vshape-d{d}-mem{d}", placement="vshape", ndevs=d, memory=d,
-                        ours_only=True, quick=(d == 16)))
+                        ours_only=True, quick=(d == 16), time_limit=(30 if d == 64 else 60)))
     for placement, d, memory in (("mshape", 32, 16), ("kshape", 16, 16), ("xshape", 16, 20)):
         out.append(dict(suite="f", name=f"{placement}-d{d}-mem{memory}", placement=placement, ndevs=d,
                         memory=memory, ours_only=True))
