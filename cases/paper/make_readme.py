@@ -27,6 +27,10 @@ def first_line(args):
         return "unknown"
 
 
+def pair(count, total):
+    return f"{count} of {total}" if total else "-"
+
+
 def machine():
     memory_kib = 0
     with open("/proc/meminfo") as f:
@@ -66,16 +70,19 @@ def main(argv):
              "Makespan bound: `max(critical path, max_d(head_d + N load_d + tail_d))` (ALGORITHMS.md section 3), "
              "computed from the placement by the driver and compared with the reference's `lb_makespan32/128`.",
              "", "## Headlines", "",
-             "| experiment | configurations | ours found | ours timeouts | geomean speedup | Python failures answered | "
+             "| experiment | configurations | ours found | ours timeouts | geomean speedup | "
+             "our period <= Python's | our makespan <= Python's (at 128, or whole for d) | Python failures answered | "
              "invalid schedules | table | command |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for key, script in EXPERIMENTS:
-        summary_path = os.path.join(out, key + ".summary.json")
-        if not os.path.exists(summary_path):
+        csv_path = os.path.join(out, key + ".csv")
+        if not os.path.exists(csv_path):
             continue
-        s = json.load(open(summary_path))
-        lines.append(f"| {key} | {s['configurations']} | {s['found']} | {s['timeouts']} | "
-                     f"{s['geomean_speedup']}x ({s['speedup_pairs']} pairs) | "
+        s = paperlib.summary(paperlib.rows_from_csv(csv_path))
+        speedup = (f"{s['geomean_speedup']}x ({s['speedup_pairs']} pairs)" if s["speedup_pairs"]
+                   else "- (no Python figures)")
+        lines.append(f"| {key} | {s['configurations']} | {s['found']} | {s['timeouts']} | {speedup} | "
+                     f"{pair(s['period_not_worse'], s['period_pairs'])} | {pair(s['makespan_not_worse'], s['makespan_pairs'])} | "
                      f"{s['ref_failures_answered']} of {s['ref_failures']} | {s['invalid_schedules']} | "
                      f"[{key}.md]({key}.md), [{key}.csv]({key}.csv) | "
                      f"`cases/paper/{script}{' --quick' if quick else ''} --out papers` |")

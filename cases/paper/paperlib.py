@@ -283,6 +283,22 @@ def seconds_of(row):
         return None
 
 
+def as_number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def rows_from_csv(path):
+    """An experiment CSV read back as result rows (the verifier's verdict as a bool again)."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        row["valid"] = {"yes": True, "NO": False}.get(row["valid"], row["valid"])
+    return rows
+
+
 def geometric_mean(values):
     values = [v for v in values if v > 0]
     if not values:
@@ -298,7 +314,18 @@ def summary(rows):
     answered = [r for r in ref_failed if r["status"] in ("found", "infeasible")]
     invalid = [r for r in rows if r["valid"] is False]
     mean = geometric_mean(speedups)
+    both = [r for r in rows if r["status"] == "found" and r["ref_status"] == "found"]
+    periods = [(as_number(r["period"]), as_number(r["ref_period"])) for r in both]
+    periods = [(a, b) for a, b in periods if a is not None and b is not None]
+    # Repetend rows compare the makespan at 128 micro-batches; full-search rows the whole schedule's.
+    makespans = [(as_number(r["makespan_full"]), as_number(r["ref_nsteps"])) if r["strategy"] == "full"
+                 else (as_number(r["makespan128"]), as_number(r["ref_makespan128"])) for r in both]
+    makespans = [(a, b) for a, b in makespans if a is not None and b is not None]
     return {
+        "period_pairs": len(periods),
+        "period_not_worse": sum(a <= b for a, b in periods),
+        "makespan_pairs": len(makespans),
+        "makespan_not_worse": sum(a <= b for a, b in makespans),
         "configurations": len(rows),
         "found": sum(r["status"] == "found" for r in rows),
         "timeouts": sum(r["status"] == "timeout" for r in rows),
