@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The gate CI runs after the experiments: every table in OUT parses (the CSV
+has exactly the runner's columns and no blank cell; the markdown tables have
+a consistent cell count and no empty cell), and every schedule a table points
+at passes `tessel verify` again, from the file on disk. Exit 1 on any failure."""
+import csv
+import glob
+import json
+import os
+import sys
+
+import paperlib
+
+STATUSES = {"found", "infeasible", "timeout", "error"}
+REF_STATUSES = {"found", "no_solution", "timeout", "error", "skipped_after_timeout", "not run", "ours only"}
+
+
+def check_csv(path, tessel, out, problems):
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames != paperlib.COLUMNS:
+            problems.append(f"{path}: header differs from the runner's columns")
+            return 0
+        rows = list(reader)
+    if not rows:
+        problems.append(f"{path}: no rows")
+    checked = 0
+    for i, row in enumerate(rows, 2):
+        blanks = [c for c in paperlib.COLUMNS if (row[c] or "").strip() == ""]
+        if blanks:
+            problems.append(f"{path}:{i}: blank cells {blanks}")
+        if row["status"] not in STATUSES:
+            problems.append(f"{path}:{i}: status {row['status']!r}")
+        if row["ref_status"] not in REF_STATUSES:
+            problems.append(f"{path}:{i}: ref_status {row['ref_status']!r}")
+        if row["status"] == "found" and row["schedule"] == "-":
+            problems.append(f"{path}:{i}: found but no schedule file")
+        if row["valid"] == "NO":
+            problems.append(f"{path}:{i}: {row['name']}: the schedule failed the verifier during the run")
+        if row["schedule"] != "-":
+            schedule = os.path.join(out, row["schedule"])
+            report = paperlib.verify(tessel, schedule) if os.path.exists(schedule) else None
+            if report is None or not report["valid"]:
+                problems.append(f"{path}:{i}: {schedule} does not pass tessel verify")
+            checked += 1
+    return checked
+
+
+def check_markdown(path, problems):
+    width = None
+    for n, line in enumerate(open(path), 1):
+        line = line.rstrip("\n")
+        if not line.startswith("|"):
+            width = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if width is None:
+            width = len(cells)
+        elif len(cells) != width:
+            problems.append(f"{path}:{n}: {len(cells)} cells, the header has {width}")
+        if any(c == "" for c in cells):
+            problems.append(f"{path}:{n}: an empty cell")
+
+
+def main(argv):
+    _, out = paperlib.parse_args(argv)
+    tessel = paperlib.tessel_binary()
+    problems = []
+    tables = sorted(glob.glob(os.path.join(out, "*.csv")))
+    if not tables:
+        problems.append(f"{out}: no tables")
+    checked = 0
+    for path in tables:
+        checked += check_csv(path, tessel, out, problems)
+        markdown = path[:-4] + ".md"
+        if not os.path.exists(markdown):
+            problems.append(f"{markdown}: missing")
+        else:
+            check_markdown(markdown, problems)
+        json.load(open(path[:-4] + ".summary.json"))
+    for problem in problems:
+        paperlib.log("paper: CHECK FAILED: " + problem)
+    paperlib.log(f"paper: check: {len(tables)} tables, {checked} schedules re-verified, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
