@@ -64,7 +64,7 @@ def main(argv):
              "Every figure of ours comes from `tessel search ... --json -o FILE`, and every schedule is judged by "
              "`tessel verify` (the file itself, and for repetend schedules its `tessel unroll` to 32 and 128 "
              "micro-batches, where the makespans come from). The Python Tessel's figures are the measured ones of "
-             "`/work/shared/reference/tessel-results.csv` (commit 44f72c3, same machine kind). Speedup = the "
+             "`shared/reference/tessel-results.csv` (commit 44f72c3, same machine kind). Speedup = the "
              "Python search time / our whole process's wall time (start-up included); `>x` when the Python "
              "Tessel timed out (its limit / our time). A time-out or error shows as such, never as a blank. "
              "Makespan bound: `max(critical path, max_d(head_d + N load_d + tail_d))` (ALGORITHMS.md section 3), "

@@ -21,7 +21,9 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REFERENCE_CSV = os.environ.get("TESSEL_REFERENCE_CSV", "/work/shared/reference/tessel-results.csv")
+# shared/ sits beside the checkout (as in CI); the variable overrides it.
+REFERENCE_CSV = os.environ.get(
+    "TESSEL_REFERENCE_CSV", os.path.join(os.path.dirname(REPO), "shared", "reference", "tessel-results.csv"))
 TOTALS = (32, 128)
 
 # Columns of every experiment CSV, in order. Missing figures are "-" with the
