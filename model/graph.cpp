@@ -3,6 +3,8 @@
 
 #include <queue>
 
+#include "model/dag.hpp"
+
 namespace tessel {
 
 int find_node(const Graph& graph, const std::string& id) {
@@ -24,36 +26,7 @@ std::vector<std::vector<int>> node_predecessors(const Graph& graph) {
 }
 
 std::optional<std::vector<int>> find_graph_cycle(const Graph& graph) {
-  // Iterative colouring DFS; the grey stack is the cycle when a grey node is met.
-  const int n = static_cast<int>(graph.nodes.size());
-  std::vector<std::vector<int>> succs = node_successors(graph);
-  std::vector<int> colour(n, 0);  // 0 white, 1 grey, 2 black
-  for (int root = 0; root < n; ++root) {
-    if (colour[root] != 0) continue;
-    std::vector<std::pair<int, size_t>> stack{{root, 0}};
-    colour[root] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == succs[node].size()) {
-        colour[node] = 2;
-        stack.pop_back();
-        continue;
-      }
-      int child = succs[node][next++];
-      if (colour[child] == 1) {
-        std::vector<int> cycle;
-        size_t at = 0;
-        while (stack[at].first != child) ++at;
-        for (; at < stack.size(); ++at) cycle.push_back(stack[at].first);
-        return cycle;
-      }
-      if (colour[child] == 0) {
-        colour[child] = 1;
-        stack.push_back({child, 0});
-      }
-    }
-  }
-  return std::nullopt;
+  return find_cycle(node_successors(graph));
 }
 
 std::vector<int> graph_topological_order(const Graph& graph) {

@@ -1,7 +1,9 @@
 // Reading and writing `tessel.graph/1`.
 #include "model/graph_json.hpp"
 
-#include <unordered_map>
+#include <map>
+
+#include "model/dag.hpp"
 
 namespace tessel {
 
@@ -31,7 +33,8 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
   const nlohmann::json& nodes = require_array(document, "nodes", place);
   if (nodes.empty()) place.field("nodes").fail("a graph needs at least one node");
   if (nodes.size() > kMaxNodes) place.field("nodes").fail("more than 2^20 nodes");
-  std::unordered_map<std::string, int> index;
+  std::map<std::string, int> index;
+  std::vector<std::string> names;
   for (size_t i = 0; i < nodes.size(); ++i) {
     JsonPlace at = place.field("nodes").index(i);
     const nlohmann::json& value = nodes[i];
@@ -45,31 +48,12 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     node.output_bytes = cost_from_json(value, "output_bytes", at);
     if (!index.emplace(node.id, static_cast<int>(i)).second)
       at.field("id").fail("duplicate node id '" + node.id + "'");
+    names.push_back(node.id);
     graph.nodes.push_back(std::move(node));
   }
 
-  const nlohmann::json& edges =
-      document.contains("edges") ? require_array(document, "edges", place) : nlohmann::json::array();
-  for (size_t i = 0; i < edges.size(); ++i) {
-    JsonPlace at = place.field("edges").index(i);
-    const nlohmann::json& edge = edges[i];
-    if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
-      at.fail("an edge is a pair of node ids [\"a\", \"b\"], got " + edge.dump());
-    auto from = index.find(edge[0].get<std::string>());
-    auto to = index.find(edge[1].get<std::string>());
-    if (from == index.end()) at.index(0).fail("unknown node '" + edge[0].get<std::string>() + "'");
-    if (to == index.end()) at.index(1).fail("unknown node '" + edge[1].get<std::string>() + "'");
-    if (from->second == to->second)
-      at.fail("node '" + edge[0].get<std::string>() + "' depends on itself");
-    graph.edges.push_back({from->second, to->second});
-  }
-
-  if (auto cycle = find_graph_cycle(graph)) {
-    std::string text;
-    for (int node : *cycle) text += graph.nodes[node].id + " -> ";
-    text += graph.nodes[cycle->front()].id;
-    place.field("edges").fail("the graph has a cycle: " + text);
-  }
+  for (auto [from, to] : read_dag_edges(document, index, names, "node", place))
+    graph.edges.push_back({from, to});
   return graph;
 }
 

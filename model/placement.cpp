@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "model/dag.hpp"
+
 namespace tessel {
 
 int find_block(const Placement& placement, const std::string& id) {
@@ -44,36 +46,7 @@ std::vector<std::vector<int>> successors(const Placement& placement) {
 }
 
 std::optional<std::vector<int>> find_cycle(const Placement& placement) {
-  // Iterative colouring DFS; the grey stack is the cycle when a grey node is met.
-  const int n = static_cast<int>(placement.blocks.size());
-  std::vector<std::vector<int>> succs = successors(placement);
-  std::vector<int> colour(n, 0);  // 0 white, 1 grey, 2 black
-  for (int root = 0; root < n; ++root) {
-    if (colour[root] != 0) continue;
-    std::vector<std::pair<int, size_t>> stack{{root, 0}};
-    colour[root] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == succs[node].size()) {
-        colour[node] = 2;
-        stack.pop_back();
-        continue;
-      }
-      int child = succs[node][next++];
-      if (colour[child] == 1) {
-        std::vector<int> cycle;
-        size_t at = 0;
-        while (stack[at].first != child) ++at;
-        for (; at < stack.size(); ++at) cycle.push_back(stack[at].first);
-        return cycle;
-      }
-      if (colour[child] == 0) {
-        colour[child] = 1;
-        stack.push_back({child, 0});
-      }
-    }
-  }
-  return std::nullopt;
+  return find_cycle(successors(placement));
 }
 
 std::vector<int> topological_order(const Placement& placement) {

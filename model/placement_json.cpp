@@ -2,7 +2,10 @@
 #include "model/placement_json.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
+
+#include "model/dag.hpp"
 
 namespace tessel {
 
@@ -55,28 +58,14 @@ Placement placement_from_json(const nlohmann::json& document, const JsonPlace& p
     placement.blocks.push_back(std::move(block));
   }
 
-  const nlohmann::json& edges =
-      document.contains("edges") ? require_array(document, "edges", place) : nlohmann::json::array();
-  for (size_t i = 0; i < edges.size(); ++i) {
-    JsonPlace at = place.field("edges").index(i);
-    const nlohmann::json& edge = edges[i];
-    if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
-      at.fail("an edge is a pair of block ids [\"a\", \"b\"], got " + edge.dump());
-    Edge parsed;
-    parsed.from = find_block(placement, edge[0].get<std::string>());
-    parsed.to = find_block(placement, edge[1].get<std::string>());
-    if (parsed.from < 0) at.index(0).fail("unknown block '" + edge[0].get<std::string>() + "'");
-    if (parsed.to < 0) at.index(1).fail("unknown block '" + edge[1].get<std::string>() + "'");
-    if (parsed.from == parsed.to) at.fail("block '" + edge[0].get<std::string>() + "' depends on itself");
-    placement.edges.push_back(parsed);
+  std::map<std::string, int> index;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < placement.blocks.size(); ++i) {
+    index[placement.blocks[i].id] = static_cast<int>(i);
+    names.push_back(placement.blocks[i].id);
   }
-
-  if (auto cycle = find_cycle(placement)) {
-    std::string text;
-    for (int block : *cycle) text += placement.blocks[block].id + " -> ";
-    text += placement.blocks[cycle->front()].id;
-    place.field("edges").fail("dependency cycle: " + text);
-  }
+  for (auto [from, to] : read_dag_edges(document, index, names, "block", place))
+    placement.edges.push_back({from, to});
   return placement;
 }
 
