@@ -43,3 +43,17 @@ TEST_CASE("z3 repetend search of a hard case stops promptly at a 1 s limit", "[t
   REQUIRE(result.exit_code == 3);
   CHECK(seconds < 3.5);
 }
+
+TEST_CASE("full strategy stops building a large encoding at the time limit", "[time-limit][search]") {
+  for (const char* backend : {"z3", "cadical"}) {
+    tessel::testing::CommandResult result;
+    double seconds = timed_run(std::string("search --case vshape --ndevs 4 --memory 4 --strategy full --nmicros 300 "
+                                           "--time-limit 1 --backend ") + backend,
+                               result);
+    INFO(backend << ": " << result.err);
+    REQUIRE(result.exit_code == 3);
+    CHECK(result.err.find("time limit") != std::string::npos);
+    // Before the deadline was checked while building, this took 13-48 s.
+    CHECK(seconds < 4.0);
+  }
+}
