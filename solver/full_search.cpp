@@ -80,21 +80,48 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     for (const Block& block : placement.blocks) horizon += block.span * nmicros;
   }
 
-  std::unique_ptr<Backend> backend = make_backend(options.backend);
+  // Building the encoding of many micro-batches takes long by itself (the
+  // pairwise no-overlap of Z3 is quadratic per device), so the deadline is
+  // checked while building too, not only by the solver calls.
+  std::unique_ptr<Backend> backend;
+  auto out_of_time_building = [&]() {
+    if (!options.deadline.expired()) return false;
+    // Abandoned, not freed: tearing down a half-built encoding of this size
+    // takes as long as building it, and the caller is out of time.
+    (void)backend.release();
+    result.status = SearchStatus::Timeout;
+    result.message = "time limit reached while building the encoding of " + std::to_string(nmicros) +
+                     " micro-batches" + (best ? "; the schedule is the serial one" : "");
+    if (best) {
+      result.makespan = makespan(*best);
+      result.schedule = best;
+    }
+    result.phases.push_back({"full", seconds_since(begin)});
+    return true;
+  };
+
+  backend = make_backend(options.backend);
   std::vector<std::vector<IntVar>> start(nblocks);  // [block][micro]
   for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro < nmicros; ++micro)
+    for (int micro = 0; micro < nmicros; ++micro) {
+      if (out_of_time_building()) return result;
       start[b].push_back(backend->new_int(0, horizon - placement.blocks[b].span));
+    }
   for (const Edge& edge : placement.edges)
-    for (int micro = 0; micro < nmicros; ++micro)
+    for (int micro = 0; micro < nmicros; ++micro) {
+      if (out_of_time_building()) return result;
       backend->add_difference(start[edge.to][micro], start[edge.from][micro], placement.blocks[edge.from].span);
+    }
   // Symmetry: micro-batches are interchangeable, so the copies of one block
   // may be taken to run in micro-batch order (sorting each block's copies by
   // time keeps every dependency, by a matching argument, and every memory curve).
   for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro + 1 < nmicros; ++micro)
+    for (int micro = 0; micro + 1 < nmicros; ++micro) {
+      if (out_of_time_building()) return result;
       backend->add_difference(start[b][micro + 1], start[b][micro], 1);
+    }
   for (int device = 0; device < placement.ndevs; ++device) {
+    if (out_of_time_building()) return result;
     std::vector<IntVar> starts;
     std::vector<int> spans;
     std::vector<std::pair<long long, IntVar>> allocations;
@@ -110,6 +137,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     if (starts.size() > 1) backend->add_no_overlap(starts, spans);
     if (options.memory_limit.empty() || allocations.empty()) continue;
     for (int step = 0; step < horizon; ++step) {
+      if (out_of_time_building()) return result;
       LinearSum sum;
       for (const auto& [memory, var] : allocations) sum.bools.push_back({memory, backend->at_most(var, step)});
       backend->add_linear_at_most(sum, options.memory_limit[device]);
@@ -123,6 +151,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     sort_instances(schedule);
     return schedule;
   };
+
+  if (out_of_time_building()) return result;
 
   // Without a schedule in hand, first ask for any.
   if (!best) {

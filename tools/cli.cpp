@@ -1,6 +1,7 @@
 // Option parsing, error reporting and placement selection for all commands.
 #include "tools/cli.hpp"
 
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -25,6 +26,16 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
       return kSuccess;
     }
     po::notify(values);
+    // Boost reads "nan" and "inf" as doubles; no option of tessel means
+    // either, and a NaN slips through every "must be >= 0" comparison.
+    for (const auto& [name, value] : values) {
+      const double* number = boost::any_cast<double>(&value.value());
+      if (number && !std::isfinite(*number)) {
+        std::cerr << "tessel " << argv[0] << ": field '--" << name << "': must be a finite number\nusage: " << usage
+                  << "\n(see 'tessel " << argv[0] << " --help')\n";
+        return kBadInput;
+      }
+    }
   } catch (const po::error& error) {
     std::cerr << "tessel " << argv[0] << ": " << error.what() << "\nusage: " << usage
               << "\n(see 'tessel " << argv[0] << " --help')\n";
