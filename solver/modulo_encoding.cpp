@@ -47,7 +47,8 @@ static void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, 
 }
 
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
-                             const std::vector<long long>& memory_limit, int period, int max_in_flight) {
+                             const std::vector<long long>& memory_limit, int period, int max_in_flight,
+                             int copies) {
   if (period < 1 || max_in_flight < 1) throw std::invalid_argument("encode_modulo: period and Kmax must be >= 1");
   ModuloEncoding encoding{period, max_in_flight, {}};
   const int horizon = period * max_in_flight;
@@ -99,6 +100,20 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   std::vector<Lit> some_block_first;
   for (IntVar start : encoding.starts) some_block_first.push_back(backend.at_most(start, 0));
   backend.add_clause(some_block_first);
+
+  // Symmetry between copies of a window placement: the copies are
+  // interchangeable (same blocks, no edge between them, the same memory on
+  // the same devices), so renaming them turns a solution into another of the
+  // same period and latency. Any solution can thus be renamed so that the
+  // copies of the first block start in increasing order; the order is strict
+  // because two copies of one block share its devices and cannot start at the
+  // same step. The shift above commutes with the renaming, so both hold
+  // together and no period or latency is lost.
+  if (copies > 1) {
+    const size_t per_copy = placement.blocks.size() / copies;
+    for (int copy = 0; copy + 1 < copies; ++copy)
+      backend.add_difference(encoding.starts[(copy + 1) * per_copy], encoding.starts[copy * per_copy], 1);
+  }
   return encoding;
 }
 

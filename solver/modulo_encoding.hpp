@@ -26,8 +26,11 @@ struct ModuloEncoding {
 
 // Requires every device's memory balance to be zero (checked by the caller):
 // that is what lets the steady-state memory be written without the warmup.
+// `copies` > 1 says the placement is a window placement (window_placement.hpp)
+// of that many interchangeable copies, whose order the encoding then fixes.
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
-                             const std::vector<long long>& memory_limit, int period, int max_in_flight);
+                             const std::vector<long long>& memory_limit, int period, int max_in_flight,
+                             int copies = 1);
 
 // Assumptions that bound the latency of one micro-batch (max s + span, the
 // minimum s being 0 by the symmetry clause) by `latency`.

@@ -1,9 +1,16 @@
-// Strategy `repetend` (ALGORITHMS.md sections 2-3): periods P = L, L+1, ...
-// each decided by one solver call on the modulo encoding; the first
+// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 item 1): for each
+// window size k (micro-batches per period), periods P_k = k L, k L + 1, ...
+// each decided by one solver call on the modulo encoding of the window
+// placement (k copies of the placement, window_placement.hpp); the first
 // satisfiable one is the answer and every unsatisfiable one below it is part
-// of the proof. Then, on the same solver, the latency of one micro-batch is
+// of the proof. Then, on the same solver, the latency of one window is
 // bisected downward under assumptions (fewer micro-batches in flight, less
-// memory, shorter warmup), and warmup and cooldown are built around it.
+// memory, shorter warmup), and warmup and cooldown are built around the best
+// window only.
+//
+// With automatic k, a larger window is only asked for periods whose average
+// P_k / k beats the best so far (so ties keep the smaller k), and the search
+// stops as soon as an average reaches L, which no window can beat.
 //
 // The search never starts empty-handed: one micro-batch run alone gives a
 // period that always works when memory allows a micro-batch at all, which is
@@ -21,6 +28,7 @@
 #include "solver/full_search.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
+#include "solver/window_placement.hpp"
 
 namespace tessel {
 namespace {
@@ -61,17 +69,133 @@ std::string memory_text(const std::vector<long long>& values) {
   return text.str();
 }
 
-}  // namespace
+// The window of k micro-batches run one after the other, each as `alone`
+// runs one micro-batch: valid whenever one micro-batch alone fits memory.
+ModuloSolution sequential_window(const Placement& window, const std::vector<int>& alone, int alone_latency,
+                                 int k, int lower_bound) {
+  std::vector<int> starts;
+  for (int copy = 0; copy < k; ++copy)
+    for (int start : alone) starts.push_back(copy * alone_latency + start);
+  ModuloSolution solution = solution_from_starts(window, 1, starts);
+  solution.period = std::max(solution.latency, lower_bound);
+  solution.in_flight = 1;
+  return solution;
+}
 
-SearchResult search_repetend(const Placement& placement, const SearchOptions& options) {
-  require_steady_state(placement);
+// What deciding one window size gave.
+struct WindowOutcome {
+  WindowAttempt attempt;
+  std::optional<ModuloSolution> solution;  // starts of the window placement
+  bool gave_up = false;                    // the period question went unanswered
+  bool latency_gave_up = false;
+  double period_seconds = 0;
+  double latency_seconds = 0;
+};
+
+// Periods lower_bound .. last_period of the window placement, then the
+// latency at the first satisfiable one. `capped`: last_period is below the
+// fallback's period, so "none found" means "no better window", not a bug.
+WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, int max_in_flight,
+                            int last_period, bool capped, const ModuloSolution& fallback,
+                            std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
   auto report = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
+  const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
+  WindowOutcome outcome;
+  outcome.attempt.k = k;
+  const int lower_bound = period_lower_bound(window);
+  outcome.attempt.proven_lower_bound = lower_bound;
+  const int copies = options.window_symmetry ? k : 1;
+
+  std::unique_ptr<Backend> backend;
+  ModuloEncoding encoding;
+  for (int period = lower_bound; period <= last_period; ++period) {
+    backend = make_backend(options.backend);
+    auto call_start = std::chrono::steady_clock::now();
+    encoding = encode_modulo(*backend, window, options.memory_limit, period, max_in_flight, copies);
+    Answer answer = backend->solve({}, options.deadline);
+    double seconds = seconds_since(call_start);
+    calls.push_back({label + "period " + std::to_string(period), answer_name(answer), seconds});
+    std::ostringstream line;
+    line << "repetend: " << label << "period " << period << ": " << answer_name(answer) << " (" << seconds
+         << " s, " << seconds_since(begin) << " s for this window)";
+    report(line.str());
+    if (answer == Answer::Unsat) {
+      outcome.attempt.proven_lower_bound = period + 1;
+      continue;
+    }
+    if (answer == Answer::Unknown) {
+      outcome.gave_up = true;
+      break;
+    }
+    std::vector<int> starts;
+    for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
+    outcome.solution = solution_from_starts(window, period, starts);
+    break;
+  }
+  outcome.period_seconds = seconds_since(begin);
+
+  if (!outcome.solution) {
+    outcome.attempt.seconds = seconds_since(begin);
+    if (outcome.gave_up) {
+      outcome.attempt.status = "timeout";
+    } else if (capped) {
+      outcome.attempt.status = "not_better";
+    } else if (fallback.in_flight <= max_in_flight) {
+      // Cannot happen when the encoding is right: the fallback is a solution
+      // of the largest period tried. Say so rather than hide it.
+      throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
+                             " decided unsat although micro-batches run one at a time fit");
+    } else {
+      outcome.attempt.status = "infeasible";
+    }
+    return outcome;
+  }
+
+  // Second objective: the shortest latency at this period.
+  auto latency_begin = std::chrono::steady_clock::now();
+  int low = critical_path(window);
+  while (low < outcome.solution->latency) {
+    int mid = low + (outcome.solution->latency - low) / 2;
+    auto call_start = std::chrono::steady_clock::now();
+    Answer answer = backend->solve(latency_assumptions(*backend, encoding, window, mid), options.deadline);
+    double seconds = seconds_since(call_start);
+    calls.push_back({label + "latency <= " + std::to_string(mid), answer_name(answer), seconds});
+    std::ostringstream line;
+    line << "repetend: " << label << "latency <= " << mid << ": " << answer_name(answer) << " (" << seconds
+         << " s)";
+    report(line.str());
+    if (answer == Answer::Sat) {
+      std::vector<int> starts;
+      for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
+      outcome.solution = solution_from_starts(window, outcome.solution->period, starts);
+    } else if (answer == Answer::Unsat) {
+      low = mid + 1;
+    } else {
+      outcome.latency_gave_up = true;
+      break;
+    }
+  }
+  outcome.latency_seconds = seconds_since(latency_begin);
+  outcome.attempt.status = "found";
+  outcome.attempt.period = outcome.solution->period;
+  outcome.attempt.latency = outcome.solution->latency;
+  outcome.attempt.seconds = seconds_since(begin);
+  return outcome;
+}
+
+}  // namespace
+
+SearchResult search_repetend(const Placement& placement, const SearchOptions& options) {
+  require_steady_state(placement);
+  if (options.micros_per_window < 0) throw std::invalid_argument("search_repetend: micros_per_window < 0");
+  const auto begin = std::chrono::steady_clock::now();
   SearchResult result;
-  result.lower_bound = period_lower_bound(placement);
-  result.proven_lower_bound = result.lower_bound;
+  const int per_micro_bound = period_lower_bound(placement);
+  result.lower_bound = per_micro_bound;
+  result.proven_lower_bound = per_micro_bound;
 
   // One micro-batch alone: the list schedule if it fits, else ask the full
   // solver for any order that does; if none does, no schedule exists at all.
@@ -101,88 +225,83 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     }
     for (const Instance& instance : single.schedule->instances) alone[instance.block] = instance.start;
   }
-  ModuloSolution fallback = solution_from_starts(placement, 1, alone);
-  fallback.period = std::max(fallback.latency, result.lower_bound);
-  fallback.in_flight = 1;
+  const int alone_latency = solution_from_starts(placement, 1, alone).latency;
 
   // Kmax: the user's K, else as many as the blocks of one micro-batch (a
   // modulo schedule of minimal latency never needs more than one period per
-  // block of its longest chain in flight).
+  // block of its longest chain in flight). Counted in windows.
   const int max_in_flight = options.nmicros.value_or(std::max<int>(1, placement.blocks.size()));
-  std::optional<ModuloSolution> found;
-  std::unique_ptr<Backend> backend;
-  ModuloEncoding encoding;
-  bool gave_up = false;
-  for (int period = result.lower_bound; period <= fallback.period; ++period) {
-    backend = make_backend(options.backend);
-    auto call_start = std::chrono::steady_clock::now();
-    encoding = encode_modulo(*backend, placement, options.memory_limit, period, max_in_flight);
-    Answer answer = backend->solve({}, options.deadline);
-    double seconds = seconds_since(call_start);
-    result.calls.push_back({"period " + std::to_string(period), answer_name(answer), seconds});
-    std::ostringstream line;
-    line << "repetend: period " << period << ": " << answer_name(answer) << " (" << seconds << " s, "
-         << seconds_since(begin) << " s elapsed)";
-    report(line.str());
-    if (answer == Answer::Unsat) {
-      result.proven_lower_bound = period + 1;
-      continue;
-    }
-    if (answer == Answer::Unknown) {
-      gave_up = true;
+  const bool automatic = options.micros_per_window == 0;
+  const int first_k = automatic ? 1 : options.micros_per_window;
+  const int last_k = automatic ? std::max(1, options.largest_auto_window) : options.micros_per_window;
+
+  struct Best {
+    int k;
+    ModuloSolution solution;
+    WindowOutcome outcome;
+  };
+  std::optional<Best> best;
+  std::optional<WindowOutcome> first_outcome;
+  double period_seconds = 0, latency_seconds = 0;
+  bool timed_out = false;
+  for (int k = first_k; k <= last_k; ++k) {
+    // No window beats an average of L.
+    if (best && best->solution.period == best->k * per_micro_bound) break;
+    if (options.deadline.expired()) {
+      result.windows.push_back({k, "timeout", 0, k * per_micro_bound, 0, 0});
+      timed_out = true;
       break;
     }
-    std::vector<int> starts;
-    for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-    found = solution_from_starts(placement, period, starts);
-    break;
+    const Placement window = window_placement(placement, k);
+    const ModuloSolution fallback = sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+    int last_period = fallback.period;
+    bool capped = false;
+    if (best) {
+      // Only averages strictly below the best: P_k * k_best < k * P_best.
+      const int below_best = (k * best->solution.period - 1) / best->k;
+      if (below_best < last_period) {
+        last_period = below_best;
+        capped = true;
+      }
+    }
+    WindowOutcome outcome = decide_window(window, k, options, max_in_flight, last_period, capped, fallback,
+                                          result.calls);
+    period_seconds += outcome.period_seconds;
+    latency_seconds += outcome.latency_seconds;
+    result.windows.push_back(outcome.attempt);
+    if (!first_outcome) first_outcome = outcome;
+    if (outcome.solution) best = Best{k, *outcome.solution, outcome};
+    if (outcome.gave_up || outcome.latency_gave_up) {
+      timed_out = true;
+      break;
+    }
   }
-  result.phases.push_back({"period", seconds_since(begin)});
+  result.phases.push_back({"period", period_seconds});
+  if (latency_seconds > 0) result.phases.push_back({"latency", latency_seconds});
 
-  if (!found && !gave_up && fallback.in_flight <= max_in_flight) {
-    // Cannot happen when the encoding is right: the fallback is a solution
-    // of the largest period tried. Say so rather than hide it.
-    throw std::logic_error("repetend search: period " + std::to_string(fallback.period) +
-                           " decided unsat although one micro-batch alone fits");
-  }
-  if (!found && !gave_up) {
+  if (!best && !timed_out) {
     result.status = SearchStatus::Infeasible;
+    result.proven_lower_bound = first_outcome ? first_outcome->attempt.proven_lower_bound : per_micro_bound;
+    result.lower_bound = first_k * per_micro_bound;
     result.message = "no repetend with at most " + std::to_string(max_in_flight) +
+                     (first_k == 1 ? "" : " windows of " + std::to_string(first_k)) +
                      " micro-batches in flight fits the memory limit";
     return result;
   }
 
-  // Second objective: the shortest latency at this period.
-  bool latency_gave_up = false;
-  if (found) {
-    auto latency_begin = std::chrono::steady_clock::now();
-    int low = critical_path(placement);
-    while (low < found->latency) {
-      int mid = low + (found->latency - low) / 2;
-      auto call_start = std::chrono::steady_clock::now();
-      Answer answer = backend->solve(latency_assumptions(*backend, encoding, placement, mid), options.deadline);
-      double seconds = seconds_since(call_start);
-      result.calls.push_back({"latency <= " + std::to_string(mid), answer_name(answer), seconds});
-      std::ostringstream line;
-      line << "repetend: latency <= " << mid << ": " << answer_name(answer) << " (" << seconds << " s)";
-      report(line.str());
-      if (answer == Answer::Sat) {
-        std::vector<int> starts;
-        for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-        found = solution_from_starts(placement, found->period, starts);
-      } else if (answer == Answer::Unsat) {
-        low = mid + 1;
-      } else {
-        latency_gave_up = true;
-        break;
-      }
-    }
-    result.phases.push_back({"latency", seconds_since(latency_begin)});
-  }
+  // The chosen window, or when time ran out before any, the first k's
+  // one-at-a-time fallback.
+  const int k = best ? best->k : first_k;
+  const Placement window = window_placement(placement, k);
+  const ModuloSolution chosen =
+      best ? best->solution : sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+  result.micros_per_window = k;
+  result.lower_bound = k * per_micro_bound;
+  for (const WindowAttempt& attempt : result.windows)
+    if (attempt.k == k) result.proven_lower_bound = attempt.proven_lower_bound;
 
-  ModuloSolution chosen = found ? *found : fallback;
   auto build_begin = std::chrono::steady_clock::now();
-  WarmupCooldown built = build_warmup_cooldown(placement, options.memory_limit, chosen);
+  WarmupCooldown built = build_warmup_cooldown(window, options.memory_limit, chosen);
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
@@ -194,26 +313,35 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
   if (shortened.improved) built.schedule = shortened.schedule;
-  built.schedule.search = {{"strategy", "repetend"},
-                           {"backend", options.backend},
-                           {"proven_lower_bound", result.proven_lower_bound},
-                           {"squeezed", built.squeezed},
-                           {"boundary_solved", shortened.improved},
-                           {"boundary_proven_minimal", shortened.complete}};
-  result.schedule = built.schedule;
+  Schedule schedule = schedule_from_window(built.schedule, placement, k);
+  schedule.search = {{"strategy", "repetend"},
+                     {"backend", options.backend},
+                     {"proven_lower_bound", result.proven_lower_bound},
+                     {"micros_per_window", k},
+                     {"squeezed", built.squeezed},
+                     {"boundary_solved", shortened.improved},
+                     {"boundary_proven_minimal", shortened.complete}};
+  result.schedule = schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;
-  result.nmicros_in_flight = chosen.in_flight;
-  result.makespan = makespan(built.schedule);
-  if (gave_up) {
+  result.nmicros_in_flight = chosen.in_flight * k;
+  result.makespan = makespan(schedule);
+  const bool period_gave_up = !result.windows.empty() && result.windows.back().status == "timeout";
+  if (!best) {
     result.status = SearchStatus::Timeout;
     result.message = "time limit reached while deciding period " + std::to_string(result.proven_lower_bound) +
                      "; the schedule is the fallback (one micro-batch at a time, period " +
                      std::to_string(chosen.period) + ")";
-  } else if (latency_gave_up) {
+  } else if (timed_out && period_gave_up) {
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while minimising the latency at period " + std::to_string(chosen.period) +
-                     "; the period is decided, the latency may not be minimal";
+    result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +
+                     " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
+                     ", period " + std::to_string(chosen.period) + ")";
+  } else if (timed_out) {
+    result.status = SearchStatus::Timeout;
+    result.message = "time limit reached while minimising the latency at period " +
+                     std::to_string(result.windows.back().period) + " (k = " +
+                     std::to_string(result.windows.back().k) + "); the period is decided, the latency may not be minimal";
   } else {
     result.status = SearchStatus::Found;
   }

@@ -26,7 +26,24 @@ struct SearchOptions {
   // Repetend: budget of the warmup/cooldown shortening by the solver, which
   // only improves a schedule that is already valid (0 = skip it).
   double boundary_seconds = 20;
+  // Repetend: micro-batches per window k (issue 8): 0 = try k = 1 .. 4 and
+  // keep the best average period P_k / k; otherwise exactly this k.
+  int micros_per_window = 1;
+  int largest_auto_window = 4;  // automatic k tries 1 .. this
+  // Repetend: order the interchangeable copies of a window (k > 1); off only
+  // to test that the symmetry rule loses no optimum.
+  bool window_symmetry = true;
   ProgressSink progress;
+};
+
+// What the search learned about one window size k (repetend strategy).
+struct WindowAttempt {
+  int k = 1;
+  std::string status;          // found | not_better | infeasible | timeout
+  int period = 0;              // P_k found (0 when none)
+  int proven_lower_bound = 0;  // every window shorter than this is impossible
+  int latency = 0;             // of one window of k micro-batches
+  double seconds = 0;
 };
 
 // One question put to the solver and its answer, for the report.
@@ -51,6 +68,8 @@ struct SearchResult {
   int nmicros_in_flight = 0;          // K
   int latency = 0;                    // one micro-batch's length in the modulo schedule
   int makespan = 0;                   // of the schedule (full)
+  int micros_per_window = 1;          // k of the chosen window (repetend)
+  std::vector<WindowAttempt> windows; // every k tried (repetend)
   std::vector<SolverCall> calls;
   std::vector<PhaseTime> phases;
 };

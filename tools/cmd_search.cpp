@@ -25,7 +25,8 @@ namespace {
 const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
-    "              [--total-micros N] [--time-limit SECONDS] [--boundary-seconds S] [-o FILE] [--json]\n\n"
+    "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
+    "              [--boundary-seconds S] [-o FILE] [--json]\n\n"
     "Strategies:\n"
     "  repetend (default)  the minimal period P of a repetend running every block once per\n"
     "                      period, searched upward from the lower bound L (the busiest device's\n"
@@ -38,10 +39,18 @@ const char* kUsage =
     "                      within it memory decides, and the shortest latency gives the fewest).\n"
     "                      The written schedule holds K micro-batches with the repetend window\n"
     "                      marked; 'tessel unroll' expands it to any N >= K.\n"
+    "                      Windows: a repetend may run every block k times per period P_k\n"
+    "                      (k micro-batches per window, average period P_k / k). Default k = 1;\n"
+    "                      --micros-per-window 0 tries k = 1 .. 4 (proving that a larger window is\n"
+    "                      no better can take long), a larger k only for windows whose average beats\n"
+    "                      the best so far, stopping once an average reaches L; the best average\n"
+    "                      wins (ties: the smaller k). --micros-per-window k fixes k. Every k\n"
+    "                      tried is reported with its proven bound on P_k; 'optimal' means\n"
+    "                      optimal for the chosen k (a wider window than 4 is not ruled out).\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
     "  fast                not implemented yet (exit 2).\n\n"
-    "Output: the timeline, period, lower bound, whether proven optimal, warmup/cooldown steps,\n"
+    "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
     "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
     "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
     "3 time limit (the best schedule so far is still written with -o), 4 internal error.";
@@ -99,6 +108,13 @@ int run(const po::variables_map& values) {
     int nmicros = values["nmicros"].as<int>();
     if (nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
     options.nmicros = nmicros;
+  }
+  if (values.count("micros-per-window")) {
+    int k = values["micros-per-window"].as<int>();
+    if (k < 0) throw InputError("", "--micros-per-window", "must be >= 0 (0 = try 1 .. 4)");
+    if (k > 64) throw InputError("", "--micros-per-window", "must be <= 64 (the encoding grows k-fold)");
+    if (strategy != "repetend") throw InputError("", "--micros-per-window", "applies to strategy repetend only");
+    options.micros_per_window = k;
   }
   if (strategy == "full" && !options.nmicros)
     throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
@@ -178,6 +194,18 @@ int run(const po::variables_map& values) {
 
   if (values.count("output")) write_schedule_file(values["output"].as<std::string>(), schedule);
 
+  nlohmann::json windows = nlohmann::json::array();
+  for (const WindowAttempt& attempt : result.windows)
+    windows.push_back({{"k", attempt.k},
+                       {"status", attempt.status},
+                       {"period", attempt.period ? nlohmann::json(attempt.period) : nlohmann::json(nullptr)},
+                       {"average_period", attempt.period ? nlohmann::json(double(attempt.period) / attempt.k)
+                                                         : nlohmann::json(nullptr)},
+                       {"proven_lower_bound", attempt.proven_lower_bound},
+                       {"optimal", attempt.period != 0 && attempt.period == attempt.proven_lower_bound},
+                       {"latency", attempt.latency},
+                       {"seconds", attempt.seconds}});
+
   if (json) {
     nlohmann::json phases = nlohmann::json::object();
     for (const PhaseTime& phase : result.phases) phases[phase.phase] = phase.seconds;
@@ -193,6 +221,11 @@ int run(const po::variables_map& values) {
         {"lower_bound", result.lower_bound},
         {"proven_lower_bound", result.proven_lower_bound},
         {"optimal", optimal && result.status == SearchStatus::Found},
+        {"average_period", strategy == "full" ? nlohmann::json(nullptr)
+                                              : nlohmann::json(double(result.period) / result.micros_per_window)},
+        {"period_lower_bound_per_micro", strategy == "full" ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(result.lower_bound / result.micros_per_window)},
+        {"windows", windows},
         {"nmicros_in_flight", strategy == "full" ? schedule.nmicros : result.nmicros_in_flight},
         {"latency", result.latency},
         {"warmup_steps", warmup},
@@ -220,9 +253,34 @@ int run(const po::variables_map& values) {
                 << ", proven lower bound " << result.proven_lower_bound << ", "
                 << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
     } else {
-      std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
-                << ", proven lower bound " << result.proven_lower_bound << ", "
-                << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
+      const int k = result.micros_per_window;
+      if (k == 1) {
+        std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
+                  << ", proven lower bound " << result.proven_lower_bound << ", "
+                  << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
+      } else {
+        std::cout << "period           " << result.period << " for a window of k = " << k
+                  << " micro-batches, average " << std::setprecision(4) << double(result.period) / k
+                  << "  (lower bound k L = " << result.lower_bound << ", proven lower bound "
+                  << result.proven_lower_bound << ", " << (optimal ? "proven optimal" : "not proven optimal")
+                  << " for this k)\n";
+      }
+      if (result.windows.size() > 1 || k > 1) {
+        std::cout << "windows tried    k  status      P_k  average  proven P_k >=  seconds\n";
+        for (const WindowAttempt& attempt : result.windows) {
+          std::ostringstream row;
+          row << "                 " << std::left << std::setw(3) << attempt.k << std::setw(12) << attempt.status
+              << std::right << std::setw(3);
+          if (attempt.period) row << attempt.period; else row << "-";
+          row << "  " << std::setw(7);
+          if (attempt.period) row << std::fixed << std::setprecision(2) << double(attempt.period) / attempt.k;
+          else row << "-";
+          row << "  " << std::setw(13) << attempt.proven_lower_bound << "  " << std::setw(7) << std::fixed
+              << std::setprecision(2) << attempt.seconds;
+          std::cout << row.str() << "\n";
+        }
+        std::cout << std::defaultfloat;
+      }
       std::cout << "in flight        K = " << result.nmicros_in_flight << " micro-batches, latency "
                 << result.latency << " steps\n";
       std::cout << "warmup/cooldown  " << warmup << " / " << cooldown << " steps\n";
@@ -259,7 +317,9 @@ int run_search(int argc, char** argv) {
       ("memory", po::value<std::string>(), "memory limit per device: M, or M0,M1,... one per device")
       ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (fast: not implemented yet)")
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT, default: fastest in `tessel bench`) | z3 (SMT)")
-      ("nmicros", po::value<int>(), "repetend: most micro-batches in flight K; full: micro-batches (required)")
+      ("nmicros", po::value<int>(), "repetend: most windows in flight Kmax; full: micro-batches (required)")
+      ("micros-per-window", po::value<int>(),
+       "repetend: micro-batches per window k (default 1; 0 = try k = 1 .. 4, keep the best average period)")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
       ("boundary-seconds", po::value<double>()->default_value(20),
