@@ -40,6 +40,10 @@ struct LinearSum {
 
 enum class Answer { Sat, Unsat, Unknown };  // Unknown: time limit or solver gave up
 
+inline const char* answer_name(Answer answer) {
+  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;

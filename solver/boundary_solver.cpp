@@ -25,14 +25,6 @@
 namespace tessel {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-const char* answer_name(Answer answer) {
-  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
-}
-
 bool on_device(const Block& block, int device) {
   return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
 }

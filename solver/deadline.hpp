@@ -24,4 +24,9 @@ struct Deadline {
   }
 };
 
+// Seconds elapsed since `start`, for the progress lines and reported times.
+inline double seconds_since(Deadline::Clock::time_point start) {
+  return std::chrono::duration<double>(Deadline::Clock::now() - start).count();
+}
+
 }  // namespace tessel

@@ -23,14 +23,6 @@
 namespace tessel {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-const char* answer_name(Answer answer) {
-  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
-}
-
 Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
   Schedule schedule;
   schedule.placement = placement;

@@ -41,10 +41,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Reasons that need no solver: too few nodes, a node too heavy for the window.
 std::string obvious_infeasibility(const Graph& graph, const PartitionRequest& request) {
   const int n = static_cast<int>(graph.nodes.size());

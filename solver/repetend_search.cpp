@@ -33,14 +33,6 @@
 namespace tessel {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-const char* answer_name(Answer answer) {
-  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
-}
-
 ModuloSolution solution_from_starts(const Placement& placement, int period, std::vector<int> starts) {
   int earliest = *std::min_element(starts.begin(), starts.end());
   int latency = 0;
