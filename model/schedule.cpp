@@ -2,9 +2,20 @@
 #include "model/schedule.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 namespace tessel {
+
+Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
+  Schedule schedule;
+  schedule.placement = placement;
+  schedule.memory_limit = memory_limit;
+  schedule.uniform_limit = std::adjacent_find(memory_limit.begin(), memory_limit.end(),
+                                              std::not_equal_to<>()) == memory_limit.end();
+  schedule.nmicros = nmicros;
+  return schedule;
+}
 
 int makespan(const Schedule& schedule) {
   int end = 0;

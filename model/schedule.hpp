@@ -40,6 +40,10 @@ struct Schedule {
   nlohmann::json meta;    // free object or null
 };
 
+// A schedule of `placement` with no instances yet; the limit is remembered
+// as uniform when every device has the same one.
+Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros);
+
 // Largest start + span over the instances (0 for none).
 int makespan(const Schedule& schedule);
 

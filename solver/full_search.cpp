@@ -23,16 +23,6 @@
 namespace tessel {
 namespace {
 
-Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
-  Schedule schedule;
-  schedule.placement = placement;
-  schedule.memory_limit = memory_limit;
-  schedule.uniform_limit = std::adjacent_find(memory_limit.begin(), memory_limit.end(),
-                                              std::not_equal_to<>()) == memory_limit.end();
-  schedule.nmicros = nmicros;
-  return schedule;
-}
-
 // Micro-batches one after another, each as its own list schedule.
 Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
   Schedule schedule = empty_schedule(placement, memory_limit, nmicros);

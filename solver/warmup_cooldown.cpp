@@ -14,12 +14,7 @@ namespace tessel {
 
 Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
                                    const ModuloSolution& solution, int nmicros) {
-  Schedule schedule;
-  schedule.placement = placement;
-  schedule.memory_limit = memory_limit;
-  schedule.uniform_limit = std::adjacent_find(memory_limit.begin(), memory_limit.end(),
-                                              std::not_equal_to<>()) == memory_limit.end();
-  schedule.nmicros = nmicros;
+  Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
   for (int micro = 0; micro < nmicros; ++micro)
     for (size_t b = 0; b < placement.blocks.size(); ++b)
       schedule.instances.push_back({static_cast<int>(b), micro, micro * solution.period + solution.starts[b]});

@@ -2,11 +2,14 @@
 #include "tools/classic_options.hpp"
 
 #include <iomanip>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 
 #include "model/input_error.hpp"
+#include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
+#include "tools/cli.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::cli {
@@ -101,6 +104,22 @@ bool print_schedule_report(const Schedule& schedule, std::ostream& out) {
   for (size_t d = 0; d < report.peak_memory.size(); ++d) out << (d ? ", " : "") << report.peak_memory[d];
   out << "]\n";
   return true;
+}
+
+int write_classic_output(const boost::program_options::variables_map& values, Schedule& schedule) {
+  if (values.count("memory-limit")) {
+    schedule.memory_limit = parse_memory_limits(values["memory-limit"].as<std::string>(),
+                                                schedule.placement.ndevs, "--memory-limit");
+    schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
+  }
+  if (values.count("placement-out"))
+    write_json_file(values["placement-out"].as<std::string>(), placement_to_json(schedule.placement));
+  if (values.count("output"))
+    write_schedule_file(values["output"].as<std::string>(), schedule);
+  else
+    std::cout << schedule_to_json(schedule).dump(1) << "\n";
+  if (values["report"].as<bool>() && !print_schedule_report(schedule, std::cerr)) return int(kNegative);
+  return int(kSuccess);
 }
 
 }  // namespace tessel::cli

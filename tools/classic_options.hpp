@@ -41,4 +41,9 @@ classic::StageCosts pytorch_costs(const std::optional<std::string>& span,
 // verifier rejects the schedule.
 bool print_schedule_report(const Schedule& schedule, std::ostream& out);
 
+// The common end of generate and import: apply --memory-limit, write
+// --placement-out and the schedule (-o, else stdout), print --report.
+// Returns the exit code (1 when --report finds the schedule invalid).
+int write_classic_output(const boost::program_options::variables_map& values, Schedule& schedule);
+
 }  // namespace tessel::cli

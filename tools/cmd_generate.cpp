@@ -80,19 +80,7 @@ int run_generate(int argc, char** argv) {
     request.costs = scheme_costs(optional_text(values, "span"), optional_text(values, "memory"), request.split);
 
     Schedule schedule = classic::generate_scheme(request);
-    if (values.count("memory-limit")) {
-      schedule.memory_limit = parse_memory_limits(values["memory-limit"].as<std::string>(),
-                                                  schedule.placement.ndevs, "--memory-limit");
-      schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
-    }
-    if (values.count("placement-out"))
-      write_json_file(values["placement-out"].as<std::string>(), placement_to_json(schedule.placement));
-    if (values.count("output"))
-      write_schedule_file(values["output"].as<std::string>(), schedule);
-    else
-      std::cout << schedule_to_json(schedule).dump(1) << "\n";
-    if (values["report"].as<bool>() && !print_schedule_report(schedule, std::cerr)) return int(kNegative);
-    return int(kSuccess);
+    return write_classic_output(values, schedule);
   });
 }
 
