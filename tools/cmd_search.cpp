@@ -89,6 +89,7 @@ int run(const po::variables_map& values) {
   const int total_micros = values["total-micros"].as<int>();
   const double time_limit = values["time-limit"].as<double>();
   const bool json = values["json"].as<bool>();
+  require_writable_output(values, "output");
 
   if (strategy == "fast") throw InputError("", "--strategy", "strategy 'fast' is not implemented yet");
   if (strategy != "repetend" && strategy != "full")
