@@ -31,10 +31,7 @@ int run_show(int argc, char** argv) {
     std::cout << (schedule.placement.name.empty() ? "schedule" : schedule.placement.name) << ": "
               << schedule.placement.ndevs << " devices, " << schedule.nmicros << " micro-batches, makespan "
               << makespan(schedule);
-    if (schedule.repetend)
-      std::cout << ", repetend [" << schedule.repetend->start << ", " << schedule.repetend->end << ") period "
-                << schedule.repetend->period << " per " << schedule.repetend->micros_per_period
-                << " micro-batch(es)";
+    if (schedule.repetend) std::cout << ", " << repetend_summary(*schedule.repetend);
     std::cout << "\n" << render_timeline(schedule, max_steps);
     return kSuccess;
   });

@@ -125,8 +125,12 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
           << "\" y2=\"" << number(rows_bottom + 6) << "\" stroke=\"#c0392b\" stroke-width=\"1.5\""
           << " stroke-dasharray=\"5,3\"/>\n";
     svg << "<text x=\"" << number((x0 + x1) / 2) << "\" y=\"" << number(top - 10)
-        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period
-        << ")</text>\n";
+        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period;
+    // A window of k > 1 micro-batches: say so, and its period per micro-batch.
+    if (repetend.micros_per_period > 1)
+      svg << " for " << repetend.micros_per_period << " micro-batches, "
+          << number(static_cast<double>(repetend.period) / repetend.micros_per_period) << " per micro-batch";
+    svg << ")</text>\n";
   }
 
   // A device running several blocks of one kind (model chunks) shows the
