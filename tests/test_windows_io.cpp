@@ -333,5 +333,41 @@ TEST_CASE("windows io: every export of a partial k = 2 window names the right mi
       CHECK(starts.at({block, std::stoi((*it)[2])}) == std::stoi((*it)[3]));
     }
     CHECK(boxes == schedule.instances.size());
+    // The partial window leaves one whole period claimed: no period line
+    // inside it; the schedule of 6 claims two periods, one line between.
+    CHECK(svg.find("class=\"period\"") == std::string::npos);
+    const std::string longer = svg_timeline(unroll(fixture(), 6), {1200, ""});
+    const std::string period_line = "class=\"period\"";
+    const size_t first = longer.find(period_line);
+    REQUIRE(first != std::string::npos);
+    CHECK(longer.find(period_line, first + 1) == std::string::npos);
   }
+  SECTION("PyTorch table back through import: the same order runs as the same schedule") {
+    TempDir dir;
+    write_schedule_file(dir.file("five.json"), schedule);
+    REQUIRE(run_tessel("export --to pytorch-csv " + dir.file("five.json") + " -o " + dir.file("five.csv")).exit_code ==
+            0);
+    auto imported = run_tessel("import --from pytorch-csv " + dir.file("five.csv") + " --span F=1,B=3 -o " +
+                               dir.file("back.json"));
+    REQUIRE(imported.exit_code == 0);
+    Schedule back = read_schedule_file(dir.file("back.json"));
+    CHECK(back.nmicros == 5);
+    // Run as early as the order allows, it is never longer, and it fits the
+    // fixture's limit of 2 per device.
+    CHECK(makespan(back) <= makespan(schedule));
+    back.memory_limit = {2, 2, 2};
+    require_valid(back);
+  }
+}
+
+TEST_CASE("windows io: search reports a k = 2 window at an odd --total-micros", "[windows_io][cli]") {
+  // 127 is no whole number of windows: the unrolled schedule drops the last
+  // micro-batch of the 128 that whole windows reach.
+  auto odd = run_tessel("search --placement " + kPlacementFile +
+                        " --memory 2 --micros-per-window 2 --boundary-seconds 1 --total-micros 127 --json");
+  REQUIRE(odd.exit_code == 0);
+  nlohmann::json found = nlohmann::json::parse(odd.out);
+  CHECK(found["total_micros"] == 127);
+  CHECK(found["makespan_at_total"].get<int>() >= 127 * 6);
+  CHECK(found["makespan_at_total"].get<int>() <= makespan(unroll(fixture(), 128)));
 }
