@@ -251,8 +251,14 @@ int smallest_unroll(const Schedule& schedule) {
 int whole_window_count(const Schedule& schedule, int nmicros) {
   const int smallest = smallest_unroll(schedule);
   if (nmicros <= smallest) return smallest;
-  const int k = schedule.repetend->micros_per_period;
-  return smallest + (nmicros - smallest + k - 1) / k * k;
+  const long long k = schedule.repetend->micros_per_period;
+  const long long whole = smallest + (static_cast<long long>(nmicros) - smallest + k - 1) / k * k;
+  const long long instances = whole * static_cast<long long>(schedule.placement.blocks.size());
+  if (instances > kMostInstances)
+    throw InputError("", "--nmicros",
+                     "the unrolled schedule would have " + std::to_string(instances) + " instances (at most " +
+                         std::to_string(kMostInstances) + ")");
+  return static_cast<int>(whole);
 }
 
 Schedule unroll(const Schedule& schedule, int nmicros) {
