@@ -12,6 +12,7 @@
 #include "model/timeline_text.hpp"
 #include "model/unroll.hpp"
 #include "solver/backend.hpp"
+#include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
@@ -49,7 +50,17 @@ const char* kUsage =
     "                      optimal for the chosen k (a wider window than 4 is not ruled out).\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
-    "  fast                not implemented yet (exit 2).\n\n"
+    "  fast                a repetend constructed without search (ALGORITHMS.md section 5, the\n"
+    "                      Tessel-fast idea): at P = L, L+1, ... phases are packed per device\n"
+    "                      (tensor-parallel blocks at the window's two ends, odd devices' order\n"
+    "                      reversed; or modulo list scheduling), each block gets the smallest\n"
+    "                      micro-batch offset its dependencies allow, and the first candidate\n"
+    "                      that passes dependencies, exclusivity and memory is kept; one\n"
+    "                      micro-batch at a time is the last resort. Then warmup and cooldown as\n"
+    "                      for repetend; the solver shortens them only while their bubbles exceed\n"
+    "                      2% of --total-micros x period, within --boundary-seconds (default 1 s\n"
+    "                      for fast). Proves nothing: the only bound is L, so 'proven optimal'\n"
+    "                      only when the period equals L. --nmicros bounds K in flight.\n\n"
     "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
     "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
     "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
@@ -90,8 +101,7 @@ int run(const po::variables_map& values) {
   const double time_limit = values["time-limit"].as<double>();
   const bool json = values["json"].as<bool>();
 
-  if (strategy == "fast") throw InputError("", "--strategy", "strategy 'fast' is not implemented yet");
-  if (strategy != "repetend" && strategy != "full")
+  if (strategy != "repetend" && strategy != "full" && strategy != "fast")
     throw InputError("", "--strategy", "'" + strategy + "' is not one of repetend, full, fast");
   std::vector<std::string> backends = backend_names();
   if (std::find(backends.begin(), backends.end(), backend) == backends.end())
@@ -103,6 +113,8 @@ int run(const po::variables_map& values) {
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(time_limit);
   options.boundary_seconds = values["boundary-seconds"].as<double>();
+  // fast is meant to answer in about a second: a short default budget.
+  if (strategy == "fast" && values["boundary-seconds"].defaulted()) options.boundary_seconds = 1;
   if (options.boundary_seconds < 0) throw InputError("", "--boundary-seconds", "must be >= 0");
   if (values.count("nmicros")) {
     int nmicros = values["nmicros"].as<int>();
@@ -126,7 +138,9 @@ int run(const po::variables_map& values) {
 
   SearchResult result;
   try {
-    result = strategy == "full" ? search_full(placement, options) : search_repetend(placement, options);
+    result = strategy == "full"   ? search_full(placement, options)
+             : strategy == "fast" ? search_fast(placement, options, total_micros)
+                                  : search_repetend(placement, options);
   } catch (const InputError& error) {
     if (!placement_file.empty() && error.file.empty()) throw InputError(placement_file, error.field, error.reason);
     throw;
@@ -241,6 +255,10 @@ int run(const po::variables_map& values) {
         {"solver_calls", calls},
         {"message", result.message},
         {"verified", true}};
+    if (strategy == "fast") {
+      out["construction"] = schedule.search.value("construction", std::string());
+      out["gap_to_lower_bound"] = result.period - result.lower_bound;
+    }
     std::cout << out.dump(2) << "\n";
   } else {
     std::cout << render_timeline(schedule, 200) << "\n";
@@ -254,7 +272,15 @@ int run(const po::variables_map& values) {
                 << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
     } else {
       const int k = result.micros_per_window;
-      if (k == 1) {
+      if (strategy == "fast") {
+        const int gap = result.period - result.lower_bound;
+        std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
+                  << ", gap to L " << gap << " = " << std::setprecision(3)
+                  << 100.0 * gap / std::max(1, result.lower_bound) << "%, "
+                  << (gap == 0 ? "proven optimal (P = L)" : "not proven optimal: constructed, not searched")
+                  << ")\n";
+        std::cout << "construction     " << schedule.search.value("construction", std::string("?")) << "\n";
+      } else if (k == 1) {
         std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
                   << ", proven lower bound " << result.proven_lower_bound << ", "
                   << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
@@ -315,7 +341,7 @@ int run_search(int argc, char** argv) {
   add_placement_options(options);
   options.add_options()
       ("memory", po::value<std::string>(), "memory limit per device: M, or M0,M1,... one per device")
-      ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (fast: not implemented yet)")
+      ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (constructed, no proof)")
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT, default: fastest in `tessel bench`) | z3 (SMT)")
       ("nmicros", po::value<int>(), "repetend: most windows in flight Kmax; full: micro-batches (required)")
       ("micros-per-window", po::value<int>(),
@@ -323,7 +349,8 @@ int run_search(int argc, char** argv) {
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
       ("boundary-seconds", po::value<double>()->default_value(20),
-       "repetend: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip)")
+       "repetend/fast: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip; "
+       "fast: default 1)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
