@@ -92,7 +92,8 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   // than a fast answer may (mshape, 32 devices: over 100 s for 1320); so
   // larger schedules keep the squeezed ends.
   const bool small_enough = built.schedule.instances.size() <= kLargestBoundaryInstances;
-  if (options.boundary_seconds > 0 && excess > budget && small_enough) {
+  // Not past the deadline: shorten_boundary reads a spent deadline as none.
+  if (options.boundary_seconds > 0 && excess > budget && small_enough && !options.deadline.expired()) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
     BoundaryOutcome shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);

@@ -302,7 +302,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
-  if (options.boundary_seconds > 0) {
+  // Not past the deadline: shorten_boundary reads a spent deadline as none.
+  if (options.boundary_seconds > 0 && !options.deadline.expired()) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
