@@ -198,3 +198,23 @@ TEST_CASE("fast: search_fast reports L as its only bound and builds verified end
   check_verified(*result.schedule);
   check_verified(unroll(*result.schedule, 128));
 }
+
+TEST_CASE("fast: the solver shortens the constructed window, never below the exact optimum", "[fast]") {
+  // mshape, 16 devices, memory 20: the exact search proves 7 (6 impossible).
+  Placement placement = make_case("mshape", 16, false);
+  SearchOptions options;
+  options.backend = "cadical";
+  options.memory_limit.assign(16, 20);
+  options.boundary_seconds = 0;
+  SearchResult constructed = search_fast(placement, options, 128, 0.02, 0);
+  SearchResult shortened = search_fast(placement, options, 128, 0.02, 5);
+  REQUIRE(constructed.status == SearchStatus::Found);
+  REQUIRE(shortened.status == SearchStatus::Found);
+  CHECK(constructed.schedule->search["window_shortened_by_solver"] == false);
+  CHECK(shortened.period <= constructed.period);
+  CHECK(shortened.period >= 7);
+  if (shortened.period < constructed.period) CHECK(shortened.schedule->search["window_shortened_by_solver"] == true);
+  CHECK(shortened.proven_lower_bound == period_lower_bound(placement));  // downward answers prove nothing
+  check_verified(*shortened.schedule);
+  check_verified(unroll(*shortened.schedule, 2 * shortened.schedule->nmicros + 1));
+}

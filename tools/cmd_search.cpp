@@ -58,7 +58,9 @@ const char* kUsage =
     "                      reversed; or modulo list scheduling), each block gets the smallest\n"
     "                      micro-batch offset its dependencies allow, and the first candidate\n"
     "                      that passes dependencies, exclusivity and memory is kept; one\n"
-    "                      micro-batch at a time is the last resort. Then warmup and cooldown as\n"
+    "                      micro-batch at a time is the last resort. On placements of at most 40\n"
+    "                      blocks the solver then asks the periods below it, downward, within\n"
+    "                      --improve-seconds (default 1; 0 = skip). Then warmup and cooldown as\n"
     "                      for repetend; the solver shortens them only while their bubbles exceed\n"
     "                      2% of --total-micros x period, within --boundary-seconds (default 1 s\n"
     "                      for fast). Proves nothing: the only bound is L, so 'proven optimal'\n"
@@ -130,6 +132,8 @@ int run(const po::variables_map& values) {
     if (strategy != "repetend") throw InputError("", "--micros-per-window", "applies to strategy repetend only");
     options.micros_per_window = k;
   }
+  const double improve_seconds = values["improve-seconds"].as<double>();
+  if (improve_seconds < 0) throw InputError("", "--improve-seconds", "must be >= 0 (0 = skip)");
   if (strategy == "full" && !options.nmicros)
     throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
   const auto begin = std::chrono::steady_clock::now();
@@ -141,7 +145,7 @@ int run(const po::variables_map& values) {
   SearchResult result;
   try {
     result = strategy == "full"   ? search_full(placement, options)
-             : strategy == "fast" ? search_fast(placement, options, total_micros)
+             : strategy == "fast" ? search_fast(placement, options, total_micros, 0.02, improve_seconds)
                                   : search_repetend(placement, options);
   } catch (const InputError& error) {
     if (!placement_file.empty() && error.file.empty()) throw InputError(placement_file, error.field, error.reason);
@@ -260,6 +264,8 @@ int run(const po::variables_map& values) {
     if (strategy == "fast") {
       out["construction"] = schedule.search.value("construction", std::string());
       out["gap_to_lower_bound"] = result.period - result.lower_bound;
+      out["constructed_period"] = schedule.search.value("constructed_period", 0);
+      out["window_shortened_by_solver"] = schedule.search.value("window_shortened_by_solver", false);
     }
     std::cout << out.dump(2) << "\n";
   } else {
@@ -281,7 +287,11 @@ int run(const po::variables_map& values) {
                   << 100.0 * gap / std::max(1, result.lower_bound) << "%, "
                   << (gap == 0 ? "proven optimal (P = L)" : "not proven optimal: constructed, not searched")
                   << ")\n";
-        std::cout << "construction     " << schedule.search.value("construction", std::string("?")) << "\n";
+        std::cout << "construction     " << schedule.search.value("construction", std::string("?"));
+        if (schedule.search.value("window_shortened_by_solver", false))
+          std::cout << " (period " << schedule.search.value("constructed_period", 0)
+                    << "), window shortened by the solver (--improve-seconds)";
+        std::cout << "\n";
       } else if (k == 1) {
         std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
                   << ", proven lower bound " << result.proven_lower_bound << ", "
@@ -353,6 +363,9 @@ int run_search(int argc, char** argv) {
       ("boundary-seconds", po::value<double>()->default_value(20),
        "repetend/fast: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip; "
        "fast: default 1)")
+      ("improve-seconds", po::value<double>()->default_value(1),
+       "fast: budget for the solver's shortening of the constructed window below its period, on placements "
+       "of at most 40 blocks (0 = skip)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
