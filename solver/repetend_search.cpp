@@ -15,7 +15,8 @@
 // The search never starts empty-handed: one micro-batch run alone gives a
 // period that always works when memory allows a micro-batch at all, which is
 // both the upper end of the period loop and the schedule returned when the
-// time limit strikes first.
+// time limit strikes first. When the fast construction (fast_repetend.hpp)
+// has a shorter period, it takes that role.
 #include "solver/repetend_search.hpp"
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "model/input_error.hpp"
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
+#include "solver/fast_repetend.hpp"
 #include "solver/full_search.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
@@ -245,7 +247,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
       break;
     }
     const Placement window = window_placement(placement, k);
-    const ModuloSolution fallback = sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+    const ModuloSolution fallback = fast_or_fallback(window, options.memory_limit, max_in_flight,
+                                                     sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
     int last_period = fallback.period;
     bool capped = false;
     if (best) {
@@ -286,7 +289,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   const int k = best ? best->k : first_k;
   const Placement window = window_placement(placement, k);
   const ModuloSolution chosen =
-      best ? best->solution : sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+      best ? best->solution
+           : fast_or_fallback(window, options.memory_limit, max_in_flight,
+                              sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)
@@ -297,7 +302,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
-  if (options.boundary_seconds > 0) {
+  // Not past the deadline: shorten_boundary reads a spent deadline as none.
+  if (options.boundary_seconds > 0 && !options.deadline.expired()) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
@@ -322,8 +328,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   if (!best) {
     result.status = SearchStatus::Timeout;
     result.message = "time limit reached while deciding period " + std::to_string(result.proven_lower_bound) +
-                     "; the schedule is the fallback (one micro-batch at a time, period " +
-                     std::to_string(chosen.period) + ")";
+                     "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
+                     std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
+                     " above the proven bound";
   } else if (timed_out && period_gave_up) {
     result.status = SearchStatus::Timeout;
     result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +
