@@ -14,6 +14,7 @@
 #include "solver/backend.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/makespan_gap.hpp"
 #include "solver/repetend_search.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -51,7 +52,9 @@ const char* kUsage =
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
     "  fast                not implemented yet (exit 2).\n\n"
     "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
-    "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
+    "peak memory, makespan and bubble ratio at --total-micros (by unrolling) against a lower bound\n"
+    "(a device's work plus the idle steps it cannot avoid) with the gap, and where the gap is above\n"
+    "1% why, as far as the search knows; solve time per\n"
     "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
     "3 time limit (the best schedule so far is still written with -o), 4 internal error.";
 
@@ -60,6 +63,8 @@ struct Metrics {
   int makespan = 0;
   double bubble_ratio = 0;
   long long bound = 0;
+  MakespanBound bounds;
+  std::string gap_reason;  // empty when within 1% of the bound
 };
 
 std::string join(const std::vector<long long>& values) {
@@ -186,7 +191,11 @@ int run(const po::variables_map& values) {
       metrics.bubble_ratio = report.bubble_ratio;
     }
   }
-  metrics.bound = makespan_lower_bound(placement, metrics.total_micros);
+  metrics.bounds = makespan_bound(placement, metrics.total_micros);
+  metrics.bound = metrics.bounds.value;
+  if (at_total)
+    metrics.gap_reason = explain_gap({strategy == "full", &result, &schedule, options.boundary_seconds,
+                                      metrics.total_micros, metrics.makespan, metrics.bounds});
   const int warmup = schedule.repetend ? schedule.repetend->start : 0;
   const int cooldown = schedule.repetend ? makespan(schedule) - schedule.repetend->end : 0;
   const bool optimal = strategy == "full" ? result.makespan == result.proven_lower_bound
@@ -235,6 +244,9 @@ int run(const po::variables_map& values) {
         {"makespan_at_total", at_total ? nlohmann::json(metrics.makespan) : nlohmann::json(nullptr)},
         {"bubble_ratio_at_total", at_total ? nlohmann::json(metrics.bubble_ratio) : nlohmann::json(nullptr)},
         {"makespan_bound_at_total", metrics.bound},
+        {"makespan_simple_bound_at_total", metrics.bounds.simple},
+        {"makespan_gap_at_total", at_total ? nlohmann::json(metrics.makespan - metrics.bound) : nlohmann::json(nullptr)},
+        {"makespan_gap_reason", metrics.gap_reason},
         {"makespan", makespan(schedule)},
         {"solve_seconds", solve_seconds},
         {"phase_seconds", phases},
@@ -289,7 +301,13 @@ int run(const po::variables_map& values) {
     if (at_total) {
       std::cout << "at " << metrics.total_micros << " micro-batches: makespan " << metrics.makespan
                 << ", bubble ratio " << std::setprecision(4) << metrics.bubble_ratio << ", bound " << metrics.bound
-                << " (gap " << metrics.makespan - metrics.bound << ")\n";
+                << " (gap " << metrics.makespan - metrics.bound << ", " << std::setprecision(3)
+                << 100 * relative_gap(metrics.makespan, metrics.bound) << "%)\n";
+      if (metrics.bound != metrics.bounds.simple)
+        std::cout << "                 bound: device " << metrics.bounds.device << " idles >= "
+                  << metrics.bounds.idle_head << " steps before and " << metrics.bounds.idle_tail
+                  << " after (simple bound " << metrics.bounds.simple << ")\n";
+      if (!metrics.gap_reason.empty()) std::cout << "gap above 1%     " << metrics.gap_reason << "\n";
     } else {
       std::cout << "at " << metrics.total_micros << " micro-batches: fewer than the " << smallest_unroll(schedule)
                 << " the repetend needs; not unrolled\n";
