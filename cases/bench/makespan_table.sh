@@ -7,7 +7,10 @@
 # D; ours alone). Columns: the repetend's period and L, the makespan at 128,
 # the idle-aware bound and the simple bound (solver/makespan_bound.hpp), the
 # gap to the idle-aware bound in steps and %, and for gaps above 1% the
-# reason `tessel search` gives. Every schedule is verified by `search` itself
+# reason `tessel search` gives, and where it gives one, the staged schedule
+# `search` then builds (memory-free all-device blocks batched first and last,
+# solver/staged_schedule.hpp; built for N = 128 only, it does not unroll).
+# Every schedule is verified by `search` itself
 # (exit 4 otherwise) and again here with `tessel verify`.
 #
 # usage: cases/bench/makespan_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS] [DEVICES...]
@@ -31,8 +34,8 @@ python_of() {
     END { if (!found) print "-" }' "$reference"
 }
 
-echo "| case | devices | mode | memory | period | L | makespan @128 | bound @128 | simple bound | Python Tessel @128 | gap | gap % | seconds | exit | why (gap > 1%) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| case | devices | mode | memory | period | L | makespan @128 | bound @128 | simple bound | Python Tessel @128 | gap | gap % | seconds | exit | why (gap > 1%) | staged @128 | staged gap % |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for ndevs in $devices; do
   for name in vshape xshape mshape nnshape kshape; do
     settings="train $ndevs infer $ndevs"
@@ -51,7 +54,7 @@ for ndevs in $devices; do
       seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.2f')
       python=$(python_of "$ndevs" "$name" "$memory" "$infer_key")
       if [ "$code" != 0 ] && [ "$code" != 3 ]; then
-        echo "| $name | $ndevs | $mode | $memory | | | | | | $python | | | $seconds | $code | no schedule |"
+        echo "| $name | $ndevs | $mode | $memory | | | | | | $python | | | $seconds | $code | no schedule | | |"
         continue
       fi
       verified=$("$tessel" verify "$work/s.json" >/dev/null 2>&1 && echo "" || echo " NOT VERIFIED")
@@ -60,7 +63,8 @@ for ndevs in $devices; do
         "| \($n) | \($d) | \($mo) | \($me) | \(.period) | \(.period_lower_bound_per_micro) | \(.makespan_at_total) | " +
         "\(.makespan_bound_at_total) | \(.makespan_simple_bound_at_total) | \($py) | \(.makespan_gap_at_total) | " +
         "\((.makespan_gap_at_total / .makespan_bound_at_total * 1000 | round) / 10) | \($s) | \($c)\($v) | " +
-        "\(.makespan_gap_reason) |"' "$work/out.json"
+        "\(.makespan_gap_reason) | \(.staged_makespan_at_total // "-") | " +
+        "\(if .staged_makespan_at_total then ((.staged_makespan_at_total - .makespan_bound_at_total) / .makespan_bound_at_total * 1000 | round) / 10 else "-" end) |"' "$work/out.json"
     done
   done
 done
