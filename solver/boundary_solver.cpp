@@ -20,6 +20,8 @@
 #include <sstream>
 
 #include "solver/backend.hpp"
+#include "solver/encoding_budget.hpp"
+#include "solver/makespan_bound.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {
@@ -51,6 +53,36 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
   auto report = [&](const std::string& line) {
     if (progress) progress(line);
   };
+
+  // Nothing to win when the K micro-batches already take no more than their
+  // lower bound: warmup and cooldown are then minimal (and proving that by
+  // the solver's unsat answers can take the whole budget).
+  const long long makespan_floor = makespan_lower_bound(placement, k);
+  if (horizon <= makespan_floor) {
+    report("boundary: the schedule of " + std::to_string(k) + " micro-batches already takes its lower bound " +
+           std::to_string(makespan_floor) + " steps");
+    outcome.complete = true;
+    return outcome;
+  }
+
+  // The memory bounds below cost steps x allocations per device; refuse an
+  // encoding that would not fit (the schedule in hand stays valid).
+  if (!schedule.memory_limit.empty()) {
+    long long memory_terms = 0;
+    for (const Instance& instance : schedule.instances) {
+      const Block& block = placement.blocks[instance.block];
+      if (block.memory == 0) continue;
+      const long long steps = instance.start < window.start ? window.start
+                              : instance.start >= window.end ? horizon - window.end
+                                                              : 0;
+      memory_terms += steps * static_cast<long long>(block.devices.size());
+    }
+    if (memory_terms > kMaxMemoryTerms) {
+      report("boundary: skipped, its memory constraints would hold " + std::to_string(memory_terms) +
+             " terms (more than " + std::to_string(kMaxMemoryTerms) + ")");
+      return outcome;
+    }
+  }
 
   std::unique_ptr<Backend> backend = make_backend(backend_name);
   std::map<std::pair<int, int>, IntVar> warmup, cooldown;  // (block, micro) -> start
@@ -177,8 +209,16 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     sort_instances(result);
     return result;
   };
+  // Building may have used up the budget: stop here (after_seconds of a
+  // negative time would mean no limit at all).
+  if (deadline.expired()) {
+    report("boundary: budget used up while building the encoding");
+    return outcome;
+  }
   // The warmup gets half of the time left, the cooldown the rest.
-  Deadline phase_deadline = deadline.unlimited() ? deadline : Deadline::after_seconds(deadline.seconds_left() / 2);
+  Deadline phase_deadline = deadline;
+  if (!deadline.unlimited())
+    phase_deadline.at = Deadline::Clock::now() + (deadline.at - Deadline::Clock::now()) / 2;
   auto ask = [&](const std::string& what, const std::vector<Lit>& assumptions) {
     auto start = std::chrono::steady_clock::now();
     Answer answer = backend->solve(assumptions, phase_deadline);
@@ -216,10 +256,11 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     return last - window.end;
   };
   int best_warmup = window.start, best_cooldown = horizon - window.end;
+  auto at_floor = [&]() { return best_warmup + (window.end - window.start) + best_cooldown <= makespan_floor; };
   int low = warmup.empty() ? 0 : 1;
   bool stopped = false;
   Schedule best = schedule;
-  while (low < best_warmup && !stopped) {
+  while (low < best_warmup && !stopped && !at_floor()) {
     Answer answer = ask("warmup <= " + std::to_string(best_warmup - 1), warmup_bound(best_warmup - 1));
     if (answer == Answer::Sat) {
       best_warmup = warmup_length();
@@ -236,7 +277,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
   phase_deadline = deadline;
   low = 0;
   for (const auto& [key, var] : cooldown) low = std::max(low, placement.blocks[key.first].span);
-  while (low < best_cooldown && !stopped) {
+  while (low < best_cooldown && !stopped && !at_floor()) {
     std::vector<Lit> assumptions = keep_warmup;
     for (Lit lit : cooldown_bound(best_cooldown - 1)) assumptions.push_back(lit);
     Answer answer = ask("cooldown <= " + std::to_string(best_cooldown - 1), assumptions);
@@ -249,11 +290,12 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
       stopped = true;
     }
   }
-  outcome.complete = !stopped && !warmup_stopped;
+  outcome.complete = (!stopped && !warmup_stopped) || at_floor();
   if (makespan(best) < makespan(schedule)) {
     if (!fits_for_any_length(best)) {
       // The constraints above should make this impossible; keep the valid one.
       report("boundary: the shortened schedule does not fit every length (a bug); keeping the squeezed one");
+      outcome.complete = false;
       return outcome;
     }
     outcome.schedule = best;

@@ -3,9 +3,12 @@
 // under assumptions on one solver (bisection), so that the unsatisfiable
 // bound just below the answer is the proof of optimality.
 //
-// Why these choices: the horizon H comes from a schedule built without the
-// solver (micro-batches one after another), which is also the answer if the
-// solver runs out of time; memory is a bound per device and step over order
+// Why these choices: the horizon H comes from a schedule built first (the
+// repetend search's schedule unrolled to nmicros when the placement has a
+// steady state and nmicros reaches its window, else micro-batches one after
+// another), which is also the answer if the solver runs out of time; the
+// repetend's is usually within a few steps of the optimum, so the horizon,
+// and with it the encoding, is several times smaller than the serial one; memory is a bound per device and step over order
 // literals [start <= t], which both backends handle natively (Z3 as
 // comparisons, the SAT backend as its order encoding); the makespan bound is
 // the set of literals [start <= T - span], so no constraint is ever retracted.
@@ -15,8 +18,12 @@
 #include <chrono>
 #include <sstream>
 
+#include "model/input_error.hpp"
+#include "model/unroll.hpp"
 #include "solver/backend.hpp"
+#include "solver/encoding_budget.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/repetend_search.hpp"
 #include "solver/schedule_check.hpp"
 #include "solver/single_micro.hpp"
 
@@ -34,6 +41,31 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
       schedule.instances.push_back({static_cast<int>(b), micro, micro * length + starts[b]});
   sort_instances(schedule);
   return schedule;
+}
+
+// The repetend search's schedule unrolled to `nmicros`, when there is one:
+// a few seconds at most (a quarter of the time left, short boundary budget).
+std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros) {
+  if (options.memory_limit.empty() || options.deadline.seconds_left() < 0.1) return std::nullopt;
+  SearchOptions quick = options;
+  quick.nmicros.reset();
+  quick.micros_per_window = 1;
+  quick.boundary_seconds = 2;
+  double seconds = options.deadline.unlimited() ? 10 : std::min(10.0, options.deadline.seconds_left() / 4);
+  quick.deadline = Deadline::after_seconds(seconds);
+  quick.progress = nullptr;
+  try {
+    SearchResult found = search_repetend(placement, quick);
+    if (found.status != SearchStatus::Found || !found.schedule || !found.schedule->repetend) return std::nullopt;
+    if (nmicros < smallest_unroll(*found.schedule)) return std::nullopt;
+    Schedule unrolled = unroll(*found.schedule, nmicros);
+    if (!schedule_fits(unrolled)) return std::nullopt;
+    unrolled.repetend.reset();
+    unrolled.search = nullptr;
+    return unrolled;
+  } catch (const InputError&) {
+    return std::nullopt;  // no steady state, or a window the count cannot reach
+  }
 }
 
 }  // namespace
@@ -61,6 +93,32 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   } else {
     for (const Block& block : placement.blocks) horizon += block.span * nmicros;
   }
+  if (std::optional<Schedule> periodic = repetend_start(placement, options, nmicros);
+      periodic && makespan(*periodic) < horizon) {
+    report("full: start from the repetend schedule unrolled to " + std::to_string(nmicros) +
+           " micro-batches, makespan " + std::to_string(makespan(*periodic)));
+    best = periodic;
+    horizon = makespan(*periodic);
+  }
+
+  // Refuse what cannot be built (see encoding_budget.hpp).
+  long long memory_terms = 0;
+  if (!options.memory_limit.empty())
+    for (int device = 0; device < placement.ndevs; ++device) {
+      long long allocations = 0;
+      for (const Block& block : placement.blocks)
+        if (block.memory != 0 &&
+            std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
+          allocations += nmicros;
+      memory_terms += allocations * horizon;
+    }
+  if (memory_terms > kMaxMemoryTerms)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
+                     "constraints would hold " + std::to_string(memory_terms) + " terms (horizon " +
+                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
+                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
+                     "micro-batches with 'tessel unroll') or fewer --nmicros");
 
   // Building the encoding of many micro-batches takes long by itself (the
   // pairwise no-overlap of Z3 is quadratic per device), so the deadline is

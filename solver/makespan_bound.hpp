@@ -1,14 +1,35 @@
-// The yardstick for a schedule of N micro-batches (ALGORITHMS.md section 3):
-// max(critical path, max_d (head_d + N load(d) + tail_d)). No schedule can be
-// shorter, so the gap to it says how much warmup and cooldown could still win.
+// Lower bounds on the makespan of N micro-batches: the yardstick every search
+// reports its gap against, so it must never exceed a schedule that exists
+// (tests check it against optima the full solver proves).
+//
+// The simple bound (ALGORITHMS.md section 3) is
+// max(critical path, max_d (head_d + N load(d) + tail_d)) with head_d the
+// earliest start of any block on d and tail_d the shortest chain after one.
+// Blocks on every device (tensor-parallel embeddings) make head_d and tail_d
+// zero, although a device still idles while the first micro-batch travels to
+// it and the last one travels back: the idle-aware bound counts those steps
+// (see makespan_bound.cpp for the argument that it is a lower bound).
 #pragma once
+
+#include <string>
 
 #include "model/placement.hpp"
 
 namespace tessel {
 
-// head_d: earliest start of any block on d; tail_d: the least work that must
-// still run after the last block on d ends (its longest chain of successors).
+struct MakespanBound {
+  long long simple = 0;  // max(critical path, max_d head_d + N load(d) + tail_d)
+  long long value = 0;   // the best bound proven here, >= simple
+  // The device that gives `value` (-1: the critical path) and its forced
+  // idle steps before its first and after its last block that matters.
+  int device = -1;
+  long long idle_head = 0;
+  long long idle_tail = 0;
+};
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros);
+
+// makespan_bound(placement, nmicros).value
 long long makespan_lower_bound(const Placement& placement, long long nmicros);
 
 }  // namespace tessel

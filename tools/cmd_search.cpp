@@ -15,6 +15,8 @@
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/makespan_gap.hpp"
+#include "solver/staged_schedule.hpp"
 #include "solver/repetend_search.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -27,7 +29,7 @@ const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
     "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
-    "              [--boundary-seconds S] [-o FILE] [--json]\n\n"
+    "              [--boundary-seconds S] [-o FILE] [--staged-output FILE] [--json]\n\n"
     "Strategies:\n"
     "  repetend (default)  the minimal period P of a repetend running every block once per\n"
     "                      period, searched upward from the lower bound L (the busiest device's\n"
@@ -66,7 +68,11 @@ const char* kUsage =
     "                      for fast). Proves nothing: the only bound is L, so 'proven optimal'\n"
     "                      only when the period equals L. --nmicros bounds K in flight.\n\n"
     "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
-    "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
+    "peak memory, makespan and bubble ratio at --total-micros (by unrolling) against a lower bound\n"
+    "(a device's work plus the idle steps it cannot avoid) with the gap, and where the gap is above\n"
+    "1% why, as far as the search knows, and then a staged schedule (the memory-free all-device\n"
+    "blocks of every micro-batch first and last, the rest's repetend between; for --total-micros only)\n"
+    "when the placement has such blocks; solve time per\n"
     "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
     "3 time limit (the best schedule so far is still written with -o), 4 internal error.";
 
@@ -75,6 +81,9 @@ struct Metrics {
   int makespan = 0;
   double bubble_ratio = 0;
   long long bound = 0;
+  MakespanBound bounds;
+  std::string gap_reason;  // empty when within 1% of the bound
+  std::optional<StagedSchedule> staged;  // tried when the repetend is more than 1% above the bound
 };
 
 std::string join(const std::vector<long long>& values) {
@@ -207,12 +216,34 @@ int run(const po::variables_map& values) {
       metrics.bubble_ratio = report.bubble_ratio;
     }
   }
-  metrics.bound = makespan_lower_bound(placement, metrics.total_micros);
+  metrics.bounds = makespan_bound(placement, metrics.total_micros);
+  metrics.bound = metrics.bounds.value;
+  if (at_total)
+    metrics.gap_reason = explain_gap({strategy == "full", &result, &schedule, options.boundary_seconds,
+                                      metrics.total_micros, metrics.makespan, metrics.bounds});
   const int warmup = schedule.repetend ? schedule.repetend->start : 0;
   const int cooldown = schedule.repetend ? makespan(schedule) - schedule.repetend->end : 0;
   const bool optimal = strategy == "full" ? result.makespan == result.proven_lower_bound
                                           : result.period == result.proven_lower_bound;
 
+  // Above 1% a staged schedule (solver/staged_schedule.hpp) may do better;
+  // bounded: at most 30 s and the time limit, boundary budget at most 5 s.
+  if (strategy == "repetend" && !metrics.gap_reason.empty()) {
+    SearchOptions staged_options = options;
+    staged_options.boundary_seconds = std::min(options.boundary_seconds, 5.0);
+    staged_options.deadline = Deadline::after_seconds(30);
+    if (options.deadline.at < staged_options.deadline.at) staged_options.deadline = options.deadline;
+    if (!staged_options.deadline.expired())
+      metrics.staged = staged_schedule(placement, staged_options, metrics.total_micros);
+    if (metrics.staged) {
+      if (auto problem = rejection(metrics.staged->schedule, "staged schedule")) {
+        std::cerr << "tessel search: " << *problem << "\n";
+        return kInternal;
+      }
+      if (values.count("staged-output"))
+        write_schedule_file(values["staged-output"].as<std::string>(), metrics.staged->schedule);
+    }
+  }
   if (values.count("output")) write_schedule_file(values["output"].as<std::string>(), schedule);
 
   nlohmann::json windows = nlohmann::json::array();
@@ -256,6 +287,10 @@ int run(const po::variables_map& values) {
         {"makespan_at_total", at_total ? nlohmann::json(metrics.makespan) : nlohmann::json(nullptr)},
         {"bubble_ratio_at_total", at_total ? nlohmann::json(metrics.bubble_ratio) : nlohmann::json(nullptr)},
         {"makespan_bound_at_total", metrics.bound},
+        {"makespan_simple_bound_at_total", metrics.bounds.simple},
+        {"makespan_gap_at_total", at_total ? nlohmann::json(metrics.makespan - metrics.bound) : nlohmann::json(nullptr)},
+        {"makespan_gap_reason", metrics.gap_reason},
+        {"staged_makespan_at_total", metrics.staged ? nlohmann::json(makespan(metrics.staged->schedule)) : nlohmann::json(nullptr)},
         {"makespan", makespan(schedule)},
         {"solve_seconds", solve_seconds},
         {"phase_seconds", phases},
@@ -328,7 +363,19 @@ int run(const po::variables_map& values) {
     if (at_total) {
       std::cout << "at " << metrics.total_micros << " micro-batches: makespan " << metrics.makespan
                 << ", bubble ratio " << std::setprecision(4) << metrics.bubble_ratio << ", bound " << metrics.bound
-                << " (gap " << metrics.makespan - metrics.bound << ")\n";
+                << " (gap " << metrics.makespan - metrics.bound << ", " << std::setprecision(3)
+                << 100 * relative_gap(metrics.makespan, metrics.bound) << "%)\n";
+      if (metrics.bound != metrics.bounds.simple)
+        std::cout << "                 bound: device " << metrics.bounds.device << " idles >= "
+                  << metrics.bounds.idle_head << " steps before and " << metrics.bounds.idle_tail
+                  << " after (simple bound " << metrics.bounds.simple << ")\n";
+      if (!metrics.gap_reason.empty()) std::cout << "gap above 1%     " << metrics.gap_reason << "\n";
+      if (metrics.staged && makespan(metrics.staged->schedule) < metrics.makespan)
+        std::cout << "staged           " << makespan(metrics.staged->schedule) << " steps at " << metrics.total_micros
+                  << " micro-batches, verified: the memory-free all-device blocks of every micro-batch first ("
+                  << metrics.staged->prefix_blocks << ") and last (" << metrics.staged->suffix_blocks
+                  << "), the rest as a repetend of period " << metrics.staged->middle_period
+                  << " between; built for this N only, it does not unroll (--staged-output FILE writes it)\n";
     } else {
       std::cout << "at " << metrics.total_micros << " micro-batches: fewer than the " << smallest_unroll(schedule)
                 << " the repetend needs; not unrolled\n";
@@ -368,6 +415,8 @@ int run_search(int argc, char** argv) {
        "fast: budget for the solver's shortening of the constructed window below its period, on placements "
        "of at most 40 blocks (0 = skip)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
+      ("staged-output", po::value<std::string>(),
+       "repetend, gap above 1%: write the staged schedule of --total-micros micro-batches, when one was built")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
   po::variables_map values;

@@ -1,0 +1,78 @@
+// Why the makespan is above its bound (see the header). Each reason names
+// only what the search decided: "proven" appears only where an UNSAT answer
+// (or the boundary solver's completed minimisation) stands behind it.
+#include "solver/makespan_gap.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tessel {
+
+double relative_gap(long long makespan, long long bound) {
+  if (bound <= 0) return 0;
+  return double(makespan - bound) / double(bound);
+}
+
+namespace {
+
+bool flag(const Schedule* schedule, const char* name) {
+  if (!schedule || !schedule->search.is_object()) return false;
+  auto found = schedule->search.find(name);
+  return found != schedule->search.end() && found->is_boolean() && found->get<bool>();
+}
+
+std::string full_reason(const GapFacts& facts) {
+  const SearchResult& result = *facts.result;
+  if (result.status == SearchStatus::Found && result.makespan == result.proven_lower_bound)
+    return "the makespan is proven optimal for " + std::to_string(facts.nmicros) +
+           " micro-batches (every shorter one is unsatisfiable): the bound is not tight here";
+  return "the full solver stopped before proving the makespan optimal (proven lower bound " +
+         std::to_string(result.proven_lower_bound) + ")";
+}
+
+std::string boundary_reason(const GapFacts& facts) {
+  if (facts.boundary_seconds <= 0) return "warmup/cooldown were not shortened by the solver (--boundary-seconds 0)";
+  if (flag(facts.schedule, "boundary_proven_minimal"))
+    return "warmup and cooldown are proven minimal around this repetend (its window fixed); "
+           "another repetend of the same period or a non-periodic schedule may still be shorter";
+  return "the boundary shortening ran out of its budget (--boundary-seconds " +
+         [&] {
+           std::ostringstream text;
+           text << facts.boundary_seconds;
+           return text.str();
+         }() +
+         ") before proving warmup/cooldown minimal";
+}
+
+std::string repetend_reason(const GapFacts& facts) {
+  const SearchResult& result = *facts.result;
+  const int k = std::max(1, result.micros_per_window);
+  // Steps the period alone adds over N L at N micro-batches.
+  const long long period_excess = (static_cast<long long>(result.period) - result.lower_bound) * facts.nmicros / k;
+  const long long gap = facts.makespan - facts.bound.value;
+  std::ostringstream why;
+  if (result.period > result.lower_bound) {
+    why << "the period is " << result.period;
+    if (k > 1) why << " for " << k << " micro-batches";
+    why << " > " << (k > 1 ? "k L = " : "L = ") << result.lower_bound << ", which alone adds " << period_excess
+        << " steps at " << facts.nmicros << " micro-batches (gap " << gap << "); the bound assumes L per micro-batch";
+    if (result.proven_lower_bound >= result.period)
+      why << ", and every shorter period is proven impossible for a repetend, but a non-periodic schedule is "
+             "not bound by the period, so the gap itself is not proven";
+    else
+      why << "; periods from " << result.proven_lower_bound << " up are not decided (time limit)";
+    const long long rest = gap - period_excess;
+    if (relative_gap(facts.bound.value + rest, facts.bound.value) > 0.01) why << "; beyond that, " << boundary_reason(facts);
+    return why.str();
+  }
+  return boundary_reason(facts);
+}
+
+}  // namespace
+
+std::string explain_gap(const GapFacts& facts) {
+  if (!facts.result || relative_gap(facts.makespan, facts.bound.value) <= 0.01) return "";
+  return facts.full ? full_reason(facts) : repetend_reason(facts);
+}
+
+}  // namespace tessel
