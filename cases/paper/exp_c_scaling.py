@@ -33,7 +33,7 @@ def exact_text(row):
     if row is None:
         return "not run"
     if row["status"] == "found":
-        return f"{row['period']} (proven >= {row['proven_lower_bound']})"
+        return f"{paperlib.period_text(row)} (proven >= {row['proven_lower_bound']})"
     if row["status"] == "timeout":
         return f"timeout ({row.get('time_limit', '?')} s): {paperlib.cell(row['period'])}, proven >= " \
                f"{paperlib.cell(row['proven_lower_bound'])}"
@@ -45,11 +45,11 @@ def scaling_table(title, fast_rows, exact_rows):
     lines = paperlib.headline_lines(title, FAST_NOTE, fast_rows)
     both = [(f, exact_by_name.get(f["name"])) for f in fast_rows]
     both = [(f, e) for f, e in both if e is not None and f["status"] == "found" and e["status"] == "found"]
-    equal = sum(int(f["period"]) == int(e["period"]) for f, e in both)
-    worst = max((int(f["period"]) - int(e["period"]) for f, e in both), default=0)
+    equal = sum(paperlib.average_period(f) == paperlib.average_period(e) for f, e in both)
+    worst = max((paperlib.average_period(f) - paperlib.average_period(e) for f, e in both), default=0)
     at_l = sum(f["status"] == "found" and f["period"] == f["lower_bound"] for f in fast_rows)
     lines += [f"Fast period = L on {at_l} of {len(fast_rows)}; fast period = the exact optimum on {equal} of "
-              f"{len(both)} configurations both answered (at most {worst} above it). Exact search: "
+              f"{len(both)} configurations both answered (at most {worst:g} steps per micro-batch above it). Exact search: "
               f"{sum(r['status'] == 'found' for r in exact_rows)} found, "
               f"{sum(r['status'] == 'timeout' for r in exact_rows)} timeouts, of {len(exact_rows)}.", ""]
     header = ["configuration", "fast period / L", "fast s", "fast makespan@128 / bound", "exact period",

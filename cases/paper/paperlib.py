@@ -29,10 +29,10 @@ TOTALS = (32, 128)
 # Columns of every experiment CSV, in order. Missing figures are "-" with the
 # status saying why; nothing is left blank.
 COLUMNS = [
-    "suite", "name", "placement", "ndevs", "infer", "memory", "nmicros_arg",
+    "suite", "name", "placement", "ndevs", "infer", "memory", "nmicros_arg", "micros_per_window_arg",
     "strategy", "backend",
     "status", "search_seconds", "wall_seconds",
-    "period", "lower_bound", "proven_lower_bound", "optimal", "nmicros_in_flight",
+    "period", "micros_per_window", "lower_bound", "proven_lower_bound", "optimal", "nmicros_in_flight",
     "warmup_steps", "cooldown_steps",
     "makespan32", "makespan128", "makespan_full",
     "lb_makespan32", "lb_makespan128", "lb_makespan_full",
@@ -189,6 +189,8 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
         args.append("--infer")
     if config.get("nmicros"):
         args += ["--nmicros", str(config["nmicros"])]
+    if config.get("micros_per_window") is not None:
+        args += ["--micros-per-window", str(config["micros_per_window"])]
     if strategy == "repetend":
         args += ["--total-micros", "128", "--boundary-seconds", str(boundary_seconds)]
     log(f"paper: {name}: {' '.join(args[1:])}")
@@ -197,6 +199,7 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
     row.update(suite=config["suite"], name=name, placement=config["placement"], ndevs=config["ndevs"],
                infer="yes" if config.get("infer") else "no", memory=config["memory"],
                nmicros_arg=config.get("nmicros") or "-", strategy=strategy, backend=backend,
+               micros_per_window_arg=config.get("micros_per_window", "-"),
                wall_seconds=f"{wall:.3f}")
     if code is None:
         row["status"] = "timeout"
@@ -214,6 +217,8 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
                 "warmup_steps", "cooldown_steps"):
         if answer.get(key) is not None and row["status"] in ("found", "timeout", "infeasible"):
             row[key] = answer[key]
+    if row["period"] != "-":
+        row["micros_per_window"] = answer.get("micros_per_period", 1)
     if "optimal" in answer:
         row["optimal"] = bool(answer["optimal"])
     if answer.get("solve_seconds") is not None:
@@ -317,7 +322,7 @@ def summary(rows):
     invalid = [r for r in rows if r["valid"] is False]
     mean = geometric_mean(speedups)
     both = [r for r in rows if r["status"] == "found" and r["ref_status"] == "found"]
-    periods = [(as_number(r["period"]), as_number(r["ref_period"])) for r in both]
+    periods = [(average_period(r), as_number(r["ref_period"])) for r in both]
     periods = [(a, b) for a, b in periods if a is not None and b is not None]
     # Repetend rows compare the makespan at 128 micro-batches; full-search rows the whole schedule's.
     makespans = [(as_number(r["makespan_full"]), as_number(r["ref_nsteps"])) if r["strategy"] == "full"
@@ -383,6 +388,19 @@ def seconds_text(value):
     return f"{v:.2f}" if v < 100 else f"{v:.0f}"
 
 
+def average_period(row):
+    """Steps per micro-batch: the period of a window of k micro-batches over k."""
+    period = as_number(row["period"])
+    k = as_number(row.get("micros_per_window", "-")) or 1
+    return None if period is None else period / k
+
+
+def period_text(row):
+    """'6', or for a window of k > 1 micro-batches '12/2' (period of the window / k)."""
+    k = as_number(row.get("micros_per_window", "-")) or 1
+    return cell(row["period"]) if k == 1 else f"{cell(row['period'])}/{int(k)}"
+
+
 def figure_pair(ours, theirs, bound):
     return f"{cell(ours)} / {cell(theirs)} / {cell(bound)}"
 
@@ -417,6 +435,8 @@ def markdown_table(title, note, rows, full=False):
             config += " infer"
         if r["nmicros_arg"] != "-":
             config += f" n={r['nmicros_arg']}"
+        if str(r.get("micros_per_window_arg", "-")) != "-":
+            config += " k=auto" if str(r["micros_per_window_arg"]) == "0" else f" k={r['micros_per_window_arg']}"
         if full:
             ref_makespan = r["ref_nsteps"]
             cells = [config, r["backend"], status_text(r), seconds_text(r["wall_seconds"]),
@@ -426,7 +446,7 @@ def markdown_table(title, note, rows, full=False):
         else:
             cells = [config, r["backend"], cell(r["nmicros_in_flight"]), status_text(r),
                      seconds_text(r["wall_seconds"]), ref_status_text(r), seconds_text(r["ref_seconds"]),
-                     cell(r["speedup"]), figure_pair(r["period"], r["ref_period"], r["lower_bound"]),
+                     cell(r["speedup"]), figure_pair(period_text(r), r["ref_period"], r["lower_bound"]),
                      cell(r["proven_lower_bound"]),
                      figure_pair(r["makespan32"], r["ref_makespan32"], r["lb_makespan32"]),
                      figure_pair(r["makespan128"], r["ref_makespan128"], r["lb_makespan128"]),
