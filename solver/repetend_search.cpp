@@ -26,6 +26,7 @@
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/full_search.hpp"
+#include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/window_placement.hpp"
@@ -41,6 +42,16 @@ ModuloSolution solution_from_starts(const Placement& placement, int period, std:
     latency = std::max(latency, starts[b] + placement.blocks[b].span);
   }
   return {period, starts, latency, (latency + period - 1) / period};
+}
+
+// The decoded answer, re-checked from the definition (modulo_check.hpp): a
+// wrong encoding stops the search here instead of reaching the user.
+ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
+                                const std::vector<int>& starts, int max_in_flight) {
+  if (auto violation = modulo_violation(window, memory_limit, period, starts, max_in_flight))
+    throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
+                           " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
+  return solution_from_starts(window, period, starts);
 }
 
 void require_steady_state(const Placement& placement) {
@@ -87,8 +98,8 @@ struct WindowOutcome {
 // Periods lower_bound .. last_period of the window placement, then the
 // latency at the first satisfiable one. `capped`: last_period is below the
 // fallback's period, so "none found" means "no better window", not a bug.
-WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, int max_in_flight,
-                            int last_period, bool capped, const ModuloSolution& fallback,
+WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
+                            int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
                             std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
   auto report = [&](const std::string& line) {
@@ -99,15 +110,24 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   outcome.attempt.k = k;
   const int lower_bound = period_lower_bound(window);
   outcome.attempt.proven_lower_bound = lower_bound;
-  const int copies = options.window_symmetry ? k : 1;
+  const ModuloRules rules{options.symmetry, k};
+  const int chunk = std::max(1, options.periods_per_solver);
 
+  // One solver per chunk of consecutive periods (see the file comment).
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
   for (int period = lower_bound; period <= last_period; ++period) {
-    backend = make_backend(options.backend);
+    if (!backend || period > encoding.last_period) {
+      if (deadline.expired()) {
+        outcome.gave_up = true;
+        break;
+      }
+      backend = make_backend(options.backend);
+      encoding = encode_modulo(*backend, window, options.memory_limit, period,
+                               std::min(last_period, period + chunk - 1), max_in_flight, rules);
+    }
     auto call_start = std::chrono::steady_clock::now();
-    encoding = encode_modulo(*backend, window, options.memory_limit, period, max_in_flight, copies);
-    Answer answer = backend->solve({}, options.deadline);
+    Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "period " + std::to_string(period), answer_name(answer), seconds});
     std::ostringstream line;
@@ -122,9 +142,8 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       outcome.gave_up = true;
       break;
     }
-    std::vector<int> starts;
-    for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-    outcome.solution = solution_from_starts(window, period, starts);
+    outcome.solution = checked_solution(window, options.memory_limit, period,
+                                        decode_starts(*backend, encoding, period), max_in_flight);
     break;
   }
   outcome.period_seconds = seconds_since(begin);
@@ -148,11 +167,13 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
 
   // Second objective: the shortest latency at this period.
   auto latency_begin = std::chrono::steady_clock::now();
+  const int period = outcome.solution->period;
   int low = critical_path(window);
   while (low < outcome.solution->latency) {
     int mid = low + (outcome.solution->latency - low) / 2;
     auto call_start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve(latency_assumptions(*backend, encoding, window, mid), options.deadline);
+    const Lit bounded = latency_literal(*backend, encoding, window, period, mid);
+    Answer answer = backend->solve({period_assumption(encoding, period), bounded}, deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "latency <= " + std::to_string(mid), answer_name(answer), seconds});
     std::ostringstream line;
@@ -160,9 +181,8 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
          << " s)";
     report(line.str());
     if (answer == Answer::Sat) {
-      std::vector<int> starts;
-      for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-      outcome.solution = solution_from_starts(window, outcome.solution->period, starts);
+      outcome.solution = checked_solution(window, options.memory_limit, period,
+                                          decode_starts(*backend, encoding, period), max_in_flight);
     } else if (answer == Answer::Unsat) {
       low = mid + 1;
     } else {
@@ -236,12 +256,28 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   std::optional<WindowOutcome> first_outcome;
   double period_seconds = 0, latency_seconds = 0;
   bool timed_out = false;
+  bool wider_undecided = false;
+  Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
   for (int k = first_k; k <= last_k; ++k) {
     // No window beats an average of L.
     if (best && best->solution.period == best->k * per_micro_bound) break;
-    if (options.deadline.expired()) {
-      result.windows.push_back({k, "timeout", 0, k * per_micro_bound, 0, 0});
-      timed_out = true;
+    const bool exploring = automatic && k > 1;
+    if (exploring && k == 2) {
+      // The wider windows get a share of the time, so that exploring them
+      // never costs the answer k = 1 already has.
+      double share = options.wider_window_seconds > 0 ? options.wider_window_seconds : 1e18;
+      if (!options.deadline.unlimited()) share = std::min(share, options.deadline.seconds_left() / 2);
+      if (share < 1e17) wider_deadline = Deadline::after_seconds(std::max(share, 1e-3));
+    }
+    const Deadline& deadline = exploring ? wider_deadline : options.deadline;
+    if (deadline.expired()) {
+      if (exploring && !options.deadline.expired()) {
+        result.windows.push_back({k, "undecided", 0, k * per_micro_bound, 0, 0});
+        wider_undecided = true;
+      } else {
+        result.windows.push_back({k, "timeout", 0, k * per_micro_bound, 0, 0});
+        timed_out = true;
+      }
       break;
     }
     const Placement window = window_placement(placement, k);
@@ -256,15 +292,21 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
         capped = true;
       }
     }
-    WindowOutcome outcome = decide_window(window, k, options, max_in_flight, last_period, capped, fallback,
-                                          result.calls);
+    WindowOutcome outcome = decide_window(window, k, options, deadline, max_in_flight, last_period, capped,
+                                          fallback, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
+    const bool out_of_share = exploring && !options.deadline.expired();
+    if (outcome.gave_up && out_of_share) outcome.attempt.status = "undecided";
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
     if (outcome.gave_up || outcome.latency_gave_up) {
-      timed_out = true;
+      // A wider window that ran out of its share leaves the answer decided
+      // so far standing (a window found with an unfinished latency is still
+      // a valid, better window).
+      if (out_of_share) wider_undecided = true;
+      else timed_out = true;
       break;
     }
   }
@@ -336,6 +378,10 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                      std::to_string(result.windows.back().k) + "); the period is decided, the latency may not be minimal";
   } else {
     result.status = SearchStatus::Found;
+    if (wider_undecided)
+      result.message = "windows of more than " + std::to_string(result.windows.back().k - 1) +
+                       " micro-batches were not fully decided within their share of the time "
+                       "(--window-seconds); the answer is the best window decided";
   }
   return result;
 }

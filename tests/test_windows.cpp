@@ -32,7 +32,7 @@ SearchResult search(const Placement& placement, long long memory, int k, const s
   options.memory_limit.assign(placement.ndevs, memory);
   options.micros_per_window = k;
   options.largest_auto_window = 2;
-  options.window_symmetry = symmetry;
+  options.symmetry = symmetry;
   options.boundary_seconds = 1;
   return search_repetend(placement, options);
 }

@@ -25,7 +25,8 @@ namespace {
 const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
-    "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
+    "              [--micros-per-window k] [--window-seconds S] [--total-micros N]\n"
+    "              [--time-limit SECONDS]"
     "              [--boundary-seconds S] [-o FILE] [--json]\n\n"
     "Strategies:\n"
     "  repetend (default)  the minimal period P of a repetend running every block once per\n"
@@ -40,13 +41,15 @@ const char* kUsage =
     "                      The written schedule holds K micro-batches with the repetend window\n"
     "                      marked; 'tessel unroll' expands it to any N >= K.\n"
     "                      Windows: a repetend may run every block k times per period P_k\n"
-    "                      (k micro-batches per window, average period P_k / k). Default k = 1;\n"
-    "                      --micros-per-window 0 tries k = 1 .. 4 (proving that a larger window is\n"
-    "                      no better can take long), a larger k only for windows whose average beats\n"
-    "                      the best so far, stopping once an average reaches L; the best average\n"
-    "                      wins (ties: the smaller k). --micros-per-window k fixes k. Every k\n"
-    "                      tried is reported with its proven bound on P_k; 'optimal' means\n"
-    "                      optimal for the chosen k (a wider window than 4 is not ruled out).\n"
+    "                      (k micro-batches per window, average period P_k / k). By default\n"
+    "                      (--micros-per-window 0) k = 1 is decided first, then k = 2 .. 4 within\n"
+    "                      --window-seconds (default 5, at most half the time left): a larger k\n"
+    "                      only for windows whose average beats the best so far, stopping once an\n"
+    "                      average reaches L; the best average wins (ties: the smaller k). A k\n"
+    "                      left undecided in its share is reported 'undecided' and does not make\n"
+    "                      the answer a time-out. --micros-per-window k fixes k. Every k tried is\n"
+    "                      reported with its proven bound on P_k; 'optimal' means optimal for the\n"
+    "                      chosen k (a wider window than 4 is not ruled out).\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
     "  fast                not implemented yet (exit 2).\n\n"
@@ -115,7 +118,11 @@ int run(const po::variables_map& values) {
     if (k > 64) throw InputError("", "--micros-per-window", "must be <= 64 (the encoding grows k-fold)");
     if (strategy != "repetend") throw InputError("", "--micros-per-window", "applies to strategy repetend only");
     options.micros_per_window = k;
+  } else if (strategy == "repetend") {
+    options.micros_per_window = 0;
   }
+  options.wider_window_seconds = values["window-seconds"].as<double>();
+  if (!(options.wider_window_seconds >= 0)) throw InputError("", "--window-seconds", "must be >= 0 (0 = no cap)");
   if (strategy == "full" && !options.nmicros)
     throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
   const auto begin = std::chrono::steady_clock::now();
@@ -300,6 +307,8 @@ int run(const po::variables_map& values) {
     std::cout << ")\n";
     std::cout << "verified         valid\n";
   }
+  if (result.status == SearchStatus::Found && !result.message.empty())
+    std::cerr << "tessel search: note: " << result.message << "\n";
   if (result.status == SearchStatus::Timeout) {
     std::cerr << "tessel search: gave up: " << result.message
               << (values.count("output") ? "; the best schedule so far was written" : "") << "\n";
@@ -319,7 +328,9 @@ int run_search(int argc, char** argv) {
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT, default: fastest in `tessel bench`) | z3 (SMT)")
       ("nmicros", po::value<int>(), "repetend: most windows in flight Kmax; full: micro-batches (required)")
       ("micros-per-window", po::value<int>(),
-       "repetend: micro-batches per window k (default 1; 0 = try k = 1 .. 4, keep the best average period)")
+       "repetend: micro-batches per window k (default 0 = try k = 1 .. 4, keep the best average period)")
+      ("window-seconds", po::value<double>()->default_value(5),
+       "repetend, automatic k: seconds shared by the windows k > 1 (also at most half the time left; 0 = no cap)")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
       ("boundary-seconds", po::value<double>()->default_value(20),
