@@ -16,6 +16,7 @@
 #include "solver/modulo_encoding.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -147,6 +148,31 @@ std::optional<std::vector<MemoryPair>> memory_pairs(const Placement& placement, 
   return pairs;
 }
 
+// Implied constraints that tie a pair's gap to its phases without the chain
+// of dependencies between them (they only speed up the proofs): the free
+// starts at least `distance` (the longest path) after the allocation, so
+// q(free) - q(alloc) >= ceil((distance - P + 1) / P), and with the gap at
+// most v, tau(free) - tau(alloc) >= distance - v P.
+void add_distance_implications(Backend& backend, const ModuloEncoding& encoding, const MemoryPair& pair,
+                               long long distance, std::optional<IntVar> gap) {
+  const IntVar q_alloc = encoding.quotients[pair.allocates], q_free = encoding.quotients[pair.frees];
+  const IntVar t_alloc = encoding.phases[pair.allocates], t_free = encoding.phases[pair.frees];
+  if (distance <= 0) return;
+  for (int period = encoding.first_period; period <= encoding.last_period; ++period) {
+    const Lit selected = period_assumption(encoding, period);
+    const long long least_gap = (distance - period + 1 + period - 1) / period;
+    if (least_gap > 0) backend.add_difference(q_free, q_alloc, static_cast<int>(least_gap), {selected});
+    const int last = gap ? std::min<int>(encoding.max_in_flight - 1, (distance + period - 2) / period) : 0;
+    for (int v = std::max<long long>(0, least_gap); v <= last; ++v) {
+      const long long need = distance - (long long)v * period;
+      if (need <= -(period - 1)) break;
+      std::vector<Lit> guard{selected};
+      if (gap) guard.push_back(backend.at_most(*gap, v));
+      backend.add_difference(t_free, t_alloc, static_cast<int>(need), guard);
+    }
+  }
+}
+
 void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                        const std::vector<long long>& memory_limit) {
   if (memory_limit.empty()) return;
@@ -157,6 +183,21 @@ void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<int>(i);
   }
   const std::vector<std::vector<int>> preds = predecessors(placement);
+  // Longest paths from one block, computed once per allocating block.
+  const std::vector<int> topo = topological_order(placement);
+  const std::vector<std::vector<int>> succs = successors(placement);
+  std::map<size_t, std::vector<long long>> distance_cache;
+  auto distances = [&](size_t from) -> const std::vector<long long>& {
+    auto found = distance_cache.find(from);
+    if (found != distance_cache.end()) return found->second;
+    std::vector<long long> dist(placement.blocks.size(), -1);
+    dist[from] = 0;
+    for (int a : topo) {
+      if (dist[a] < 0) continue;
+      for (int b : succs[a]) dist[b] = std::max(dist[b], dist[a] + placement.blocks[a].span);
+    }
+    return distance_cache.emplace(from, std::move(dist)).first->second;
+  };
   for (int device = 0; device < placement.ndevs; ++device) {
     std::vector<size_t> blocks;
     long long held_lo = 0, held_hi = 0;
@@ -181,10 +222,14 @@ void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
         const IntVar q_alloc = encoding.quotients[pair.allocates], q_free = encoding.quotients[pair.frees];
         const long long widest = std::min(top, limit / pair.amount);
         backend.add_difference(q_alloc, q_free, static_cast<int>(-widest));
-        if (widest == 0) continue;
+        if (widest == 0) {
+          add_distance_implications(backend, encoding, pair, distances(pair.allocates)[pair.frees], std::nullopt);
+          continue;
+        }
         const IntVar gap = backend.new_int(0, static_cast<int>(widest));
         for (int v = 0; v < widest; ++v) backend.add_difference(q_alloc, q_free, -v, {backend.at_most(gap, v)});
         held.ints.push_back({pair.amount, gap});
+        add_distance_implications(backend, encoding, pair, distances(pair.allocates)[pair.frees], gap);
       }
     } else {
       LinearSum offsets;

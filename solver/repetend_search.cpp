@@ -90,7 +90,8 @@ struct WindowOutcome {
   WindowAttempt attempt;
   std::optional<ModuloSolution> solution;  // starts of the window placement
   bool gave_up = false;                    // the period question went unanswered
-  bool latency_gave_up = false;
+  bool latency_gave_up = false;           // the deadline struck during the latency
+  bool latency_unfinished = false;        // its own budget ran out first
   double period_seconds = 0;
   double latency_seconds = 0;
 };
@@ -165,15 +166,24 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     return outcome;
   }
 
-  // Second objective: the shortest latency at this period.
+  // Second objective: the shortest latency at this period, within a budget
+  // of as long as the period took (at least latency_min_seconds): the
+  // period is what the search is for, and a longer latency only costs
+  // micro-batches in flight, which the memory limit already bounds.
   auto latency_begin = std::chrono::steady_clock::now();
+  Deadline latency_deadline = deadline;
+  if (options.latency_budget) {
+    const double budget = std::max(options.latency_min_seconds, outcome.period_seconds);
+    Deadline own = Deadline::after_seconds(budget);
+    if (own.at < latency_deadline.at) latency_deadline = own;
+  }
   const int period = outcome.solution->period;
   int low = critical_path(window);
   while (low < outcome.solution->latency) {
     int mid = low + (outcome.solution->latency - low) / 2;
     auto call_start = std::chrono::steady_clock::now();
     const Lit bounded = latency_literal(*backend, encoding, window, period, mid);
-    Answer answer = backend->solve({period_assumption(encoding, period), bounded}, deadline);
+    Answer answer = backend->solve({period_assumption(encoding, period), bounded}, latency_deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "latency <= " + std::to_string(mid), answer_name(answer), seconds});
     std::ostringstream line;
@@ -186,7 +196,8 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     } else if (answer == Answer::Unsat) {
       low = mid + 1;
     } else {
-      outcome.latency_gave_up = true;
+      if (deadline.expired()) outcome.latency_gave_up = true;
+      else outcome.latency_unfinished = true;
       break;
     }
   }
@@ -257,6 +268,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   double period_seconds = 0, latency_seconds = 0;
   bool timed_out = false;
   bool wider_undecided = false;
+  std::vector<int> latency_unfinished_k;
   Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
   for (int k = first_k; k <= last_k; ++k) {
     // No window beats an average of L.
@@ -301,6 +313,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
+    if (outcome.latency_unfinished) latency_unfinished_k.push_back(k);
     if (outcome.gave_up || outcome.latency_gave_up) {
       // A wider window that ran out of its share leaves the answer decided
       // so far standing (a window found with an unfinished latency is still
@@ -378,11 +391,18 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                      std::to_string(result.windows.back().k) + "); the period is decided, the latency may not be minimal";
   } else {
     result.status = SearchStatus::Found;
+    result.latency_minimal = std::find(latency_unfinished_k.begin(), latency_unfinished_k.end(), k) ==
+                             latency_unfinished_k.end();
+    if (!result.latency_minimal)
+      result.message = "the latency " + std::to_string(chosen.latency) +
+                       " is not proven minimal (the latency search stopped after its budget)";
     if (wider_undecided)
-      result.message = "windows of more than " + std::to_string(result.windows.back().k - 1) +
-                       " micro-batches were not fully decided within their share of the time "
-                       "(--window-seconds); the answer is the best window decided";
+      result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
+                        std::to_string(result.windows.back().k) +
+                        " micro-batches were not fully decided within their share of the time "
+                        "(--window-seconds); the answer is the best window decided";
   }
+  if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   return result;
 }
 

@@ -38,6 +38,10 @@ struct SearchOptions {
   // starts at 0; the copies of a window in order); off only to test that
   // they lose no optimum.
   bool symmetry = true;
+  // Repetend: the latency search at the found period stops after as long as
+  // the period took, at least latency_min_seconds (false: only the deadline).
+  bool latency_budget = true;
+  double latency_min_seconds = 1;
   // Repetend: consecutive periods decided on one incremental solver before
   // a new one is built (1 = a fresh solver per period).
   int periods_per_solver = 1;
@@ -75,6 +79,7 @@ struct SearchResult {
   int proven_lower_bound = 0;         // largest bound proven impossible + 1
   int nmicros_in_flight = 0;          // K
   int latency = 0;                    // one micro-batch's length in the modulo schedule
+  bool latency_minimal = true;        // false: the latency search stopped at its budget
   int makespan = 0;                   // of the schedule (full)
   int micros_per_window = 1;          // k of the chosen window (repetend)
   std::vector<WindowAttempt> windows; // every k tried (repetend)

@@ -121,6 +121,9 @@ int run(const po::variables_map& values) {
   } else if (strategy == "repetend") {
     options.micros_per_window = 0;
   }
+  options.periods_per_solver = values["periods-per-solver"].as<int>();
+  if (options.periods_per_solver < 1 || options.periods_per_solver > 64)
+    throw InputError("", "--periods-per-solver", "must be in 1 .. 64");
   options.wider_window_seconds = values["window-seconds"].as<double>();
   if (!(options.wider_window_seconds >= 0)) throw InputError("", "--window-seconds", "must be >= 0 (0 = no cap)");
   if (strategy == "full" && !options.nmicros)
@@ -235,6 +238,7 @@ int run(const po::variables_map& values) {
         {"windows", windows},
         {"nmicros_in_flight", strategy == "full" ? schedule.nmicros : result.nmicros_in_flight},
         {"latency", result.latency},
+        {"latency_minimal", strategy == "full" ? nlohmann::json(nullptr) : nlohmann::json(result.latency_minimal)},
         {"warmup_steps", warmup},
         {"cooldown_steps", cooldown},
         {"peak_memory", peak},
@@ -331,6 +335,8 @@ int run_search(int argc, char** argv) {
        "repetend: micro-batches per window k (default 0 = try k = 1 .. 4, keep the best average period)")
       ("window-seconds", po::value<double>()->default_value(5),
        "repetend, automatic k: seconds shared by the windows k > 1 (also at most half the time left; 0 = no cap)")
+      ("periods-per-solver", po::value<int>()->default_value(1),
+       "repetend: consecutive periods asked of one incremental solver before a new one is built")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
       ("boundary-seconds", po::value<double>()->default_value(20),

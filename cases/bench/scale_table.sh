@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The exact repetend search at scale (issue 8 item 3): mshape, nnshape,
 # xshape and kshape on 8, 16, 32 and 64 devices under memory D/2, D and 2D,
-# automatic windows (k = 1 .. 4), one table in one run: status (found /
+# automatic windows (k = 1 .. 4, k > 1 within WINDOW_SECONDS), one table in one run: status (found /
 # infeasible, both proven, or TIMEOUT with the best schedule so far), the
 # best average period P_k / k with its k, the per-micro-batch bound L, the
 # proven bound on P_k for the chosen k, whether that is optimal, and the
@@ -9,12 +9,13 @@
 # shortening is --boundary-seconds, 0 here by default so the time is the
 # search itself). Targets on 2 cores: 16 devices < 1 s, 32 < 5 s, 64 < 30 s.
 #
-# usage: cases/bench/scale_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS]
+# usage: cases/bench/scale_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS] [WINDOW_SECONDS]
 set -u
 tessel=${1:-build/tessel}
 backend=${2:-cadical}
 limit=${3:-30}
 boundary=${4:-0}
+windows=${5:-5}
 
 printf '%-8s %3s %4s | %-10s %7s %2s %3s %9s %3s %8s %4s\n' \
   case D mem status avg_per k L proven_Pk opt seconds exit
@@ -23,7 +24,7 @@ for name in mshape nnshape xshape kshape; do
     for memory in $((ndevs / 2)) $ndevs $((ndevs * 2)); do
       begin=$(date +%s.%N)
       json=$("$tessel" search --case "$name" --ndevs "$ndevs" --memory "$memory" --backend "$backend" \
-               --time-limit "$limit" --boundary-seconds "$boundary" --json 2>/dev/null)
+               --time-limit "$limit" --boundary-seconds "$boundary" --window-seconds "$windows" --json 2>/dev/null)
       code=$?
       wall=$(echo "$(date +%s.%N) - $begin" | bc)
       if [ -z "$json" ]; then
