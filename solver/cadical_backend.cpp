@@ -18,9 +18,9 @@
 // clauses, its phases and its scores from one bound to the next; guarded
 // constraints (the guard enters the final clause only) let the same encoded
 // counters serve every bound. A new instance is built only by whoever calls
-// make_backend() again — the repetend search does so when the period changes,
-// because the period appears in the modulo structure of the clauses
-// (no_overlap_modulo, the offset terms of the dependencies).
+// make_backend() again — the repetend search does so per chunk of periods
+// (repetend_search.cpp says why), the period-dependent constraints of a
+// chunk (no_overlap_modulo, one dependency case) guarded by its selectors.
 //
 // Time limits: a CaDiCaL::Terminator polls the Deadline inside the search,
 // so a call stops within milliseconds of the limit and answers Unknown.

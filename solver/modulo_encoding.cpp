@@ -61,8 +61,10 @@ void add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Pl
 // Exclusivity: on each device the blocks' phases do not overlap on the
 // circle of the period, one circle per period of the run.
 
-void add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Placement& placement) {
+bool add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
+                     const Deadline& deadline) {
   for (int device = 0; device < placement.ndevs; ++device) {
+    if (deadline.expired()) return false;
     std::vector<IntVar> phases;
     std::vector<int> spans;
     for (size_t b = 0; b < placement.blocks.size(); ++b)
@@ -74,6 +76,7 @@ void add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Pla
     for (int period = encoding.first_period; period <= encoding.last_period; ++period)
       backend.add_no_overlap_modulo(phases, spans, period, {period_assumption(encoding, period)});
   }
+  return true;
 }
 
 //------------------------------------------------------------------------------
@@ -173,9 +176,9 @@ void add_distance_implications(Backend& backend, const ModuloEncoding& encoding,
   }
 }
 
-void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
-                       const std::vector<long long>& memory_limit) {
-  if (memory_limit.empty()) return;
+bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
+                       const std::vector<long long>& memory_limit, const Deadline& deadline) {
+  if (memory_limit.empty()) return true;
   const long long top = encoding.max_in_flight - 1;
   std::vector<int> rank(placement.blocks.size());
   {
@@ -199,6 +202,7 @@ void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     return distance_cache.emplace(from, std::move(dist)).first->second;
   };
   for (int device = 0; device < placement.ndevs; ++device) {
+    if (deadline.expired()) return false;
     std::vector<size_t> blocks;
     long long held_lo = 0, held_hi = 0;
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
@@ -257,6 +261,7 @@ void add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     // The end of a period (every tau <= phase): held alone.
     if (!held.ints.empty()) backend.add_linear_at_most(held, limit);
   }
+  return true;
 }
 
 //------------------------------------------------------------------------------
@@ -326,7 +331,7 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
 
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
                              const std::vector<long long>& memory_limit, int first_period, int last_period,
-                             int max_in_flight, const ModuloRules& rules) {
+                             int max_in_flight, const ModuloRules& rules, const Deadline& deadline) {
   if (first_period < 1 || last_period < first_period || max_in_flight < 1)
     throw std::invalid_argument("encode_modulo: need 1 <= first_period <= last_period and Kmax >= 1");
   ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}};
@@ -353,8 +358,11 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   }
 
   add_dependencies(backend, encoding, placement);
-  add_exclusivity(backend, encoding, placement);
-  add_memory_bounds(backend, encoding, placement, memory_limit);
+  if (!add_exclusivity(backend, encoding, placement, deadline) ||
+      !add_memory_bounds(backend, encoding, placement, memory_limit, deadline)) {
+    encoding.complete = false;
+    return encoding;
+  }
   if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, rules.copies);
   return encoding;
 }

@@ -25,6 +25,7 @@ struct ModuloEncoding {
   std::vector<IntVar> quotients;     // q(b) in [0, Kmax)
   std::vector<IntVar> phases;        // tau(b) in [0, last_period)
   std::vector<Lit> period_selectors; // [p - first_period]: "the period is p"
+  bool complete = true;              // false: the deadline struck while encoding
 };
 
 // What encode_modulo may add beyond the constraints of the question.
@@ -41,10 +42,12 @@ struct ModuloRules {
 // period_assumption(). Requires every device's memory balance to be zero
 // (checked by the caller): that is what lets the steady-state memory be
 // written without the warmup. Periods shorter than a block's span are
-// encoded as impossible.
+// encoded as impossible. The deadline is checked between the encoding's
+// steps (per device for exclusivity and memory): past it the encoding comes
+// back with `complete` false and must not be solved.
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
                              const std::vector<long long>& memory_limit, int first_period, int last_period,
-                             int max_in_flight, const ModuloRules& rules = {});
+                             int max_in_flight, const ModuloRules& rules = {}, const Deadline& deadline = {});
 
 // The assumption selecting `period` (first_period <= period <= last_period).
 Lit period_assumption(const ModuloEncoding& encoding, int period);

@@ -1,21 +1,36 @@
-// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 item 1): for each
-// window size k (micro-batches per period), periods P_k = k L, k L + 1, ...
-// each decided by one solver call on the modulo encoding of the window
-// placement (k copies of the placement, window_placement.hpp); the first
-// satisfiable one is the answer and every unsatisfiable one below it is part
-// of the proof. Then, on the same solver, the latency of one window is
-// bisected downward under assumptions (fewer micro-batches in flight, less
-// memory, shorter warmup), and warmup and cooldown are built around the best
-// window only.
+// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 items 1-3): for
+// each window size k (micro-batches per period), periods P_k = k L, k L + 1,
+// ... each decided on the modulo encoding of the window placement (k copies
+// of the placement, window_placement.hpp); the first satisfiable one is the
+// answer and every unsatisfiable one below it is part of the proof. Then, on
+// the same solver, the latency of one window is bisected downward under
+// assumptions (fewer micro-batches in flight, less memory, shorter warmup),
+// within a budget of as long as the period took, and warmup and cooldown are
+// built around the best window only. Every decoded answer is re-checked
+// from the definition (modulo_check.hpp) before it is used.
 //
-// With automatic k, a larger window is only asked for periods whose average
-// P_k / k beats the best so far (so ties keep the smaller k), and the search
-// stops as soon as an average reaches L, which no window can beat.
+// Where a new solver is built: once per chunk of `periods_per_solver`
+// consecutive periods of one window size (encode_modulo holds the chunk's
+// periods behind selector literals). A run of periods can reach the
+// fallback period (100+ on 64 devices), and each period adds its own circle
+// of exclusivity, so one solver for all of them would be built mostly for
+// periods never asked. Measured on 16-32 devices, chunks of 4 or 8 were no
+// faster than one solver per period (the unsat proofs of consecutive periods
+// share little), so the default is 1.
+//
+// With automatic k (the command's default), k = 1 is decided within the
+// whole time limit and k = 2 .. 4 within a share of it (wider_window_seconds,
+// at most half the time left); a wider window is only asked for periods
+// whose average P_k / k beats the best so far (so ties keep the smaller k),
+// and the search stops as soon as an average reaches L, which no window can
+// beat. A wider window left undecided in its share is reported as such and
+// leaves the decided answer standing.
 //
 // The search never starts empty-handed: one micro-batch run alone gives a
 // period that always works when memory allows a micro-batch at all, which is
 // both the upper end of the period loop and the schedule returned when the
-// time limit strikes first.
+// time limit strikes first (`sequential_window`, the one place that builds
+// this fallback).
 #include "solver/repetend_search.hpp"
 
 #include <algorithm>
@@ -125,7 +140,11 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       }
       backend = make_backend(options.backend);
       encoding = encode_modulo(*backend, window, options.memory_limit, period,
-                               std::min(last_period, period + chunk - 1), max_in_flight, rules);
+                               std::min(last_period, period + chunk - 1), max_in_flight, rules, deadline);
+      if (!encoding.complete) {
+        outcome.gave_up = true;
+        break;
+      }
     }
     auto call_start = std::chrono::steady_clock::now();
     Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);

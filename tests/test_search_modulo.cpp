@@ -6,6 +6,8 @@
 // goes through the verifier.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "cases/builtin_cases.hpp"
@@ -145,4 +147,16 @@ TEST_CASE("modulo: a wider window left undecided keeps a decided answer (exit 0)
   CHECK(out["windows"][1]["k"] == 2);
   CHECK(out["windows"][1]["status"] == "undecided");
   CHECK_THAT(result.err, Catch::Contains("not fully decided"));
+}
+
+TEST_CASE("modulo: the time limit holds while encoding a large placement", "[search][modulo][time-limit]") {
+  // vshape on 256 devices: 1024 blocks. Before the deadline was checked
+  // between encoding steps (and with the old horizon encoding) a 3 s limit
+  // ran past 60 s.
+  const auto start = std::chrono::steady_clock::now();
+  auto result = testing::run_tessel("search --case vshape --ndevs 256 --memory 4 --time-limit 1 --json");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(result.err);
+  CHECK(result.exit_code == 3);
+  CHECK(seconds < 8.0);
 }
