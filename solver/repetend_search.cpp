@@ -105,7 +105,7 @@ struct WindowOutcome {
   WindowAttempt attempt;
   std::optional<ModuloSolution> solution;  // starts of the window placement
   bool gave_up = false;                    // the period question went unanswered
-  bool latency_gave_up = false;           // the deadline struck during the latency
+  bool latency_gave_up = false;           // the deadline struck during the latency (period decided)
   bool latency_unfinished = false;        // its own budget ran out first
   double period_seconds = 0;
   double latency_seconds = 0;
@@ -302,13 +302,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     }
     const Deadline& deadline = exploring ? wider_deadline : options.deadline;
     if (deadline.expired()) {
-      if (exploring && !options.deadline.expired()) {
-        result.windows.push_back({k, "undecided", 0, k * per_micro_bound, 0, 0});
-        wider_undecided = true;
-      } else {
-        result.windows.push_back({k, "timeout", 0, k * per_micro_bound, 0, 0});
-        timed_out = true;
-      }
+      result.windows.push_back({k, exploring ? "undecided" : "timeout", 0, k * per_micro_bound, 0, 0});
+      (exploring ? wider_undecided : timed_out) = true;
       break;
     }
     const Placement window = window_placement(placement, k);
@@ -327,18 +322,29 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                                           fallback, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
-    const bool out_of_share = exploring && !options.deadline.expired();
-    if (outcome.gave_up && out_of_share) outcome.attempt.status = "undecided";
+    if (outcome.gave_up && exploring) outcome.attempt.status = "undecided";
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
-    if (outcome.latency_unfinished) latency_unfinished_k.push_back(k);
-    if (outcome.gave_up || outcome.latency_gave_up) {
-      // A wider window that ran out of its share leaves the answer decided
-      // so far standing (a window found with an unfinished latency is still
-      // a valid, better window).
-      if (out_of_share) wider_undecided = true;
-      else timed_out = true;
+    if (outcome.latency_unfinished || outcome.latency_gave_up) latency_unfinished_k.push_back(k);
+    if (outcome.gave_up && !exploring) {
+      timed_out = true;
+      break;
+    }
+    // A wider window that ran out of its share, or a latency cut by the
+    // deadline once the period is decided, leaves the answer decided so far
+    // standing (a window found with an unfinished latency is still a valid
+    // window); the windows not reached are reported undecided.
+    if (outcome.gave_up) {
+      wider_undecided = true;
+      break;
+    }
+    if (outcome.latency_gave_up) {
+      const bool at_bound = best && best->solution.period == best->k * per_micro_bound;
+      if (automatic && k < last_k && !at_bound) {
+        result.windows.push_back({k + 1, "undecided", 0, (k + 1) * per_micro_bound, 0, 0});
+        wider_undecided = true;
+      }
       break;
     }
   }
@@ -371,7 +377,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
-  if (options.boundary_seconds > 0) {
+  // Only with time left: past the deadline there is nothing to shorten with
+  // (and boundary_solver.cpp would read a negative time left as no limit).
+  if (options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
@@ -403,23 +411,18 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +
                      " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
                      ", period " + std::to_string(chosen.period) + ")";
-  } else if (timed_out) {
-    result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while minimising the latency at period " +
-                     std::to_string(result.windows.back().period) + " (k = " +
-                     std::to_string(result.windows.back().k) + "); the period is decided, the latency may not be minimal";
   } else {
     result.status = SearchStatus::Found;
     result.latency_minimal = std::find(latency_unfinished_k.begin(), latency_unfinished_k.end(), k) ==
                              latency_unfinished_k.end();
     if (!result.latency_minimal)
       result.message = "the latency " + std::to_string(chosen.latency) +
-                       " is not proven minimal (the latency search stopped after its budget)";
+                       " is not proven minimal (the latency search stopped at its budget or the time limit)";
     if (wider_undecided)
       result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
                         std::to_string(result.windows.back().k) +
-                        " micro-batches were not fully decided within their share of the time "
-                        "(--window-seconds); the answer is the best window decided";
+                        " micro-batches were not fully decided in the time given (--window-seconds, "
+                        "--time-limit); the answer is the best window decided";
   }
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   return result;
