@@ -103,4 +103,15 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   return out.str();
 }
 
+std::string repetend_summary(const Repetend& repetend) {
+  std::string text = "repetend [" + std::to_string(repetend.start) + ", " + std::to_string(repetend.end) +
+                     ") period " + std::to_string(repetend.period);
+  const int k = repetend.micros_per_period;
+  if (k == 1) return text + " per micro-batch";
+  std::ostringstream average;
+  average << static_cast<double>(repetend.period) / k;
+  return text + " per " + std::to_string(k) + " micro-batches (k = " + std::to_string(k) + ", average period " +
+         average.str() + " per micro-batch)";
+}
+
 }  // namespace tessel

@@ -6,6 +6,7 @@
 // lays out as many copies as the requested micro-batch count needs.
 #include "model/unroll.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -171,6 +172,75 @@ Schedule unroll_unit(const Schedule& schedule, const Repetend& unit, int nmicros
   return unrolled;
 }
 
+// Peak memory of every device: the largest sum of the memory deltas of the
+// instances started so far, over the steps where something starts.
+std::vector<long long> peak_memory(const Schedule& schedule) {
+  const Placement& placement = schedule.placement;
+  std::vector<std::map<int, long long>> change(placement.ndevs);  // device -> step -> delta
+  for (const Instance& instance : schedule.instances)
+    for (int device : placement.blocks[instance.block].devices)
+      change[device][instance.start] += placement.blocks[instance.block].memory;
+  std::vector<long long> peak(placement.ndevs, 0);
+  for (int device = 0; device < placement.ndevs; ++device) {
+    long long held = 0;
+    for (const auto& [step, delta] : change[device]) {
+      held += delta;
+      peak[device] = std::max(peak[device], held);
+    }
+  }
+  return peak;
+}
+
+// Drops the micro-batches >= nmicros of an unrolled schedule. A micro-batch
+// is independent of the others, so what is left keeps every dependency (all
+// of a micro-batch goes or stays) and every device's exclusivity (fewer
+// instances). Memory is the one condition removal can break: a block may
+// free memory (negative delta) before another block of the same micro-batch
+// allocates on that device, and then removing the micro-batch raises the
+// curve in between. So the curve is recomputed, and a result above the
+// limit where the whole-window schedule was not is refused.
+//
+// The repetend claim keeps the leading copies that are still whole (copy j
+// holds micro-batches top - k + 1 + j k .. top + j k of some block, top the
+// largest micro-batch of copy 0): those are untouched, and the verifier's
+// R2-R4 only look at the claimed copies, so the shorter claim is true. With
+// no whole copy left, the claim is dropped (SPEC: the repetend is optional).
+Schedule keep_first_micros(const Schedule& unrolled, int nmicros) {
+  const Repetend& claim = *unrolled.repetend;
+  Schedule kept = unrolled;
+  kept.nmicros = nmicros;
+  kept.instances.clear();
+  int top = 0;  // largest micro-batch in copy 0 of the window
+  for (const Instance& instance : unrolled.instances) {
+    if (instance.micro < nmicros) kept.instances.push_back(instance);
+    if (instance.start >= claim.start && instance.start < claim.start + claim.period)
+      top = std::max(top, instance.micro);
+  }
+  const int copies = (claim.end - claim.start) / claim.period;
+  const int whole = top >= nmicros ? 0 : std::min(copies, (nmicros - 1 - top) / claim.micros_per_period + 1);
+  if (whole == 0)
+    kept.repetend.reset();
+  else
+    kept.repetend->end = claim.start + whole * claim.period;
+
+  if (!unrolled.memory_limit.empty()) {
+    const std::vector<long long> before = peak_memory(unrolled);
+    const std::vector<long long> after = peak_memory(kept);
+    for (int device = 0; device < unrolled.placement.ndevs; ++device) {
+      const long long limit = unrolled.memory_limit[device];
+      if (after[device] > limit && after[device] > before[device])
+        throw InputError("", "--nmicros",
+                         "dropping micro-batches " + std::to_string(nmicros) + ".." +
+                             std::to_string(unrolled.nmicros - 1) + " from the schedule unrolled to " +
+                             std::to_string(unrolled.nmicros) + " raises the memory of device " +
+                             std::to_string(device) + " to " + std::to_string(after[device]) + " above its limit " +
+                             std::to_string(limit) + " (a block frees memory before another allocates); N = " +
+                             std::to_string(unrolled.nmicros) + " works");
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 int smallest_unroll(const Schedule& schedule) {
@@ -178,12 +248,29 @@ int smallest_unroll(const Schedule& schedule) {
   return smallest_of(schedule, unit, split_schedule(schedule, unit));
 }
 
+int whole_window_count(const Schedule& schedule, int nmicros) {
+  const int smallest = smallest_unroll(schedule);
+  if (nmicros <= smallest) return smallest;
+  const long long k = schedule.repetend->micros_per_period;
+  const long long whole = smallest + (static_cast<long long>(nmicros) - smallest + k - 1) / k * k;
+  const long long instances = whole * static_cast<long long>(schedule.placement.blocks.size());
+  if (instances > kMostInstances)
+    throw InputError("", "--nmicros",
+                     "the unrolled schedule would have " + std::to_string(instances) + " instances (at most " +
+                         std::to_string(kMostInstances) + ")");
+  return static_cast<int>(whole);
+}
+
 Schedule unroll(const Schedule& schedule, int nmicros) {
+  if (nmicros < 1)
+    throw InputError("", "--nmicros", "must be at least 1, got " + std::to_string(nmicros));
   Repetend unit = unit_of(schedule);
+  const int whole = whole_window_count(schedule, nmicros);
   int copies = 0;
-  Schedule unrolled = unroll_unit(schedule, unit, nmicros, copies);
+  Schedule unrolled = unroll_unit(schedule, unit, whole, copies);
   unrolled.repetend = Repetend{unit.start, unit.start + copies * unit.period, unit.period, unit.micros_per_period};
-  return unrolled;
+  if (whole == nmicros) return unrolled;
+  return keep_first_micros(unrolled, nmicros);
 }
 
 int smallest_window_unroll(const Schedule& schedule, const Repetend& unit) {

@@ -15,9 +15,15 @@
 // that period) count as repetitions. Unrolling to N keeps the warmup, lays
 // out the copies (copy j shifted by j*P steps and j*k micro-batches) and
 // moves the cooldown by as many periods as copies were added or removed. So
-// N can be any count from N_min = nmicros - (c - 1) k (c copies present) in
-// steps of k. The result claims all its copies as the repetend, so it can be
-// unrolled again.
+// whole windows reach N_min = nmicros - (c - 1) k (c copies present) and
+// every k-th count above it; the result claims all its copies as the
+// repetend, so it can be unrolled again.
+//
+// Any other N >= 1 (a partial last window, or fewer micro-batches than the
+// warmup holds) is the whole-window schedule of the next reachable count
+// with the micro-batches >= N dropped: removing whole micro-batches keeps
+// dependencies and exclusivity; memory is recomputed (see unroll.cpp), and
+// the claim keeps the copies that are still whole, or goes when none is.
 //
 // The Python Tessel's repetends are wider: a window holding every block k
 // times that may be longer than its period, copies overlapping in time.
@@ -29,13 +35,18 @@
 
 namespace tessel {
 
-// The smallest micro-batch count `unroll` accepts for this schedule.
-// Throws InputError (field "repetend") when it has no usable repetend.
+// The smallest micro-batch count that whole windows reach (unroll() goes
+// below it by dropping micro-batches). Throws InputError (field "repetend")
+// when the schedule has no usable repetend.
 int smallest_unroll(const Schedule& schedule);
 
+// The whole-window count that unroll() builds before dropping micro-batches:
+// the smallest reachable count >= nmicros (smallest_unroll() for fewer).
+int whole_window_count(const Schedule& schedule, int nmicros);
+
 // Throws InputError: field "repetend" when the schedule has no repetend or
-// it does not have the shape above; field "--nmicros" when `nmicros` is
-// below smallest_unroll() or not reachable in steps of k.
+// it does not have the shape above; field "--nmicros" when `nmicros` < 1, or
+// when dropping micro-batches would break the memory limit.
 Schedule unroll(const Schedule& schedule, int nmicros);
 
 // The same for an explicit unit [unit.start, unit.end) repeated every

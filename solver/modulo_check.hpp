@@ -1,7 +1,9 @@
-// An independent re-check of every modulo solution the encoding decodes,
-// from the definition of a repetend (SPEC section 1 on the unrolled steady
-// state), sharing no code with modulo_encoding.cpp: a wrong encoding is then
-// caught at the answer that exposes it instead of being printed.
+// Checking a modulo solution directly (ALGORITHMS.md section 2) without a
+// solver: the same rules the modulo encoding states — dependencies as
+// differences of starts, exclusivity on a circle of length P on every device,
+// the steady-state memory at every phase under the limit. Constructions that
+// bypass the solver (fast_repetend) use it to accept or reject a candidate;
+// it is not the judge (the verifier in verify/ is), only a fast filter.
 #pragma once
 
 #include <optional>
@@ -9,13 +11,19 @@
 #include <vector>
 
 #include "model/placement.hpp"
+#include "solver/warmup_cooldown.hpp"
 
 namespace tessel {
 
-// Why the starts s(b) (micro-batch m of b at m P + s(b)) are not a valid
-// steady state of period P with at most `max_in_flight` micro-batches in
-// flight under the memory limit; nullopt when they are.
+// Steady-state memory of every device at every phase of the window:
+// -sum_b mem(b) * (q(b) + [tau(b) > phi]) with s(b) = q(b) P + tau(b) (the
+// formula of modulo_encoding.cpp). Requires memory balance zero per device.
+std::vector<std::vector<long long>> modulo_memory(const Placement& placement, const ModuloSolution& solution);
+
+// The first broken rule in words, or nullopt when the solution is a valid
+// repetend under `memory_limit` (empty: no limit) with at most
+// `max_in_flight` micro-batches in flight (0: any).
 std::optional<std::string> modulo_violation(const Placement& placement, const std::vector<long long>& memory_limit,
-                                            int period, const std::vector<int>& starts, int max_in_flight);
+                                            const ModuloSolution& solution, int max_in_flight = 0);
 
 }  // namespace tessel

@@ -29,8 +29,9 @@
 // The search never starts empty-handed: one micro-batch run alone gives a
 // period that always works when memory allows a micro-batch at all, which is
 // both the upper end of the period loop and the schedule returned when the
-// time limit strikes first (`sequential_window`, the one place that builds
-// this fallback).
+// time limit strikes first (`sequential_window`). When the fast construction
+// (fast_repetend.hpp) has a shorter period, it takes that role
+// (`fast_or_fallback`).
 #include "solver/repetend_search.hpp"
 
 #include <algorithm>
@@ -40,6 +41,7 @@
 #include "model/input_error.hpp"
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
+#include "solver/fast_repetend.hpp"
 #include "solver/full_search.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
@@ -63,10 +65,11 @@ ModuloSolution solution_from_starts(const Placement& placement, int period, std:
 // wrong encoding stops the search here instead of reaching the user.
 ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
                                 const std::vector<int>& starts, int max_in_flight) {
-  if (auto violation = modulo_violation(window, memory_limit, period, starts, max_in_flight))
+  ModuloSolution solution = solution_from_starts(window, period, starts);
+  if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
     throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
                            " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
-  return solution_from_starts(window, period, starts);
+  return solution;
 }
 
 void require_steady_state(const Placement& placement) {
@@ -307,7 +310,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
       break;
     }
     const Placement window = window_placement(placement, k);
-    const ModuloSolution fallback = sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+    const ModuloSolution fallback = fast_or_fallback(window, options.memory_limit, max_in_flight,
+                                                     sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
     int last_period = fallback.period;
     bool capped = false;
     if (best) {
@@ -366,7 +370,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   const int k = best ? best->k : first_k;
   const Placement window = window_placement(placement, k);
   const ModuloSolution chosen =
-      best ? best->solution : sequential_window(window, alone, alone_latency, k, k * per_micro_bound);
+      best ? best->solution
+           : fast_or_fallback(window, options.memory_limit, max_in_flight,
+                              sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)
@@ -377,8 +383,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
-  // Only with time left: past the deadline there is nothing to shorten with
-  // (and boundary_solver.cpp would read a negative time left as no limit).
+  // Only with time left: shorten_boundary reads a spent deadline as none
+  // (a margin, so that it cannot expire between this test and that read).
   if (options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
@@ -404,8 +410,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   if (!best) {
     result.status = SearchStatus::Timeout;
     result.message = "time limit reached while deciding period " + std::to_string(result.proven_lower_bound) +
-                     "; the schedule is the fallback (one micro-batch at a time, period " +
-                     std::to_string(chosen.period) + ")";
+                     "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
+                     std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
+                     " above the proven bound";
   } else if (timed_out && period_gave_up) {
     result.status = SearchStatus::Timeout;
     result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +

@@ -133,3 +133,15 @@ TEST_CASE("bad input: conflicting options and unwritable outputs", "[cli][bad-in
       {"partition " + kGraph + " --stages 2 --placement-out /nonexistent/x.json", "/nonexistent/x.json"},
   });
 }
+
+// The output path is checked before the search starts: a user must not wait
+// for a long search only to lose its result at the end.
+TEST_CASE("bad input: an unwritable -o is refused before searching", "[cli][bad-input]") {
+  auto run = run_tessel("search --case nnshape --ndevs 8 --memory 8 -o /nonexistent/dir/x.json");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("does not exist") != std::string::npos);
+  CHECK(run.err.find("repetend:") == std::string::npos);  // no period was asked
+  auto directory = run_tessel("search --case vshape --ndevs 4 --memory 4 -o /tmp");
+  CHECK(directory.exit_code == 2);
+  CHECK(directory.err.find("is a directory") != std::string::npos);
+}

@@ -109,7 +109,7 @@ TEST_CASE("search: bad input is exit 2 with the field named", "[search][cli]") {
   };
   for (const Bad& bad : std::vector<Bad>{
            {"--case vshape --ndevs 4", "--memory"},
-           {"--case vshape --ndevs 4 --memory 4 --strategy fast", "not implemented yet"},
+           {"--case vshape --ndevs 4 --memory 4 --strategy fast --micros-per-window 2", "--micros-per-window"},
            {"--case vshape --ndevs 4 --memory 4 --strategy best", "--strategy"},
            {"--case vshape --ndevs 4 --memory 4 --backend gurobi", "--backend"},
            {"--case vshape --ndevs 4 --memory 4 --strategy full", "--nmicros"},

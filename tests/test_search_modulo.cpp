@@ -6,6 +6,7 @@
 // goes through the verifier.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -122,17 +123,27 @@ TEST_CASE("modulo: the re-check of decoded answers catches broken solutions", "[
   std::vector<int> starts(placement.blocks.size(), 0);
   for (const Instance& instance : found.schedule->instances)
     if (instance.micro == 0) starts[instance.block] = instance.start;
+  auto solution = [&](int period, const std::vector<int>& at) {
+    ModuloSolution made{period, at, 0, 0};
+    int earliest = *std::min_element(at.begin(), at.end());
+    for (size_t b = 0; b < at.size(); ++b) {
+      made.starts[b] -= earliest;
+      made.latency = std::max(made.latency, made.starts[b] + placement.blocks[b].span);
+    }
+    made.in_flight = (made.latency + period - 1) / period;
+    return made;
+  };
   const int kmax = static_cast<int>(placement.blocks.size());
-  CHECK_FALSE(modulo_violation(placement, memory, found.period, starts, kmax));
+  CHECK_FALSE(modulo_violation(placement, memory, solution(found.period, starts), kmax));
   // Less memory than it needs, a period below the proven bound, a broken
   // dependency, Kmax below what is in flight: each is caught.
-  CHECK(modulo_violation(placement, std::vector<long long>(placement.ndevs, 2), found.period, starts, kmax));
-  CHECK(modulo_violation(placement, memory, found.period - 1, starts, kmax));
+  CHECK(modulo_violation(placement, std::vector<long long>(placement.ndevs, 2), solution(found.period, starts), kmax));
+  CHECK(modulo_violation(placement, memory, solution(found.period - 1, starts), kmax));
   const Edge edge = placement.edges.front();
   std::vector<int> early = starts;
   early[edge.to] = starts[edge.from];
-  CHECK(modulo_violation(placement, memory, found.period, early, kmax));
-  CHECK(modulo_violation(placement, memory, found.period, starts, found.nmicros_in_flight - 1));
+  CHECK(modulo_violation(placement, memory, solution(found.period, early), kmax));
+  CHECK(modulo_violation(placement, memory, solution(found.period, starts), found.nmicros_in_flight - 1));
 }
 
 TEST_CASE("modulo: a wider window left undecided keeps a decided answer (exit 0)", "[search][modulo][windows]") {

@@ -124,7 +124,7 @@ TEST_CASE("a Python-style window longer than its period repeats with unroll_wind
   }
 }
 
-TEST_CASE("a window of two micro-batches unrolls in steps of two", "[unroll]") {
+TEST_CASE("a window of two micro-batches unrolls in steps of two, and cut anywhere", "[unroll]") {
   Schedule schedule = modulo_vshape(4, 4, 2);
   require_valid(schedule);
   CHECK(smallest_unroll(schedule) == 4);
@@ -134,8 +134,27 @@ TEST_CASE("a window of two micro-batches unrolls in steps of two", "[unroll]") {
     require_valid(unrolled);
     CHECK(makespan(unrolled) == makespan(schedule) + 4 * (nmicros - 4));
   }
-  CHECK_THAT(unroll_error(schedule, 5), Catch::Contains("--nmicros") && Catch::Contains("multiple of 2"));
-  CHECK_THAT(unroll_error(schedule, 2), Catch::Contains("--nmicros") && Catch::Contains("at least 4"));
+  // Other counts drop micro-batches of the next whole-window schedule: the
+  // partial window of 5 is the schedule of 6 without micro-batch 5.
+  for (int nmicros : {1, 2, 3, 5, 7}) {
+    Schedule unrolled = unroll(schedule, nmicros);
+    INFO("N = " << nmicros);
+    CHECK(unrolled.nmicros == nmicros);
+    require_valid(unrolled);
+  }
+  CHECK(whole_window_count(schedule, 5) == 6);
+  CHECK(whole_window_count(schedule, 2) == 4);
+  CHECK(makespan(unroll(schedule, 5)) == 4 * 4 + 5 + 3);  // micro-batch 4 ends with b0 at 4*4+5
+  // The window [4, 12) runs micro-batches 1-2 of f0, f1, b1 and 0-1 of b0:
+  // whole with 3 micro-batches, cut with 2.
+  REQUIRE(unroll(schedule, 3).repetend);
+  CHECK(unroll(schedule, 3).repetend->end == 12);
+  CHECK_FALSE(unroll(schedule, 2).repetend);
+  REQUIRE(unroll(schedule, 7).repetend);
+  CHECK(unroll(schedule, 7).repetend->end == 4 + 3 * 8);  // micro-batch 6 is the last of the third window
+  REQUIRE(unroll(schedule, 6).repetend);
+  CHECK(unroll(schedule, 6).repetend->end == 4 + 2 * 8);
+  CHECK_THAT(unroll_error(schedule, 0), Catch::Contains("--nmicros") && Catch::Contains("at least 1"));
 }
 
 TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
@@ -159,8 +178,8 @@ TEST_CASE("unroll rejects schedules without a usable repetend", "[unroll]") {
   SECTION("more micro-batches than memory allows") {
     CHECK_THAT(unroll_error(schedule, 10000000), Catch::Contains("--nmicros") && Catch::Contains("instances"));
   }
-  SECTION("fewer micro-batches than the warmup and cooldown hold") {
-    CHECK_THAT(unroll_error(schedule, 1), Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
+  SECTION("no micro-batch at all") {
+    CHECK_THAT(unroll_error(schedule, 0), Catch::Contains("--nmicros") && Catch::Contains("at least 1"));
   }
 }
 
@@ -178,9 +197,17 @@ TEST_CASE("tessel unroll writes a schedule the verifier accepts", "[unroll][cli]
   REQUIRE(to_stdout.exit_code == 0);
   CHECK(schedule_from_json(nlohmann::json::parse(to_stdout.out), JsonPlace{"stdout", ""}).nmicros == 3);
 
-  auto too_few = testing::run_tessel("unroll " + dir.file("v.json") + " --nmicros 1");
-  CHECK(too_few.exit_code == 2);
-  CHECK_THAT(too_few.err, Catch::Contains("--nmicros") && Catch::Contains("at least 2"));
+  // Fewer micro-batches than the warmup and cooldown hold: the schedule of 2
+  // without micro-batch 1, with no whole window left to claim.
+  auto one = testing::run_tessel("unroll " + dir.file("v.json") + " --nmicros 1 -o " + dir.file("one.json"));
+  REQUIRE(one.exit_code == 0);
+  Schedule single = read_schedule_file(dir.file("one.json"));
+  CHECK(single.nmicros == 1);
+  CHECK_FALSE(single.repetend);
+  require_valid(single);
+  auto none = testing::run_tessel("unroll " + dir.file("v.json") + " --nmicros 0");
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.err, Catch::Contains("--nmicros") && Catch::Contains("at least 1"));
 
   Schedule plain = late_cooldown_vshape();
   plain.repetend.reset();

@@ -2,8 +2,11 @@
 #include "tools/cli.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
@@ -100,6 +103,21 @@ std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, c
   if (static_cast<int>(limits.size()) != ndevs)
     throw InputError("", option, "give one limit, or one per device (" + std::to_string(ndevs) + ")");
   return limits;
+}
+
+void require_writable_output(const po::variables_map& values, const std::string& option) {
+  if (!values.count(option)) return;
+  const std::filesystem::path path = values[option].as<std::string>();
+  const std::string field = "--" + option;
+  if (path.empty()) throw InputError("", field, "the file name is empty");
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(path.string(), field, "is a directory, not a file");
+  const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
+  if (!std::filesystem::is_directory(directory, error))
+    throw InputError(path.string(), field, "the directory " + directory.string() + " does not exist");
+  if (::access(directory.c_str(), W_OK) != 0)
+    throw InputError(path.string(), field, "the directory " + directory.string() + " is not writable");
 }
 
 }  // namespace tessel::cli

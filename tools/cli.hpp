@@ -49,4 +49,9 @@ Placement placement_from_options(const po::variables_map& values);
 std::vector<long long> parse_memory_limits(const std::string& text, int ndevs,
                                            const std::string& option);
 
+// Throws InputError when the value of `option` (a file to write) names a
+// directory that does not exist or cannot be written: checked before a long
+// search, so that the user does not lose its result at the very end.
+void require_writable_output(const po::variables_map& values, const std::string& option);
+
 }  // namespace tessel::cli

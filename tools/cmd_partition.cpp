@@ -50,7 +50,10 @@ double improvement(long long better, long long worse) {
 
 std::string list_text(const std::vector<long long>& values) {
   std::string text;
-  for (size_t i = 0; i < values.size(); ++i) text += (i ? " " : "") + std::to_string(values[i]);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) text += ' ';
+    text += std::to_string(values[i]);
+  }
   return text;
 }
 
@@ -119,6 +122,7 @@ int run_partition(int argc, char** argv) {
     const bool json = values["json"].as<bool>();
     if (values.count("check")) return run_check(graph_path, values["check"].as<std::string>(), json);
 
+    require_writable_output(values, "output");
     if (!values.count("stages")) throw InputError("", "--stages", "give the number of stages");
     PartitionRequest request;
     request.stages = values["stages"].as<int>();

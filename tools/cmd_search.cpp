@@ -12,6 +12,7 @@
 #include "model/timeline_text.hpp"
 #include "model/unroll.hpp"
 #include "solver/backend.hpp"
+#include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
@@ -39,7 +40,9 @@ const char* kUsage =
     "                      --nmicros K sets Kmax (default: the number of blocks of one micro-batch;\n"
     "                      within it memory decides, and the shortest latency gives the fewest).\n"
     "                      The written schedule holds K micro-batches with the repetend window\n"
-    "                      marked; 'tessel unroll' expands it to any N >= K.\n"
+    "                      marked; 'tessel unroll' expands it to any N >= K. Periods are asked\n"
+    "                      only up to the fast construction's (below) when it beats one\n"
+    "                      micro-batch at a time, and on time-out that construction is the answer.\n"
     "                      Windows: a repetend may run every block k times per period P_k\n"
     "                      (k micro-batches per window, average period P_k / k). By default\n"
     "                      (--micros-per-window 0) k = 1 is decided first, then k = 2 .. 4 within\n"
@@ -52,7 +55,19 @@ const char* kUsage =
     "                      chosen k (a wider window than 4 is not ruled out).\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
-    "  fast                not implemented yet (exit 2).\n\n"
+    "  fast                a repetend constructed without search (ALGORITHMS.md section 5, the\n"
+    "                      Tessel-fast idea): at P = L, L+1, ... phases are packed per device\n"
+    "                      (tensor-parallel blocks at the window's two ends, odd devices' order\n"
+    "                      reversed; or modulo list scheduling), each block gets the smallest\n"
+    "                      micro-batch offset its dependencies allow, and the first candidate\n"
+    "                      that passes dependencies, exclusivity and memory is kept; one\n"
+    "                      micro-batch at a time is the last resort. On placements of at most 40\n"
+    "                      blocks the solver then asks the periods below it, downward, within\n"
+    "                      --improve-seconds (default 1; 0 = skip). Then warmup and cooldown as\n"
+    "                      for repetend; the solver shortens them only while their bubbles exceed\n"
+    "                      2% of --total-micros x period, within --boundary-seconds (default 1 s\n"
+    "                      for fast). Proves nothing: the only bound is L, so 'proven optimal'\n"
+    "                      only when the period equals L. --nmicros bounds K in flight.\n\n"
     "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
     "peak memory, makespan and bubble ratio at --total-micros (by unrolling), solve time per\n"
     "phase; progress on stderr. Exit 0 found, 1 no schedule exists (proven), 2 bad input,\n"
@@ -92,9 +107,9 @@ int run(const po::variables_map& values) {
   const int total_micros = values["total-micros"].as<int>();
   const double time_limit = values["time-limit"].as<double>();
   const bool json = values["json"].as<bool>();
+  require_writable_output(values, "output");
 
-  if (strategy == "fast") throw InputError("", "--strategy", "strategy 'fast' is not implemented yet");
-  if (strategy != "repetend" && strategy != "full")
+  if (strategy != "repetend" && strategy != "full" && strategy != "fast")
     throw InputError("", "--strategy", "'" + strategy + "' is not one of repetend, full, fast");
   std::vector<std::string> backends = backend_names();
   if (std::find(backends.begin(), backends.end(), backend) == backends.end())
@@ -106,6 +121,8 @@ int run(const po::variables_map& values) {
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(time_limit);
   options.boundary_seconds = values["boundary-seconds"].as<double>();
+  // fast is meant to answer in about a second: a short default budget.
+  if (strategy == "fast" && values["boundary-seconds"].defaulted()) options.boundary_seconds = 1;
   if (options.boundary_seconds < 0) throw InputError("", "--boundary-seconds", "must be >= 0");
   if (values.count("nmicros")) {
     int nmicros = values["nmicros"].as<int>();
@@ -126,6 +143,8 @@ int run(const po::variables_map& values) {
     throw InputError("", "--periods-per-solver", "must be in 1 .. 64");
   options.wider_window_seconds = values["window-seconds"].as<double>();
   if (!(options.wider_window_seconds >= 0)) throw InputError("", "--window-seconds", "must be >= 0 (0 = no cap)");
+  const double improve_seconds = values["improve-seconds"].as<double>();
+  if (improve_seconds < 0) throw InputError("", "--improve-seconds", "must be >= 0 (0 = skip)");
   if (strategy == "full" && !options.nmicros)
     throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
   const auto begin = std::chrono::steady_clock::now();
@@ -136,7 +155,9 @@ int run(const po::variables_map& values) {
 
   SearchResult result;
   try {
-    result = strategy == "full" ? search_full(placement, options) : search_repetend(placement, options);
+    result = strategy == "full"   ? search_full(placement, options)
+             : strategy == "fast" ? search_fast(placement, options, total_micros, 0.02, improve_seconds)
+                                  : search_repetend(placement, options);
   } catch (const InputError& error) {
     if (!placement_file.empty() && error.file.empty()) throw InputError(placement_file, error.field, error.reason);
     throw;
@@ -252,6 +273,12 @@ int run(const po::variables_map& values) {
         {"solver_calls", calls},
         {"message", result.message},
         {"verified", true}};
+    if (strategy == "fast") {
+      out["construction"] = schedule.search.value("construction", std::string());
+      out["gap_to_lower_bound"] = result.period - result.lower_bound;
+      out["constructed_period"] = schedule.search.value("constructed_period", 0);
+      out["window_shortened_by_solver"] = schedule.search.value("window_shortened_by_solver", false);
+    }
     std::cout << out.dump(2) << "\n";
   } else {
     std::cout << render_timeline(schedule, 200) << "\n";
@@ -265,7 +292,19 @@ int run(const po::variables_map& values) {
                 << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
     } else {
       const int k = result.micros_per_window;
-      if (k == 1) {
+      if (strategy == "fast") {
+        const int gap = result.period - result.lower_bound;
+        std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
+                  << ", gap to L " << gap << " = " << std::setprecision(3)
+                  << 100.0 * gap / std::max(1, result.lower_bound) << "%, "
+                  << (gap == 0 ? "proven optimal (P = L)" : "not proven optimal: constructed, not searched")
+                  << ")\n";
+        std::cout << "construction     " << schedule.search.value("construction", std::string("?"));
+        if (schedule.search.value("window_shortened_by_solver", false))
+          std::cout << " (period " << schedule.search.value("constructed_period", 0)
+                    << "), window shortened by the solver (--improve-seconds)";
+        std::cout << "\n";
+      } else if (k == 1) {
         std::cout << "period           " << result.period << "  (lower bound L = " << result.lower_bound
                   << ", proven lower bound " << result.proven_lower_bound << ", "
                   << (optimal ? "proven optimal" : "not proven optimal") << ")\n";
@@ -328,7 +367,7 @@ int run_search(int argc, char** argv) {
   add_placement_options(options);
   options.add_options()
       ("memory", po::value<std::string>(), "memory limit per device: M, or M0,M1,... one per device")
-      ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (fast: not implemented yet)")
+      ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (constructed, no proof)")
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT, default: fastest in `tessel bench`) | z3 (SMT)")
       ("nmicros", po::value<int>(), "repetend: most windows in flight Kmax; full: micro-batches (required)")
       ("micros-per-window", po::value<int>(),
@@ -340,7 +379,11 @@ int run_search(int argc, char** argv) {
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
       ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
       ("boundary-seconds", po::value<double>()->default_value(20),
-       "repetend: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip)")
+       "repetend/fast: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip; "
+       "fast: default 1)")
+      ("improve-seconds", po::value<double>()->default_value(1),
+       "fast: budget for the solver's shortening of the constructed window below its period, on placements "
+       "of at most 40 blocks (0 = skip)")
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;

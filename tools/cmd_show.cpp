@@ -22,7 +22,8 @@ int run_show(int argc, char** argv) {
       "tessel show SCHEDULE [--max-steps N]\n\n"
       "Prints a row per device and a cell per step: f3 = forward of micro-batch 3 (b backward,\n"
       "i backward-input, w backward-weight), . idle, # two instances on one step, | the repetend's\n"
-      "start and end. Does not check the schedule: use 'tessel verify'.";
+      "start and end. The summary line gives the repetend's period and, for a window of k > 1\n"
+      "micro-batches, k and the average period P / k. Does not check the schedule: use 'tessel verify'.";
   if (auto code = parse(argc, argv, usage, options, positional, values)) return *code;
   return guarded("show", [&] {
     int max_steps = values["max-steps"].as<int>();
@@ -31,10 +32,7 @@ int run_show(int argc, char** argv) {
     std::cout << (schedule.placement.name.empty() ? "schedule" : schedule.placement.name) << ": "
               << schedule.placement.ndevs << " devices, " << schedule.nmicros << " micro-batches, makespan "
               << makespan(schedule);
-    if (schedule.repetend)
-      std::cout << ", repetend [" << schedule.repetend->start << ", " << schedule.repetend->end << ") period "
-                << schedule.repetend->period << " per " << schedule.repetend->micros_per_period
-                << " micro-batch(es)";
+    if (schedule.repetend) std::cout << ", " << repetend_summary(*schedule.repetend);
     std::cout << "\n" << render_timeline(schedule, max_steps);
     return kSuccess;
   });

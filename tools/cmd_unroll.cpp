@@ -13,7 +13,7 @@ int run_unroll(int argc, char** argv) {
   po::options_description options("options");
   options.add_options()
       ("schedule", po::value<std::string>()->required(), "a tessel.schedule/1 file with a repetend")
-      ("nmicros", po::value<int>()->required(), "micro-batches N of the result")
+      ("nmicros", po::value<int>()->required(), "micro-batches N of the result, any N >= 1")
       ("output,o", po::value<std::string>(), "write to this file instead of stdout");
   po::positional_options_description positional;
   positional.add("schedule", 1);
@@ -23,9 +23,12 @@ int run_unroll(int argc, char** argv) {
       "The repetend {start, end, period P, micros_per_period k} says that [start, end) is whole\n"
       "periods, each the one before shifted by P steps and k micro-batches. Unrolling keeps the\n"
       "warmup (instances before start), lays out as many periods as N needs and moves the\n"
-      "cooldown by the periods added or removed. N can be any count from the schedule's\n"
-      "micro-batches minus the extra periods it already holds, in steps of k. The result claims\n"
-      "all its periods as its repetend, so it can be unrolled again.";
+      "cooldown by the periods added or removed. Whole periods reach the schedule's micro-batches\n"
+      "minus the extra periods it already holds, and every k-th count above. Any other N >= 1 (a\n"
+      "partial last window of a k > 1 schedule, or fewer micro-batches than the warmup holds) is\n"
+      "the next count whole periods reach with the micro-batches >= N dropped; the memory is\n"
+      "checked again (exit 2 if dropping would break the limit). The result claims its whole\n"
+      "periods as its repetend (none when no whole period is left), so it can be unrolled again.";
   if (auto code = parse(argc, argv, usage, options, positional, values)) return *code;
   const std::string path = values["schedule"].as<std::string>();
   return guarded("unroll", [&] {

@@ -35,7 +35,9 @@ namespace tessel::verify {
 namespace {
 
 std::string plural(long long count, const std::string& word) {
-  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+  // "micro-batch" and other words ending in -ch take -es.
+  const bool sibilant = word.size() >= 2 && word.compare(word.size() - 2, 2, "ch") == 0;
+  return std::to_string(count) + " " + word + (count == 1 ? "" : sibilant ? "es" : "s");
 }
 
 std::string describe(const ClaimedRepetend& claim) {

@@ -27,6 +27,18 @@ std::string ratio(double value) {
   return text;
 }
 
+// Steps per micro-batch of the claimed repetend (P / k); 0 without a claim.
+double average_period(const Report& report) {
+  if (report.repetend_micros_per_period < 1) return 0.0;
+  return static_cast<double>(report.repetend_period) / static_cast<double>(report.repetend_micros_per_period);
+}
+
+std::string short_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
 }  // namespace
 
 nlohmann::json report_to_json(const Report& report) {
@@ -48,7 +60,11 @@ nlohmann::json report_to_json(const Report& report) {
                              {"busy_steps", report.busy_steps}};
   document["memory_limit"] = report.memory_limit.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.memory_limit);
   if (report.repetend_claimed)
-    document["repetend"] = {{"claim", report.repetend}, {"holds", report.repetend_holds}};
+    document["repetend"] = {{"claim", report.repetend},
+                            {"holds", report.repetend_holds},
+                            {"period", report.repetend_period},
+                            {"micros_per_period", report.repetend_micros_per_period},
+                            {"average_period", average_period(report)}};
   else
     document["repetend"] = nullptr;
   document["notes"] = report.notes;
@@ -88,8 +104,14 @@ std::string report_to_text(const Report& report) {
     out << " (no limit)";
   out << "\n";
   out << "busy steps per device: " << spaced(report.busy_steps) << "\n";
-  if (report.repetend_claimed)
-    out << "repetend: " << (report.repetend_holds ? "holds" : "does NOT hold") << " (" << report.repetend << ")\n";
+  if (report.repetend_claimed) {
+    out << "repetend: " << (report.repetend_holds ? "holds" : "does NOT hold") << " (" << report.repetend << ")";
+    // A window of k > 1 micro-batches is compared with k = 1 repetends by
+    // its period per micro-batch.
+    if (report.repetend_micros_per_period > 1)
+      out << "; average period " << short_number(average_period(report)) << " steps per micro-batch";
+    out << "\n";
+  }
   for (const std::string& note : report.notes) out << "note: " << note << "\n";
   return out.str();
 }

@@ -32,6 +32,8 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
   if (schedule.repetend) {
     report.repetend_claimed = true;
     report.repetend = check_repetend(schedule, distinct, findings);
+    report.repetend_period = schedule.repetend->period;
+    report.repetend_micros_per_period = schedule.repetend->micros_per_period;
     report.repetend_holds = findings.counts["repetend"] == 0;
   }
 

@@ -40,6 +40,8 @@ struct Report {
   bool repetend_claimed = false;
   bool repetend_holds = false;  // meaningful when claimed
   std::string repetend;         // the claim in words, when claimed
+  long long repetend_period = 0;            // P of the claim, when claimed
+  long long repetend_micros_per_period = 0;  // k of the claim: P / k steps per micro-batch
   std::vector<std::string> notes;  // what was not checked and why
 };
 

@@ -387,16 +387,21 @@ def figure_pair(ours, theirs, bound):
     return f"{cell(ours)} / {cell(theirs)} / {cell(bound)}"
 
 
+def headline_lines(title, note, rows):
+    """The title, the note and the summary sentence every experiment's table starts with."""
+    s = summary(rows)
+    return [f"## {title}", "", note, "",
+            f"**Geometric-mean speedup over the Python Tessel: {s['geomean_speedup']}x** "
+            f"(over the {s['speedup_pairs']} configurations both answered); "
+            f"**the Python Tessel failed {s['ref_failures']} configurations "
+            f"(timeout, error, no solution, skipped), we answer {s['ref_failures_answered']} of them**. "
+            f"Ours: {s['found']} found, {s['timeouts']} timeouts, {s['errors']} errors, "
+            f"{s['invalid_schedules']} schedules failing the verifier, of {s['configurations']}.", ""]
+
+
 def markdown_table(title, note, rows, full=False):
     """One experiment as markdown: headline, then a row per configuration."""
-    s = summary(rows)
-    lines = [f"## {title}", "", note, "",
-             f"**Geometric-mean speedup over the Python Tessel: {s['geomean_speedup']}x** "
-             f"(over the {s['speedup_pairs']} configurations both answered); "
-             f"**the Python Tessel failed {s['ref_failures']} configurations "
-             f"(timeout, error, no solution, skipped), we answer {s['ref_failures_answered']} of them**. "
-             f"Ours: {s['found']} found, {s['timeouts']} timeouts, {s['errors']} errors, "
-             f"{s['invalid_schedules']} schedules failing the verifier, of {s['configurations']}.", ""]
+    lines = headline_lines(title, note, rows)
     if full:
         header = ["configuration", "backend", "ours", "ours s", "Python", "Python s", "speedup",
                   "makespan ours / Python / bound", "proven optimal", "verified"]
@@ -451,6 +456,12 @@ def parse_args(argv):
 
 def run_experiment(key, title, note, configs, time_limit, boundary_seconds=10, full=False, argv=None):
     """Run `configs`, write OUT/KEY.csv and OUT/KEY.md; exit 1 when a schedule fails the verifier."""
+    rows, out = run_rows(key, configs, time_limit, boundary_seconds, argv)
+    return write_experiment(out, key, rows, markdown_table(title, note, rows, full=full))
+
+
+def run_rows(key, configs, time_limit, boundary_seconds=10, argv=None):
+    """Run `configs` (the quick subset with --quick), each row beside its reference; (rows, OUT)."""
     quick, out = parse_args(sys.argv[1:] if argv is None else argv)
     if quick:
         configs = [c for c in configs if c.get("quick")]
@@ -473,9 +484,14 @@ def run_experiment(key, title, note, configs, time_limit, boundary_seconds=10, f
         log(f"paper:   -> {row['status']} in {row['wall_seconds']} s, period {row['period']}, "
             f"makespan128 {row['makespan128']}, valid {row['valid']}; Python: {row['ref_status']} {row['ref_seconds']} s")
         rows.append(row)
+    return rows, out
+
+
+def write_experiment(out, key, rows, markdown):
+    """OUT/KEY.csv, OUT/KEY.md (`markdown`) and OUT/KEY.summary.json; 1 when a schedule fails the verifier."""
     write_csv(os.path.join(out, key + ".csv"), rows)
     with open(os.path.join(out, key + ".md"), "w") as f:
-        f.write(markdown_table(title, note, rows, full=full))
+        f.write(markdown)
     with open(os.path.join(out, key + ".summary.json"), "w") as f:
         json.dump(summary(rows), f, indent=1)
     bad = [r["name"] for r in rows if r["valid"] is False]

@@ -39,9 +39,15 @@ nlohmann::json chrome_trace(const Schedule& schedule) {
                         {"tid", device},
                         {"args", {{"micro", instance.micro}, {"block", block.id}, {"memory", block.memory}}}});
   }
-  return {{"traceEvents", events}, {"displayTimeUnit", "ms"},
-          {"otherData", {{"generator", "tessel export"}, {"nmicros", schedule.nmicros},
-                         {"unit", "1 us = 1 step"}}}};
+  nlohmann::json other = {{"generator", "tessel export"}, {"nmicros", schedule.nmicros}, {"unit", "1 us = 1 step"}};
+  // The repetend as the schedule file claims it, so that a window of k > 1
+  // micro-batches can be found on the tracks.
+  if (schedule.repetend)
+    other["repetend"] = {{"start", schedule.repetend->start},
+                         {"end", schedule.repetend->end},
+                         {"period", schedule.repetend->period},
+                         {"micros_per_period", schedule.repetend->micros_per_period}};
+  return {{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"otherData", other}};
 }
 
 }  // namespace tessel

@@ -124,9 +124,20 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
       svg << "<line x1=\"" << number(x) << "\" y1=\"" << number(top - 8) << "\" x2=\"" << number(x)
           << "\" y2=\"" << number(rows_bottom + 6) << "\" stroke=\"#c0392b\" stroke-width=\"1.5\""
           << " stroke-dasharray=\"5,3\"/>\n";
+    // Where the window holds several periods (an unrolled schedule), a thin
+    // dotted line at each period, while they stay a few pixels apart.
+    if (repetend.period > 0 && repetend.period * step >= 4)
+      for (int at = repetend.start + repetend.period; at < repetend.end; at += repetend.period)
+        svg << "<line class=\"period\" x1=\"" << number(left + at * step) << "\" y1=\"" << number(top - 6)
+            << "\" x2=\"" << number(left + at * step) << "\" y2=\"" << number(rows_bottom + 6)
+            << "\" stroke=\"#c0392b\" stroke-width=\"0.8\" stroke-dasharray=\"1,3\"/>\n";
     svg << "<text x=\"" << number((x0 + x1) / 2) << "\" y=\"" << number(top - 10)
-        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period
-        << ")</text>\n";
+        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period;
+    // A window of k > 1 micro-batches: say so, and its period per micro-batch.
+    if (repetend.micros_per_period > 1)
+      svg << " for " << repetend.micros_per_period << " micro-batches, "
+          << number(static_cast<double>(repetend.period) / repetend.micros_per_period) << " per micro-batch";
+    svg << ")</text>\n";
   }
 
   // A device running several blocks of one kind (model chunks) shows the

@@ -1,0 +1,153 @@
+// Strategy `fast` end to end (see the header).
+#include "solver/fast_search.hpp"
+
+#include <chrono>
+#include <sstream>
+
+#include "model/input_error.hpp"
+#include "solver/boundary_solver.hpp"
+#include "solver/fast_repetend.hpp"
+#include "solver/fast_shorten.hpp"
+#include "solver/full_search.hpp"
+#include "solver/makespan_bound.hpp"
+#include "solver/single_micro.hpp"
+#include "solver/warmup_cooldown.hpp"
+
+namespace tessel {
+namespace {
+
+constexpr size_t kLargestBoundaryInstances = 1000;
+// Placements up to this many blocks get the solver's shortening of the
+// window (16 devices of the paper's cases; 32 devices take seconds to encode).
+constexpr size_t kLargestShortenedWindow = 40;
+
+std::string memory_text(const std::vector<long long>& values) {
+  std::ostringstream text;
+  for (size_t d = 0; d < values.size(); ++d) text << (d ? "," : "") << values[d];
+  return text.str();
+}
+
+}  // namespace
+
+SearchResult search_fast(const Placement& placement, const SearchOptions& options, int reference_micros,
+                         double bubble_budget, double improve_seconds) {
+  std::vector<long long> balance = memory_balance(placement);
+  for (int device = 0; device < placement.ndevs; ++device)
+    if (balance[device] != 0)
+      throw InputError("", "blocks[].memory",
+                       "the memory deltas on device " + std::to_string(device) + " sum to " +
+                           std::to_string(balance[device]) +
+                           " over one micro-batch, not 0: no repetend exists (use --strategy full with a fixed "
+                           "--nmicros)");
+  const auto begin = std::chrono::steady_clock::now();
+  SearchResult result;
+  result.lower_bound = period_lower_bound(placement);
+  result.proven_lower_bound = result.lower_bound;
+  auto report = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+
+  // One micro-batch alone, the last resort: the list schedule when it fits,
+  // else any order the full solver finds for one micro-batch.
+  std::vector<int> alone = single_micro_starts(placement);
+  std::vector<long long> alone_peak = single_micro_peak(placement, alone);
+  bool alone_fits = true;
+  for (int d = 0; d < placement.ndevs; ++d)
+    alone_fits &= options.memory_limit.empty() || alone_peak[d] <= options.memory_limit[d];
+  if (!alone_fits) {
+    SearchOptions one = options;
+    one.nmicros = 1;
+    one.progress = nullptr;
+    SearchResult single = search_full(placement, one);
+    if (single.status != SearchStatus::Found) {
+      result.status = single.status;
+      result.message = single.status == SearchStatus::Infeasible
+                           ? "the memory limit is too small even for one micro-batch: run alone in dependency order "
+                             "it needs " + memory_text(alone_peak) + " per device (limit " +
+                                 memory_text(options.memory_limit) + "), and the solver proved no order of one "
+                                 "micro-batch fits"
+                           : "time limit reached while looking for any order of one micro-batch that fits memory";
+      result.phases.push_back({"construction", seconds_since(begin)});
+      return result;
+    }
+    for (const Instance& instance : single.schedule->instances) alone[instance.block] = instance.start;
+  }
+
+  FastRepetend fast = fast_repetend(placement, options.memory_limit, alone, options.nmicros.value_or(0));
+  result.phases.push_back({"construction", seconds_since(begin)});
+
+  // Then improve: the solver shortens the window below the constructed
+  // period, only on placements small enough that building its encoding is
+  // quick (the encoding is not interrupted while it is built).
+  ModuloSolution chosen = fast.solution;
+  bool window_shortened = false;
+  if (improve_seconds > 0 && chosen.period > result.lower_bound &&
+      placement.blocks.size() <= kLargestShortenedWindow && !options.deadline.expired()) {
+    const auto improve_begin = std::chrono::steady_clock::now();
+    Deadline improve_deadline = Deadline::after_seconds(improve_seconds);
+    if (options.deadline.at < improve_deadline.at) improve_deadline = options.deadline;
+    const int max_in_flight = options.nmicros.value_or(std::max<int>(1, placement.blocks.size()));
+    ShortenedWindow shortened = shorten_window(placement, options.memory_limit, chosen, options.backend,
+                                               max_in_flight, improve_deadline, options.progress);
+    for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
+    chosen = shortened.solution;
+    window_shortened = shortened.improved;
+    result.phases.push_back({"shorten window", seconds_since(improve_begin)});
+  }
+  {
+    std::ostringstream line;
+    line << "fast: period " << fast.solution.period << " (L = " << result.lower_bound << ") by " << fast.construction
+         << ", latency " << chosen.latency << ", " << fast.candidates << " candidates, " << seconds_since(begin)
+         << " s";
+    report(line.str());
+  }
+
+  const auto build_begin = std::chrono::steady_clock::now();
+  WarmupCooldown built = build_warmup_cooldown(placement, options.memory_limit, chosen);
+  // The ends' bubbles: what the K-micro-batch schedule spends beyond the
+  // simple bound of K micro-batches. Within budget, accept it as it is.
+  const long long excess = makespan(built.schedule) - makespan_lower_bound(placement, built.schedule.nmicros);
+  const double budget = bubble_budget * reference_micros * chosen.period;
+  bool shortened_complete = false, shortened_improved = false;
+  // The shortening's encoding does not watch the deadline while it is being
+  // built, and past about a thousand instances building alone takes longer
+  // than a fast answer may (mshape, 32 devices: over 100 s for 1320); so
+  // larger schedules keep the squeezed ends.
+  const bool small_enough = built.schedule.instances.size() <= kLargestBoundaryInstances;
+  // Not past the deadline: shorten_boundary reads a spent deadline as none.
+  if (options.boundary_seconds > 0 && excess > budget && small_enough && !options.deadline.expired()) {
+    Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
+    if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
+    BoundaryOutcome shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
+    for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
+    if (shortened.improved) built.schedule = shortened.schedule;
+    shortened_complete = shortened.complete;
+    shortened_improved = shortened.improved;
+  }
+  result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
+
+  Schedule schedule = built.schedule;
+  schedule.search = {{"strategy", "fast"},
+                     {"backend", options.backend},
+                     {"construction", fast.construction},
+                     {"constructed_period", fast.solution.period},
+                     {"window_shortened_by_solver", window_shortened},
+                     {"proven_lower_bound", result.proven_lower_bound},
+                     {"micros_per_window", 1},
+                     {"squeezed", built.squeezed},
+                     {"boundary_solved", shortened_improved},
+                     {"boundary_proven_minimal", shortened_complete}};
+  result.schedule = schedule;
+  result.period = chosen.period;
+  result.latency = chosen.latency;
+  result.nmicros_in_flight = chosen.in_flight;
+  result.makespan = makespan(schedule);
+  result.status = SearchStatus::Found;
+  result.message = "constructed by '" + fast.construction + "'" +
+                   (window_shortened ? " (period " + std::to_string(fast.solution.period) +
+                                           "), shortened by the solver" : "") +
+                   ", nothing proven beyond L";
+  return result;
+}
+
+}  // namespace tessel
