@@ -377,7 +377,8 @@ int run_search(int argc, char** argv) {
       ("periods-per-solver", po::value<int>()->default_value(1),
        "repetend: consecutive periods asked of one incremental solver before a new one is built")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
-      ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
+      ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, encoding included, 0 = none (exit 3 when hit before the period "
+       "is decided; a latency or wider window it cuts short is reported, exit 0)")
       ("boundary-seconds", po::value<double>()->default_value(20),
        "repetend/fast: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip; "
        "fast: default 1)")
