@@ -63,10 +63,12 @@ class Backend {
                                   const std::vector<Lit>& guard = {}) = 0;
   // The intervals [start_i, start_i + span_i) are pairwise disjoint.
   virtual void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) = 0;
-  // The same on a circle of length `period`: intervals taken modulo period
-  // (an interval may wrap past the end of the window). Requires span_i <= period.
+  // guard implies the same on a circle of length `period`: intervals taken
+  // modulo period (an interval may wrap past the end of the window). An
+  // interval longer than the circle makes the guard false. The guard lets one
+  // solver hold the circles of several periods, one selected per question.
   virtual void add_no_overlap_modulo(const std::vector<IntVar>& starts, const std::vector<int>& spans,
-                                     int period) = 0;
+                                     int period, const std::vector<Lit>& guard = {}) = 0;
 
   virtual Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) = 0;
   // Values of the last Sat answer.

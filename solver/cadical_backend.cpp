@@ -18,9 +18,9 @@
 // clauses, its phases and its scores from one bound to the next; guarded
 // constraints (the guard enters the final clause only) let the same encoded
 // counters serve every bound. A new instance is built only by whoever calls
-// make_backend() again — the repetend search does so when the period changes,
-// because the period appears in the modulo structure of the clauses
-// (no_overlap_modulo, the offset terms of the dependencies).
+// make_backend() again — the repetend search does so per chunk of periods
+// (repetend_search.cpp says why), the period-dependent constraints of a
+// chunk (no_overlap_modulo, one dependency case) guarded by its selectors.
 //
 // Time limits: a CaDiCaL::Terminator polls the Deadline inside the search,
 // so a call stops within milliseconds of the limit and answers Unknown.
@@ -164,13 +164,18 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     }
   }
 
+  // The guard enters the occupancy definitions only: without it no
+  // occupancy literal is forced and the at-most-one constraints hold vacuously.
   void add_no_overlap_modulo(const std::vector<IntVar>& starts, const std::vector<int>& spans,
-                             int period) override {
+                             int period, const std::vector<Lit>& guard) override {
     check_sizes(starts, spans);
     if (period <= 0) throw std::invalid_argument("cadical backend: period must be positive");
     for (size_t i = 0; i < starts.size(); ++i) {
       // An interval longer than the circle overlaps its own next copy.
-      if (spans[i] > period) add_clause({});
+      if (spans[i] > period) {
+        add_clause(cnf::guarded_clause(guard, {}));
+        return;
+      }
     }
     for (int phase = 0; phase < period; ++phase) {
       std::vector<Lit> occupants;
@@ -181,7 +186,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
         std::vector<long long> ends;
         for (long long j = floor_div(s.lo - phase, period); phase + j * period - spans[i] + 1 <= s.hi; ++j)
           if (phase + j * period >= s.lo) ends.push_back(phase + j * period);
-        if (!ends.empty()) occupants.push_back(occupancy(s, spans[i], ends));
+        if (!ends.empty()) occupants.push_back(occupancy(s, spans[i], ends, guard));
       }
       if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
     }
@@ -234,10 +239,12 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
   // A literal forced true when the interval [s, s + span) covers any of the
   // steps `ends`: s in [t - span + 1, t] is [s <= t] and not [s <= t - span].
-  Lit occupancy(const cnf::OrderVar& s, int span, const std::vector<long long>& ends) {
+  Lit occupancy(const cnf::OrderVar& s, int span, const std::vector<long long>& ends,
+                const std::vector<Lit>& guard = {}) {
     Lit occupied = new_var();
     for (long long t : ends)
-      add_clause({~cnf::order_at_most(*this, s, t), cnf::order_at_most(*this, s, t - span), occupied});
+      add_clause(cnf::guarded_clause(
+          guard, {~cnf::order_at_most(*this, s, t), cnf::order_at_most(*this, s, t - span), occupied}));
     return occupied;
   }
 

@@ -19,8 +19,10 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
     if (deadline.expired()) break;
     const auto start = std::chrono::steady_clock::now();
     std::unique_ptr<Backend> backend = make_backend(backend_name);
-    ModuloEncoding encoding = encode_modulo(*backend, placement, memory_limit, period, max_in_flight);
-    Answer answer = backend->solve({}, deadline);
+    ModuloEncoding encoding =
+        encode_modulo(*backend, placement, memory_limit, period, period, max_in_flight, {}, deadline);
+    if (!encoding.complete) break;
+    Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     const double seconds = seconds_since(start);
     outcome.calls.push_back({"fast: period " + std::to_string(period), answer_name(answer), seconds});
     if (progress) {
@@ -29,8 +31,7 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
       progress(line.str());
     }
     if (answer != Answer::Sat) break;
-    std::vector<int> starts;
-    for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
+    std::vector<int> starts = decode_starts(*backend, encoding, period);
     const int earliest = *std::min_element(starts.begin(), starts.end());
     ModuloSolution solution{period, {}, 0, 0};
     for (size_t b = 0; b < starts.size(); ++b) {

@@ -1,12 +1,14 @@
 // The repetend as a modulo schedule (ALGORITHMS.md section 2), written against
 // the backend facade only, so that every backend decides the same question.
 //
-// One integer per block, s(b) in [0, Kmax * P): the start of block b relative
-// to its micro-batch's first step. Micro-batch m of b starts at m * P + s(b),
-// so the offset of ALGORITHMS.md is o(b) = Kmax - 1 - floor(s(b) / P) and the
-// phase tau(b) = s(b) mod P. This single variable turns dependencies into
-// plain differences and leaves exclusivity to the backend's "no overlap on a
-// circle" verb.
+// Two small integers per block instead of one start over a horizon of Kmax P:
+// the phase tau(b) in [0, P) and the quotient q(b) in [0, Kmax), with the
+// start of micro-batch m of b at m P + s(b), s(b) = q(b) P + tau(b). The
+// offset of ALGORITHMS.md is o(b) = Kmax - 1 - q(b). Dependencies then need
+// two literals per edge (quotient gap >= 1, >= 2), the memory of a device is
+// one offset count plus a small sum per phase, and the period enters only a
+// few guarded constraints — so one encoding can hold a run of periods, each
+// chosen by an assumption (incremental across periods).
 #pragma once
 
 #include <vector>
@@ -17,24 +19,46 @@
 namespace tessel {
 
 struct ModuloEncoding {
-  int period = 0;
-  int max_in_flight = 0;        // Kmax: s(b) + span(b) <= Kmax * period
-  std::vector<IntVar> starts;     // s(b) per block
-  std::vector<IntVar> quotients;  // q(b) = floor(s(b) / P), in [0, Kmax)
-  std::vector<IntVar> phases;     // tau(b) = s(b) mod P
+  int first_period = 0;
+  int last_period = 0;
+  int max_in_flight = 0;             // Kmax: q(b) < Kmax
+  std::vector<IntVar> quotients;     // q(b) in [0, Kmax)
+  std::vector<IntVar> phases;        // tau(b) in [0, last_period)
+  std::vector<Lit> period_selectors; // [p - first_period]: "the period is p"
+  bool complete = true;              // false: the deadline struck while encoding
 };
 
-// Requires every device's memory balance to be zero (checked by the caller):
-// that is what lets the steady-state memory be written without the warmup.
-// `copies` > 1 says the placement is a window placement (window_placement.hpp)
-// of that many interchangeable copies, whose order the encoding then fixes.
-ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
-                             const std::vector<long long>& memory_limit, int period, int max_in_flight,
-                             int copies = 1);
+// What encode_modulo may add beyond the constraints of the question.
+struct ModuloRules {
+  // Symmetry breaking (a sentence per rule on why it keeps every optimum at
+  // the rule in modulo_encoding.cpp); off only to test exactly that.
+  bool symmetry = true;
+  // The placement is a window placement (window_placement.hpp) of this many
+  // interchangeable copies, whose order the symmetry rules then fix.
+  int copies = 1;
+};
 
-// Assumptions that bound the latency of one micro-batch (max s + span, the
-// minimum s being 0 by the symmetry clause) by `latency`.
-std::vector<Lit> latency_assumptions(Backend& backend, const ModuloEncoding& encoding,
-                                     const Placement& placement, int latency);
+// Periods first_period .. last_period in one encoding; ask for one with
+// period_assumption(). Requires every device's memory balance to be zero
+// (checked by the caller): that is what lets the steady-state memory be
+// written without the warmup. Periods shorter than a block's span are
+// encoded as impossible. The deadline is checked between the encoding's
+// steps (per device for exclusivity and memory): past it the encoding comes
+// back with `complete` false and must not be solved.
+ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
+                             const std::vector<long long>& memory_limit, int first_period, int last_period,
+                             int max_in_flight, const ModuloRules& rules = {}, const Deadline& deadline = {});
+
+// The assumption selecting `period` (first_period <= period <= last_period).
+Lit period_assumption(const ModuloEncoding& encoding, int period);
+
+// A fresh literal that, assumed together with the period's, bounds every
+// s(b) + span(b) by `latency` (the latency of one micro-batch, the minimum s
+// being 0 by the symmetry rule).
+Lit latency_literal(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,
+                    int latency);
+
+// s(b) = q(b) P + tau(b) of the last Sat answer for `period`.
+std::vector<int> decode_starts(Backend& backend, const ModuloEncoding& encoding, int period);
 
 }  // namespace tessel

@@ -1,22 +1,37 @@
-// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 item 1): for each
-// window size k (micro-batches per period), periods P_k = k L, k L + 1, ...
-// each decided by one solver call on the modulo encoding of the window
-// placement (k copies of the placement, window_placement.hpp); the first
-// satisfiable one is the answer and every unsatisfiable one below it is part
-// of the proof. Then, on the same solver, the latency of one window is
-// bisected downward under assumptions (fewer micro-batches in flight, less
-// memory, shorter warmup), and warmup and cooldown are built around the best
-// window only.
+// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 items 1-3): for
+// each window size k (micro-batches per period), periods P_k = k L, k L + 1,
+// ... each decided on the modulo encoding of the window placement (k copies
+// of the placement, window_placement.hpp); the first satisfiable one is the
+// answer and every unsatisfiable one below it is part of the proof. Then, on
+// the same solver, the latency of one window is bisected downward under
+// assumptions (fewer micro-batches in flight, less memory, shorter warmup),
+// within a budget of as long as the period took, and warmup and cooldown are
+// built around the best window only. Every decoded answer is re-checked
+// from the definition (modulo_check.hpp) before it is used.
 //
-// With automatic k, a larger window is only asked for periods whose average
-// P_k / k beats the best so far (so ties keep the smaller k), and the search
-// stops as soon as an average reaches L, which no window can beat.
+// Where a new solver is built: once per chunk of `periods_per_solver`
+// consecutive periods of one window size (encode_modulo holds the chunk's
+// periods behind selector literals). A run of periods can reach the
+// fallback period (100+ on 64 devices), and each period adds its own circle
+// of exclusivity, so one solver for all of them would be built mostly for
+// periods never asked. Measured on 16-32 devices, chunks of 4 or 8 were no
+// faster than one solver per period (the unsat proofs of consecutive periods
+// share little), so the default is 1.
+//
+// With automatic k (the command's default), k = 1 is decided within the
+// whole time limit and k = 2 .. 4 within a share of it (wider_window_seconds,
+// at most half the time left); a wider window is only asked for periods
+// whose average P_k / k beats the best so far (so ties keep the smaller k),
+// and the search stops as soon as an average reaches L, which no window can
+// beat. A wider window left undecided in its share is reported as such and
+// leaves the decided answer standing.
 //
 // The search never starts empty-handed: one micro-batch run alone gives a
 // period that always works when memory allows a micro-batch at all, which is
 // both the upper end of the period loop and the schedule returned when the
-// time limit strikes first. When the fast construction (fast_repetend.hpp)
-// has a shorter period, it takes that role.
+// time limit strikes first (`sequential_window`). When the fast construction
+// (fast_repetend.hpp) has a shorter period, it takes that role
+// (`fast_or_fallback`).
 #include "solver/repetend_search.hpp"
 
 #include <algorithm>
@@ -28,6 +43,7 @@
 #include "solver/boundary_solver.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/full_search.hpp"
+#include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/window_placement.hpp"
@@ -43,6 +59,17 @@ ModuloSolution solution_from_starts(const Placement& placement, int period, std:
     latency = std::max(latency, starts[b] + placement.blocks[b].span);
   }
   return {period, starts, latency, (latency + period - 1) / period};
+}
+
+// The decoded answer, re-checked from the definition (modulo_check.hpp): a
+// wrong encoding stops the search here instead of reaching the user.
+ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
+                                const std::vector<int>& starts, int max_in_flight) {
+  ModuloSolution solution = solution_from_starts(window, period, starts);
+  if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
+    throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
+                           " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
+  return solution;
 }
 
 void require_steady_state(const Placement& placement) {
@@ -81,7 +108,8 @@ struct WindowOutcome {
   WindowAttempt attempt;
   std::optional<ModuloSolution> solution;  // starts of the window placement
   bool gave_up = false;                    // the period question went unanswered
-  bool latency_gave_up = false;
+  bool latency_gave_up = false;           // the deadline struck during the latency (period decided)
+  bool latency_unfinished = false;        // its own budget ran out first
   double period_seconds = 0;
   double latency_seconds = 0;
 };
@@ -89,8 +117,8 @@ struct WindowOutcome {
 // Periods lower_bound .. last_period of the window placement, then the
 // latency at the first satisfiable one. `capped`: last_period is below the
 // fallback's period, so "none found" means "no better window", not a bug.
-WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, int max_in_flight,
-                            int last_period, bool capped, const ModuloSolution& fallback,
+WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
+                            int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
                             std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
   auto report = [&](const std::string& line) {
@@ -101,15 +129,28 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   outcome.attempt.k = k;
   const int lower_bound = period_lower_bound(window);
   outcome.attempt.proven_lower_bound = lower_bound;
-  const int copies = options.window_symmetry ? k : 1;
+  const ModuloRules rules{options.symmetry, k};
+  const int chunk = std::max(1, options.periods_per_solver);
 
+  // One solver per chunk of consecutive periods (see the file comment).
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
   for (int period = lower_bound; period <= last_period; ++period) {
-    backend = make_backend(options.backend);
+    if (!backend || period > encoding.last_period) {
+      if (deadline.expired()) {
+        outcome.gave_up = true;
+        break;
+      }
+      backend = make_backend(options.backend);
+      encoding = encode_modulo(*backend, window, options.memory_limit, period,
+                               std::min(last_period, period + chunk - 1), max_in_flight, rules, deadline);
+      if (!encoding.complete) {
+        outcome.gave_up = true;
+        break;
+      }
+    }
     auto call_start = std::chrono::steady_clock::now();
-    encoding = encode_modulo(*backend, window, options.memory_limit, period, max_in_flight, copies);
-    Answer answer = backend->solve({}, options.deadline);
+    Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "period " + std::to_string(period), answer_name(answer), seconds});
     std::ostringstream line;
@@ -124,9 +165,8 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       outcome.gave_up = true;
       break;
     }
-    std::vector<int> starts;
-    for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-    outcome.solution = solution_from_starts(window, period, starts);
+    outcome.solution = checked_solution(window, options.memory_limit, period,
+                                        decode_starts(*backend, encoding, period), max_in_flight);
     break;
   }
   outcome.period_seconds = seconds_since(begin);
@@ -148,13 +188,24 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     return outcome;
   }
 
-  // Second objective: the shortest latency at this period.
+  // Second objective: the shortest latency at this period, within a budget
+  // of as long as the period took (at least latency_min_seconds): the
+  // period is what the search is for, and a longer latency only costs
+  // micro-batches in flight, which the memory limit already bounds.
   auto latency_begin = std::chrono::steady_clock::now();
+  Deadline latency_deadline = deadline;
+  if (options.latency_budget) {
+    const double budget = std::max(options.latency_min_seconds, outcome.period_seconds);
+    Deadline own = Deadline::after_seconds(budget);
+    if (own.at < latency_deadline.at) latency_deadline = own;
+  }
+  const int period = outcome.solution->period;
   int low = critical_path(window);
   while (low < outcome.solution->latency) {
     int mid = low + (outcome.solution->latency - low) / 2;
     auto call_start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve(latency_assumptions(*backend, encoding, window, mid), options.deadline);
+    const Lit bounded = latency_literal(*backend, encoding, window, period, mid);
+    Answer answer = backend->solve({period_assumption(encoding, period), bounded}, latency_deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "latency <= " + std::to_string(mid), answer_name(answer), seconds});
     std::ostringstream line;
@@ -162,13 +213,13 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
          << " s)";
     report(line.str());
     if (answer == Answer::Sat) {
-      std::vector<int> starts;
-      for (IntVar var : encoding.starts) starts.push_back(backend->value(var));
-      outcome.solution = solution_from_starts(window, outcome.solution->period, starts);
+      outcome.solution = checked_solution(window, options.memory_limit, period,
+                                          decode_starts(*backend, encoding, period), max_in_flight);
     } else if (answer == Answer::Unsat) {
       low = mid + 1;
     } else {
-      outcome.latency_gave_up = true;
+      if (deadline.expired()) outcome.latency_gave_up = true;
+      else outcome.latency_unfinished = true;
       break;
     }
   }
@@ -238,12 +289,24 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   std::optional<WindowOutcome> first_outcome;
   double period_seconds = 0, latency_seconds = 0;
   bool timed_out = false;
+  bool wider_undecided = false;
+  std::vector<int> latency_unfinished_k;
+  Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
   for (int k = first_k; k <= last_k; ++k) {
     // No window beats an average of L.
     if (best && best->solution.period == best->k * per_micro_bound) break;
-    if (options.deadline.expired()) {
-      result.windows.push_back({k, "timeout", 0, k * per_micro_bound, 0, 0});
-      timed_out = true;
+    const bool exploring = automatic && k > 1;
+    if (exploring && k == 2) {
+      // The wider windows get a share of the time, so that exploring them
+      // never costs the answer k = 1 already has.
+      double share = options.wider_window_seconds > 0 ? options.wider_window_seconds : 1e18;
+      if (!options.deadline.unlimited()) share = std::min(share, options.deadline.seconds_left() / 2);
+      if (share < 1e17) wider_deadline = Deadline::after_seconds(std::max(share, 1e-3));
+    }
+    const Deadline& deadline = exploring ? wider_deadline : options.deadline;
+    if (deadline.expired()) {
+      result.windows.push_back({k, exploring ? "undecided" : "timeout", 0, k * per_micro_bound, 0, 0});
+      (exploring ? wider_undecided : timed_out) = true;
       break;
     }
     const Placement window = window_placement(placement, k);
@@ -259,15 +322,33 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
         capped = true;
       }
     }
-    WindowOutcome outcome = decide_window(window, k, options, max_in_flight, last_period, capped, fallback,
-                                          result.calls);
+    WindowOutcome outcome = decide_window(window, k, options, deadline, max_in_flight, last_period, capped,
+                                          fallback, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
+    if (outcome.gave_up && exploring) outcome.attempt.status = "undecided";
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
-    if (outcome.gave_up || outcome.latency_gave_up) {
+    if (outcome.latency_unfinished || outcome.latency_gave_up) latency_unfinished_k.push_back(k);
+    if (outcome.gave_up && !exploring) {
       timed_out = true;
+      break;
+    }
+    // A wider window that ran out of its share, or a latency cut by the
+    // deadline once the period is decided, leaves the answer decided so far
+    // standing (a window found with an unfinished latency is still a valid
+    // window); the windows not reached are reported undecided.
+    if (outcome.gave_up) {
+      wider_undecided = true;
+      break;
+    }
+    if (outcome.latency_gave_up) {
+      const bool at_bound = best && best->solution.period == best->k * per_micro_bound;
+      if (automatic && k < last_k && !at_bound) {
+        result.windows.push_back({k + 1, "undecided", 0, (k + 1) * per_micro_bound, 0, 0});
+        wider_undecided = true;
+      }
       break;
     }
   }
@@ -302,8 +383,9 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};
-  // Not past the deadline: shorten_boundary reads a spent deadline as none.
-  if (options.boundary_seconds > 0 && !options.deadline.expired()) {
+  // Only with time left: shorten_boundary reads a spent deadline as none
+  // (a margin, so that it cannot expire between this test and that read).
+  if (options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
     Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
     if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
@@ -336,14 +418,20 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +
                      " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
                      ", period " + std::to_string(chosen.period) + ")";
-  } else if (timed_out) {
-    result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while minimising the latency at period " +
-                     std::to_string(result.windows.back().period) + " (k = " +
-                     std::to_string(result.windows.back().k) + "); the period is decided, the latency may not be minimal";
   } else {
     result.status = SearchStatus::Found;
+    result.latency_minimal = std::find(latency_unfinished_k.begin(), latency_unfinished_k.end(), k) ==
+                             latency_unfinished_k.end();
+    if (!result.latency_minimal)
+      result.message = "the latency " + std::to_string(chosen.latency) +
+                       " is not proven minimal (the latency search stopped at its budget or the time limit)";
+    if (wider_undecided)
+      result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
+                        std::to_string(result.windows.back().k) +
+                        " micro-batches were not fully decided in the time given (--window-seconds, "
+                        "--time-limit); the answer is the best window decided";
   }
+  if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   return result;
 }
 

@@ -30,16 +30,28 @@ struct SearchOptions {
   // keep the best average period P_k / k; otherwise exactly this k.
   int micros_per_window = 1;
   int largest_auto_window = 4;  // automatic k tries 1 .. this
-  // Repetend: order the interchangeable copies of a window (k > 1); off only
-  // to test that the symmetry rule loses no optimum.
-  bool window_symmetry = true;
+  // Automatic k: the time all windows k > 1 share, at most half the time
+  // left before the deadline (0 = only the deadline). A k > 1 left
+  // undecided never turns a decided k = 1 answer into a time-out.
+  double wider_window_seconds = 5;
+  // Repetend: the symmetry rules of the modulo encoding (some source block
+  // starts at 0; the copies of a window in order); off only to test that
+  // they lose no optimum.
+  bool symmetry = true;
+  // Repetend: the latency search at the found period stops after as long as
+  // the period took, at least latency_min_seconds (false: only the deadline).
+  bool latency_budget = true;
+  double latency_min_seconds = 1;
+  // Repetend: consecutive periods decided on one incremental solver before
+  // a new one is built (1 = a fresh solver per period).
+  int periods_per_solver = 1;
   ProgressSink progress;
 };
 
 // What the search learned about one window size k (repetend strategy).
 struct WindowAttempt {
   int k = 1;
-  std::string status;          // found | not_better | infeasible | timeout
+  std::string status;          // found | not_better | infeasible | timeout | undecided (k > 1 out of its share)
   int period = 0;              // P_k found (0 when none)
   int proven_lower_bound = 0;  // every window shorter than this is impossible
   int latency = 0;             // of one window of k micro-batches
@@ -67,6 +79,7 @@ struct SearchResult {
   int proven_lower_bound = 0;         // largest bound proven impossible + 1
   int nmicros_in_flight = 0;          // K
   int latency = 0;                    // one micro-batch's length in the modulo schedule
+  bool latency_minimal = true;        // false: the latency search stopped at its budget
   int makespan = 0;                   // of the schedule (full)
   int micros_per_window = 1;          // k of the chosen window (repetend)
   std::vector<WindowAttempt> windows; // every k tried (repetend)

@@ -98,19 +98,20 @@ class Z3Backend final : public Backend {
   // intervals are disjoint on the circle when one lies, after the other, in
   // the gap the other leaves before it comes round again.
   void add_no_overlap_modulo(const std::vector<IntVar>& starts, const std::vector<int>& spans,
-                             int period) override {
+                             int period, const std::vector<Lit>& guard) override {
+    for (size_t i = 0; i < starts.size(); ++i)
+      if (spans[i] > period) {
+        add_guarded(guard, context_.bool_val(false));
+        return;
+      }
     std::vector<z3::expr> phases;
     for (IntVar start : starts) phases.push_back(phase_of(start, period));
     for (size_t i = 0; i < starts.size(); ++i) {
-      if (spans[i] > period) {
-        solver_.add(context_.bool_val(false));
-        return;
-      }
       for (size_t j = i + 1; j < starts.size(); ++j) {
         const z3::expr& a = phases[i];
         const z3::expr& b = phases[j];
-        solver_.add((a + spans[i] <= b && b + spans[j] <= a + period) ||
-                    (b + spans[j] <= a && a + spans[i] <= b + period));
+        add_guarded(guard, (a + spans[i] <= b && b + spans[j] <= a + period) ||
+                               (b + spans[j] <= a && a + spans[i] <= b + period));
       }
     }
   }

@@ -32,7 +32,7 @@ SearchResult search(const Placement& placement, long long memory, int k, const s
   options.memory_limit.assign(placement.ndevs, memory);
   options.micros_per_window = k;
   options.largest_auto_window = 2;
-  options.window_symmetry = symmetry;
+  options.symmetry = symmetry;
   options.boundary_seconds = 1;
   return search_repetend(placement, options);
 }
@@ -181,4 +181,28 @@ TEST_CASE("windows: tessel search --micros-per-window on the command line", "[wi
   auto full = testing::run_tessel("search --placement " + fixture_file +
                                   " --memory 2 --strategy full --nmicros 2 --micros-per-window 2");
   CHECK(full.exit_code == 2);
+}
+
+TEST_CASE("windows: mshape on 8 devices, memory 8 — k = 2 reaches 14 with 12 and 13 impossible", "[windows]") {
+  // The issue's figure: k = 1 needs period 8 (6 and 7 impossible), a window
+  // of two micro-batches 14 (7.0 per micro-batch).
+  Placement placement = make_case("mshape", 8, false);
+  SearchOptions options;
+  options.backend = "cadical";
+  options.memory_limit.assign(placement.ndevs, 8);
+  options.micros_per_window = 0;
+  options.largest_auto_window = 2;
+  options.wider_window_seconds = 0;  // decide k = 2 fully
+  options.boundary_seconds = 0;
+  SearchResult automatic = search_repetend(placement, options);
+  REQUIRE(automatic.status == SearchStatus::Found);
+  REQUIRE(automatic.windows.size() == 2);
+  CHECK(automatic.windows[0].period == 8);
+  CHECK(automatic.windows[0].proven_lower_bound == 8);
+  CHECK(automatic.windows[1].status == "found");
+  CHECK(automatic.windows[1].period == 14);
+  CHECK(automatic.windows[1].proven_lower_bound == 14);
+  CHECK(automatic.micros_per_window == 2);
+  CHECK(automatic.period * 1.0 / automatic.micros_per_window <= automatic.windows[0].period);
+  check_verified(*automatic.schedule);
 }

@@ -28,8 +28,9 @@ namespace {
 const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
-    "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
-    "              [--boundary-seconds S] [-o FILE] [--staged-output FILE] [--json]\n\n"
+    "              [--micros-per-window k] [--window-seconds S] [--total-micros N]\n"
+    "              [--time-limit SECONDS] [--boundary-seconds S] [-o FILE]\n"
+    "              [--staged-output FILE] [--json]\n\n"
     "Strategies:\n"
     "  repetend (default)  the minimal period P of a repetend running every block once per\n"
     "                      period, searched upward from the lower bound L (the busiest device's\n"
@@ -45,13 +46,15 @@ const char* kUsage =
     "                      only up to the fast construction's (below) when it beats one\n"
     "                      micro-batch at a time, and on time-out that construction is the answer.\n"
     "                      Windows: a repetend may run every block k times per period P_k\n"
-    "                      (k micro-batches per window, average period P_k / k). Default k = 1;\n"
-    "                      --micros-per-window 0 tries k = 1 .. 4 (proving that a larger window is\n"
-    "                      no better can take long), a larger k only for windows whose average beats\n"
-    "                      the best so far, stopping once an average reaches L; the best average\n"
-    "                      wins (ties: the smaller k). --micros-per-window k fixes k. Every k\n"
-    "                      tried is reported with its proven bound on P_k; 'optimal' means\n"
-    "                      optimal for the chosen k (a wider window than 4 is not ruled out).\n"
+    "                      (k micro-batches per window, average period P_k / k). By default\n"
+    "                      (--micros-per-window 0) k = 1 is decided first, then k = 2 .. 4 within\n"
+    "                      --window-seconds (default 5, at most half the time left): a larger k\n"
+    "                      only for windows whose average beats the best so far, stopping once an\n"
+    "                      average reaches L; the best average wins (ties: the smaller k). A k\n"
+    "                      left undecided in its share is reported 'undecided' and does not make\n"
+    "                      the answer a time-out. --micros-per-window k fixes k. Every k tried is\n"
+    "                      reported with its proven bound on P_k; 'optimal' means optimal for the\n"
+    "                      chosen k (a wider window than 4 is not ruled out).\n"
     "  full                all --nmicros micro-batches at once (required), minimal makespan under\n"
     "                      the memory limit, proven optimal when the bound below it is decided.\n"
     "  fast                a repetend constructed without search (ALGORITHMS.md section 5, the\n"
@@ -141,7 +144,14 @@ int run(const po::variables_map& values) {
     if (k > 64) throw InputError("", "--micros-per-window", "must be <= 64 (the encoding grows k-fold)");
     if (strategy != "repetend") throw InputError("", "--micros-per-window", "applies to strategy repetend only");
     options.micros_per_window = k;
+  } else if (strategy == "repetend") {
+    options.micros_per_window = 0;
   }
+  options.periods_per_solver = values["periods-per-solver"].as<int>();
+  if (options.periods_per_solver < 1 || options.periods_per_solver > 64)
+    throw InputError("", "--periods-per-solver", "must be in 1 .. 64");
+  options.wider_window_seconds = values["window-seconds"].as<double>();
+  if (!(options.wider_window_seconds >= 0)) throw InputError("", "--window-seconds", "must be >= 0 (0 = no cap)");
   const double improve_seconds = values["improve-seconds"].as<double>();
   if (improve_seconds < 0) throw InputError("", "--improve-seconds", "must be >= 0 (0 = skip)");
   if (strategy == "full" && !options.nmicros)
@@ -280,6 +290,7 @@ int run(const po::variables_map& values) {
         {"windows", windows},
         {"nmicros_in_flight", strategy == "full" ? schedule.nmicros : result.nmicros_in_flight},
         {"latency", result.latency},
+        {"latency_minimal", strategy == "full" ? nlohmann::json(nullptr) : nlohmann::json(result.latency_minimal)},
         {"warmup_steps", warmup},
         {"cooldown_steps", cooldown},
         {"peak_memory", peak},
@@ -386,6 +397,8 @@ int run(const po::variables_map& values) {
     std::cout << ")\n";
     std::cout << "verified         valid\n";
   }
+  if (result.status == SearchStatus::Found && !result.message.empty())
+    std::cerr << "tessel search: note: " << result.message << "\n";
   if (result.status == SearchStatus::Timeout) {
     std::cerr << "tessel search: gave up: " << result.message
               << (values.count("output") ? "; the best schedule so far was written" : "") << "\n";
@@ -405,9 +418,14 @@ int run_search(int argc, char** argv) {
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT, default: fastest in `tessel bench`) | z3 (SMT)")
       ("nmicros", po::value<int>(), "repetend: most windows in flight Kmax; full: micro-batches (required)")
       ("micros-per-window", po::value<int>(),
-       "repetend: micro-batches per window k (default 1; 0 = try k = 1 .. 4, keep the best average period)")
+       "repetend: micro-batches per window k (default 0 = try k = 1 .. 4, keep the best average period)")
+      ("window-seconds", po::value<double>()->default_value(5),
+       "repetend, automatic k: seconds shared by the windows k > 1 (also at most half the time left; 0 = no cap)")
+      ("periods-per-solver", po::value<int>()->default_value(1),
+       "repetend: consecutive periods asked of one incremental solver before a new one is built")
       ("total-micros", po::value<int>()->default_value(128), "micro-batches for the makespan and bubble ratio report")
-      ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, 0 = none (exit 3 when hit)")
+      ("time-limit", po::value<double>()->default_value(0), "seconds for the whole search, encoding included, 0 = none (exit 3 when hit before the period "
+       "is decided; a latency or wider window it cuts short is reported, exit 0)")
       ("boundary-seconds", po::value<double>()->default_value(20),
        "repetend/fast: budget for shortening warmup/cooldown with the solver, within --time-limit (0 = skip; "
        "fast: default 1)")
