@@ -42,7 +42,7 @@ const char* kUsage =
     "                      --nmicros K sets Kmax (default: the number of blocks of one micro-batch;\n"
     "                      within it memory decides, and the shortest latency gives the fewest).\n"
     "                      The written schedule holds K micro-batches with the repetend window\n"
-    "                      marked; 'tessel unroll' expands it to any N >= K. Periods are asked\n"
+    "                      marked; 'tessel unroll' expands it to any N. Periods are asked\n"
     "                      only up to the fast construction's (below) when it beats one\n"
     "                      micro-batch at a time, and on time-out that construction is the answer.\n"
     "                      Windows: a repetend may run every block k times per period P_k\n"
@@ -203,15 +203,23 @@ int run(const po::variables_map& values) {
     return kInternal;
   }
 
-  // Throughput at --total-micros: the repetend unrolled (when there are at
-  // least K micro-batches), the full schedule as it is.
+  // Throughput at --total-micros: the repetend unrolled (below K micro-batches
+  // unroll drops the ones past N, and refuses when that breaks memory), the
+  // full schedule as it is.
   Metrics metrics;
   metrics.total_micros = strategy == "full" ? schedule.nmicros : total_micros;
   std::optional<Schedule> at_total;
+  std::string not_unrolled = "the schedule has no repetend";
   if (strategy == "full") {
     at_total = schedule;
-  } else if (schedule.repetend && total_micros >= smallest_unroll(schedule)) {
-    at_total = unroll(schedule, total_micros);
+  } else if (schedule.repetend) {
+    try {
+      at_total = unroll(schedule, total_micros);
+    } catch (const InputError& error) {
+      not_unrolled = error.reason;
+    }
+  }
+  if (at_total && strategy != "full") {
     if (auto problem = rejection(*at_total, "schedule unrolled to " + std::to_string(total_micros) + " micro-batches")) {
       std::cerr << "tessel search: " << *problem << "\n";
       return kInternal;
@@ -388,8 +396,7 @@ int run(const po::variables_map& values) {
                   << "), the rest as a repetend of period " << metrics.staged->middle_period
                   << " between; built for this N only, it does not unroll (--staged-output FILE writes it)\n";
     } else {
-      std::cout << "at " << metrics.total_micros << " micro-batches: fewer than the " << smallest_unroll(schedule)
-                << " the repetend needs; not unrolled\n";
+      std::cout << "at " << metrics.total_micros << " micro-batches: not unrolled (" << not_unrolled << ")\n";
     }
     std::cout << "solve time       " << std::setprecision(3) << solve_seconds << " s (";
     for (size_t i = 0; i < result.phases.size(); ++i)
