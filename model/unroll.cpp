@@ -33,30 +33,40 @@ std::string window_text(const Repetend& unit) {
   return "window [" + std::to_string(unit.start) + ", " + std::to_string(unit.end) + ")";
 }
 
-// Checks that the window holds every block k times on consecutive
-// micro-batches, between the warmup's and the cooldown's micro-batches.
+// Checks that the window holds every block k times, once in each residue
+// class of micro-batches modulo k, and that each class runs in order: the
+// warmup before the window's micro-batch of that class, the rest after it.
+// The k micro-batches need not be consecutive: in a window of k copies each
+// copy has its own offset (copy 0 of a block may work on micro-batch 2g - 2
+// while copy 1 works on 2g + 1); repeating the window adds k to every one of
+// them, so each class advances on its own and unrolling stays the same shift.
 void check_window_shape(const Schedule& schedule, const Repetend& repetend, const std::vector<Instance>& warmup,
                         const std::vector<Instance>& window, const std::vector<Instance>& rest) {
   const int k = repetend.micros_per_period;
   const auto& blocks = schedule.placement.blocks;
-  std::vector<std::set<int>> window_micros(blocks.size());
-  for (const Instance& instance : window) window_micros[instance.block].insert(instance.micro);
+  std::vector<std::map<int, int>> window_micro(blocks.size());  // block -> residue -> micro-batch
+  for (const Instance& instance : window) {
+    const int residue = instance.micro % k;
+    if (!window_micro[instance.block].emplace(residue, instance.micro).second)
+      bad_repetend("the " + window_text(repetend) + " holds micro-batches " +
+                   std::to_string(window_micro[instance.block][residue]) + " and " + std::to_string(instance.micro) +
+                   " of block '" + blocks[instance.block].id + "'; with micros_per_period " + std::to_string(k) +
+                   " every block must appear exactly " + std::to_string(k) +
+                   " times, once in each class of micro-batches modulo " + std::to_string(k) +
+                   " (equal modulo k, repeating the window would run one of them twice)");
+  }
   for (size_t b = 0; b < blocks.size(); ++b) {
-    const std::set<int>& micros = window_micros[b];
-    if (static_cast<int>(micros.size()) != k)
-      bad_repetend("the " + window_text(repetend) + " holds " + std::to_string(micros.size()) +
+    if (static_cast<int>(window_micro[b].size()) != k)
+      bad_repetend("the " + window_text(repetend) + " holds " + std::to_string(window_micro[b].size()) +
                    " micro-batches of block '" + blocks[b].id + "'; with micros_per_period " +
                    std::to_string(k) + " every block must appear exactly " + std::to_string(k) + " times");
-    if (*micros.rbegin() - *micros.begin() != k - 1)
-      bad_repetend("the " + window_text(repetend) + " holds non-consecutive micro-batches of block '" +
-                   blocks[b].id + "'");
   }
   for (const Instance& instance : warmup)
-    if (instance.micro >= *window_micros[instance.block].begin())
+    if (instance.micro >= window_micro[instance.block].at(instance.micro % k))
       bad_repetend("micro-batch " + std::to_string(instance.micro) + " of block '" + blocks[instance.block].id +
                    "' runs before the " + window_text(repetend) + " although the window runs an earlier one");
   for (const Instance& instance : rest)
-    if (instance.micro <= *window_micros[instance.block].rbegin())
+    if (instance.micro <= window_micro[instance.block].at(instance.micro % k))
       bad_repetend("micro-batch " + std::to_string(instance.micro) + " of block '" + blocks[instance.block].id +
                    "' runs after the " + window_text(repetend) + " although the window runs a later one");
 }

@@ -8,8 +8,10 @@
 // reading as the verifier's). Unrolling works on a repeating unit: the
 // instances starting in [S, S + P). Those starting before S are the warmup,
 // the rest after the copies the cooldown. The unit must hold every block
-// exactly k times, on consecutive micro-batches, with the warmup holding
-// only earlier and the cooldown only later micro-batches of that block.
+// exactly k times, once in each class of micro-batches modulo k (not
+// necessarily consecutive ones: the k copies of a window may have different
+// offsets), with the warmup holding only earlier and the cooldown only later
+// micro-batches of that block and class.
 // Copies of the unit already in the schedule (every unit instance present
 // again i*P steps and i*k micro-batches later, and nothing else starting in
 // that period) count as repetitions. Unrolling to N keeps the warmup, lays

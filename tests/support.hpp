@@ -14,8 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/input_error.hpp"
 #include "model/schedule.hpp"
 #include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::testing {
@@ -65,6 +67,16 @@ inline CommandResult run_tessel(const std::string& args) {
 // The verifier's verdict on a schedule as the model would write it.
 inline verify::Report verify_schedule(const Schedule& schedule) {
   return verify::check_schedule(schedule_to_json(schedule));
+}
+
+// "field: reason" of the InputError unroll() throws, or "" when it succeeds.
+inline std::string unroll_error(const Schedule& schedule, int nmicros) {
+  try {
+    unroll(schedule, nmicros);
+  } catch (const InputError& error) {
+    return error.field + ": " + error.reason;
+  }
+  return "";
 }
 
 }  // namespace tessel::testing

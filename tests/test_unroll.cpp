@@ -11,6 +11,7 @@
 #include "support.hpp"
 
 using namespace tessel;
+using tessel::testing::unroll_error;
 
 namespace {
 
@@ -58,15 +59,6 @@ void require_valid(const Schedule& schedule) {
   verify::Report report = testing::verify_schedule(schedule);
   INFO(verify::report_to_text(report));
   REQUIRE(report.valid);
-}
-
-std::string unroll_error(const Schedule& schedule, int nmicros) {
-  try {
-    unroll(schedule, nmicros);
-  } catch (const InputError& error) {
-    return error.field + ": " + error.reason;
-  }
-  return "";
 }
 
 }  // namespace
@@ -217,4 +209,32 @@ TEST_CASE("tessel unroll writes a schedule the verifier accepts", "[unroll][cli]
   CHECK_THAT(no_repetend.err, Catch::Contains(dir.file("plain.json")) && Catch::Contains("no repetend"));
   CHECK(testing::run_tessel("unroll " + dir.file("v.json")).exit_code == 2);  // --nmicros missing
   CHECK(testing::run_tessel("unroll --help").exit_code == 0);
+}
+
+// A window of k = 2 copies whose copies have different offsets: the window
+// runs micro-batches 0 and 3 of the one block (classes 0 and 1 modulo 2),
+// micro-batch 1 ran before it and 2 runs after. The verifier accepts the
+// claim; unroll must too, advancing each class by 2 per period (the repetend
+// search writes such windows when the copies' offsets differ).
+TEST_CASE("unroll: a k = 2 window on non-consecutive micro-batches", "[unroll][windows]") {
+  Schedule schedule;
+  schedule.placement = placement_from_json(nlohmann::json::parse(R"({
+    "format": "tessel.placement/1", "name": "one", "ndevs": 1,
+    "blocks": [ {"id": "a", "kind": "forward", "span": 1, "memory": 0, "devices": [0]} ],
+    "edges": [] })"),
+                                           JsonPlace{"one", ""});
+  schedule.nmicros = 4;
+  schedule.instances = {{0, 1, 0}, {0, 0, 1}, {0, 3, 2}, {0, 2, 3}};
+  schedule.repetend = Repetend{1, 3, 2, 2};
+  require_valid(schedule);
+  for (int nmicros : {4, 6, 7, 64, 1, 2, 3}) {
+    INFO("N = " << nmicros);
+    Schedule unrolled = unroll(schedule, nmicros);
+    CHECK(unrolled.nmicros == nmicros);
+    CHECK(unrolled.instances.size() == static_cast<size_t>(nmicros));
+    require_valid(unrolled);
+  }
+  // Two micro-batches of one class in the window would run one twice.
+  schedule.instances = {{0, 1, 0}, {0, 0, 1}, {0, 2, 2}, {0, 3, 3}};
+  CHECK_THAT(unroll_error(schedule, 6), Catch::Contains("equal modulo"));
 }

@@ -23,6 +23,7 @@
 #include "support.hpp"
 
 using namespace tessel;
+using tessel::testing::unroll_error;
 using tessel::testing::run_tessel;
 using tessel::testing::TempDir;
 
@@ -39,15 +40,6 @@ verify::Report require_valid(const Schedule& schedule) {
   INFO(verify::report_to_text(report));
   REQUIRE(report.valid);
   return report;
-}
-
-std::string unroll_error(const Schedule& schedule, int nmicros) {
-  try {
-    unroll(schedule, nmicros);
-  } catch (const InputError& error) {
-    return error.field + ": " + error.reason;
-  }
-  return "";
 }
 
 // (block, micro) -> start of every instance.
