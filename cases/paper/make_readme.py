@@ -69,7 +69,11 @@ def main(argv):
              "Python search time / our whole process's wall time (start-up included); `>x` when the Python "
              "Tessel timed out (its limit / our time). A time-out or error shows as such, never as a blank. "
              "Makespan bound: `max(critical path, max_d(head_d + N load_d + tail_d))` (ALGORITHMS.md section 3), "
-             "computed from the placement by the driver and compared with the reference's `lb_makespan32/128`.",
+             "computed from the placement by the driver and compared with the reference's `lb_makespan32/128`; "
+             "in parentheses after it, where higher, the idle-aware bound `tessel search` reports at 128 "
+             "(solver/makespan_bound: a device also idles while the first micro-batch reaches it and the last "
+             "leaves). Periods of windows of k > 1 micro-batches read `12/2` (12 steps for 2 micro-batches); "
+             "they are compared with the Python Tessel's by their average.",
              "", "## Headlines", "",
              "| experiment | configurations | ours found | ours timeouts | geomean speedup | "
              "our period <= Python's | our makespan <= Python's (at 128, or whole for d) | Python failures answered | "

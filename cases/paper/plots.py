@@ -40,19 +40,19 @@ def escape(text):
 def time_series(out):
     """{label: [(devices, seconds, answered)]}: ours and the Python Tessel on (c), and the lazy scale."""
     series = {}
-    for row in read_rows(out, "c_scaling"):
-        d = int(row["ndevs"])
-        ours = number(row["wall_seconds"])
-        series.setdefault(f"ours {row['placement']} (c, mem 20)", []).append(
-            (d, ours, row["status"] == "found"))
+    for key, label in (("c_scaling", "ours fast"), ("c_scaling_exact", "ours exact")):
+        for row in read_rows(out, key):
+            d = int(row["ndevs"])
+            series.setdefault(f"{label} {row['placement']} (c, mem 20)", []).append(
+                (d, number(row["wall_seconds"]), row["status"] == "found"))
     # The Python side straight from the reference, including device counts we do not run (odd nnshape).
     for (suite, placement, d, _, _, _), ref in paperlib.load_reference().items():
         if suite != "c":
             continue
         if ref["status"] == "found":
-            series.setdefault(f"Python {placement} (c, mem 20)", []).append((d, number(ref["search_time_s"]), True))
+            series.setdefault(f"Python-fast {placement} (c, mem 20)", []).append((d, number(ref["search_time_s"]), True))
         elif ref["status"] == "timeout":
-            series.setdefault(f"Python {placement} (c, mem 20)", []).append((d, number(ref["timeout_s"]), False))
+            series.setdefault(f"Python-fast {placement} (c, mem 20)", []).append((d, number(ref["timeout_s"]), False))
     for key in ("e_lazy", "f_beyond"):
         for row in read_rows(out, key):
             if row["placement"] != "vshape" or int(row["ndevs"]) == 4 and key == "f_beyond":
