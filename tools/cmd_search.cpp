@@ -25,6 +25,10 @@
 namespace tessel::cli {
 namespace {
 
+// Fast strategy: warmup and cooldown within 0.2% of 128 periods of the
+// bound are accepted without the solver (see solver/fast_search.hpp).
+constexpr double kFastBubbleBudget = 0.002;
+
 const char* kUsage =
     "tessel search (--case NAME --ndevs D [--infer] | --placement FILE) --memory M\n"
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
@@ -67,7 +71,7 @@ const char* kUsage =
     "                      blocks the solver then asks the periods below it, downward, within\n"
     "                      --improve-seconds (default 1; 0 = skip). Then warmup and cooldown as\n"
     "                      for repetend; the solver shortens them only while their bubbles exceed\n"
-    "                      2% of --total-micros x period, within --boundary-seconds (default 1 s\n"
+    "                      0.2% of --total-micros x period, within --boundary-seconds (default 1 s\n"
     "                      for fast). Proves nothing: the only bound is L, so 'proven optimal'\n"
     "                      only when the period equals L. --nmicros bounds K in flight.\n\n"
     "Output: the timeline, period (P_k of the chosen window), lower bound (k L), whether proven optimal, warmup/cooldown steps,\n"
@@ -165,7 +169,7 @@ int run(const po::variables_map& values) {
   SearchResult result;
   try {
     result = strategy == "full"   ? search_full(placement, options)
-             : strategy == "fast" ? search_fast(placement, options, total_micros, 0.02, improve_seconds)
+             : strategy == "fast" ? search_fast(placement, options, total_micros, kFastBubbleBudget, improve_seconds)
                                   : search_repetend(placement, options);
   } catch (const InputError& error) {
     if (!placement_file.empty() && error.file.empty()) throw InputError(placement_file, error.field, error.reason);
