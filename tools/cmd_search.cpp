@@ -121,6 +121,7 @@ int run(const po::variables_map& values) {
   const double time_limit = values["time-limit"].as<double>();
   const bool json = values["json"].as<bool>();
   require_writable_output(values, "output");
+  require_writable_output(values, "staged-output");
 
   if (strategy != "repetend" && strategy != "full" && strategy != "fast")
     throw InputError("", "--strategy", "'" + strategy + "' is not one of repetend, full, fast");
