@@ -4,12 +4,11 @@
 #include <chrono>
 #include <sstream>
 
-#include "model/input_error.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/fast_shorten.hpp"
-#include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/modulo_check.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/warmup_cooldown.hpp"
 
@@ -21,24 +20,11 @@ constexpr size_t kLargestBoundaryInstances = 1000;
 // window (16 devices of the paper's cases; 32 devices take seconds to encode).
 constexpr size_t kLargestShortenedWindow = 40;
 
-std::string memory_text(const std::vector<long long>& values) {
-  std::ostringstream text;
-  for (size_t d = 0; d < values.size(); ++d) text << (d ? "," : "") << values[d];
-  return text.str();
-}
-
 }  // namespace
 
 SearchResult search_fast(const Placement& placement, const SearchOptions& options, int reference_micros,
                          double bubble_budget, double improve_seconds) {
-  std::vector<long long> balance = memory_balance(placement);
-  for (int device = 0; device < placement.ndevs; ++device)
-    if (balance[device] != 0)
-      throw InputError("", "blocks[].memory",
-                       "the memory deltas on device " + std::to_string(device) + " sum to " +
-                           std::to_string(balance[device]) +
-                           " over one micro-batch, not 0: no repetend exists (use --strategy full with a fixed "
-                           "--nmicros)");
+  require_steady_state(placement);
   const auto begin = std::chrono::steady_clock::now();
   SearchResult result;
   result.lower_bound = period_lower_bound(placement);
@@ -49,29 +35,14 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
 
   // One micro-batch alone, the last resort: the list schedule when it fits,
   // else any order the full solver finds for one micro-batch.
-  std::vector<int> alone = single_micro_starts(placement);
-  std::vector<long long> alone_peak = single_micro_peak(placement, alone);
-  bool alone_fits = true;
-  for (int d = 0; d < placement.ndevs; ++d)
-    alone_fits &= options.memory_limit.empty() || alone_peak[d] <= options.memory_limit[d];
-  if (!alone_fits) {
-    SearchOptions one = options;
-    one.nmicros = 1;
-    one.progress = nullptr;
-    SearchResult single = search_full(placement, one);
-    if (single.status != SearchStatus::Found) {
-      result.status = single.status;
-      result.message = single.status == SearchStatus::Infeasible
-                           ? "the memory limit is too small even for one micro-batch: run alone in dependency order "
-                             "it needs " + memory_text(alone_peak) + " per device (limit " +
-                                 memory_text(options.memory_limit) + "), and the solver proved no order of one "
-                                 "micro-batch fits"
-                           : "time limit reached while looking for any order of one micro-batch that fits memory";
-      result.phases.push_back({"construction", seconds_since(begin)});
-      return result;
-    }
-    for (const Instance& instance : single.schedule->instances) alone[instance.block] = instance.start;
+  SingleMicroFit single = single_micro_within_memory(placement, options);
+  if (single.status != SearchStatus::Found) {
+    result.status = single.status;
+    result.message = single.message;
+    result.phases.push_back({"construction", seconds_since(begin)});
+    return result;
   }
+  const std::vector<int>& alone = single.starts;
 
   FastRepetend fast = fast_repetend(placement, options.memory_limit, alone, options.nmicros.value_or(0));
   result.phases.push_back({"construction", seconds_since(begin)});

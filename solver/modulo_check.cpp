@@ -1,9 +1,23 @@
 // Checking a modulo solution directly (see the header for why).
 #include "solver/modulo_check.hpp"
 
+#include "model/input_error.hpp"
+
 #include <algorithm>
 
 namespace tessel {
+
+void require_steady_state(const Placement& placement) {
+  std::vector<long long> balance = memory_balance(placement);
+  for (int device = 0; device < placement.ndevs; ++device) {
+    if (balance[device] == 0) continue;
+    throw InputError("", "blocks[].memory",
+                     "the memory deltas on device " + std::to_string(device) + " sum to " +
+                         std::to_string(balance[device]) +
+                         " over one micro-batch, not 0: memory would grow with every micro-batch, so no "
+                         "repetend exists (use --strategy full with a fixed --nmicros)");
+  }
+}
 
 std::vector<std::vector<long long>> modulo_memory(const Placement& placement, const ModuloSolution& solution) {
   const int period = solution.period;

@@ -15,6 +15,11 @@
 
 namespace tessel {
 
+// Throws InputError when some device's memory deltas do not sum to zero over
+// one micro-batch: memory would then grow with every period, so no repetend
+// of any period exists (both the search and the construction refuse it).
+void require_steady_state(const Placement& placement);
+
 // Steady-state memory of every device at every phase of the window:
 // -sum_b mem(b) * (q(b) + [tau(b) > phi]) with s(b) = q(b) P + tau(b) (the
 // formula of modulo_encoding.cpp). Requires memory balance zero per device.

@@ -38,11 +38,9 @@
 #include <chrono>
 #include <sstream>
 
-#include "model/input_error.hpp"
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/fast_repetend.hpp"
-#include "solver/full_search.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/single_micro.hpp"
@@ -70,24 +68,6 @@ ModuloSolution checked_solution(const Placement& window, const std::vector<long 
     throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
                            " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
   return solution;
-}
-
-void require_steady_state(const Placement& placement) {
-  std::vector<long long> balance = memory_balance(placement);
-  for (int device = 0; device < placement.ndevs; ++device) {
-    if (balance[device] == 0) continue;
-    throw InputError("", "blocks[].memory",
-                     "the memory deltas on device " + std::to_string(device) + " sum to " +
-                         std::to_string(balance[device]) +
-                         " over one micro-batch, not 0: memory would grow with every micro-batch, so no "
-                         "repetend exists (use --strategy full with a fixed --nmicros)");
-  }
-}
-
-std::string memory_text(const std::vector<long long>& values) {
-  std::ostringstream text;
-  for (size_t d = 0; d < values.size(); ++d) text << (d ? "," : "") << values[d];
-  return text.str();
 }
 
 // The window of k micro-batches run one after the other, each as `alone`
@@ -244,32 +224,14 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
 
   // One micro-batch alone: the list schedule if it fits, else ask the full
   // solver for any order that does; if none does, no schedule exists at all.
-  std::vector<int> alone = single_micro_starts(placement);
-  std::vector<long long> alone_peak = single_micro_peak(placement, alone);
-  bool alone_fits = true;
-  for (int d = 0; d < placement.ndevs; ++d) alone_fits &= options.memory_limit.empty() || alone_peak[d] <= options.memory_limit[d];
-  if (!alone_fits) {
-    SearchOptions one = options;
-    one.nmicros = 1;
-    one.progress = nullptr;
-    SearchResult single = search_full(placement, one);
-    if (single.status == SearchStatus::Infeasible) {
-      result.status = SearchStatus::Infeasible;
-      result.message = "the memory limit is too small even for one micro-batch: run alone in dependency order "
-                       "it needs " + memory_text(alone_peak) + " per device (limit " +
-                       memory_text(options.memory_limit) + "), and the solver proved no order of one "
-                       "micro-batch fits";
-      result.phases.push_back({"period", seconds_since(begin)});
-      return result;
-    }
-    if (single.status == SearchStatus::Timeout) {
-      result.status = SearchStatus::Timeout;
-      result.message = "time limit reached while looking for any order of one micro-batch that fits memory";
-      result.phases.push_back({"period", seconds_since(begin)});
-      return result;
-    }
-    for (const Instance& instance : single.schedule->instances) alone[instance.block] = instance.start;
+  SingleMicroFit single = single_micro_within_memory(placement, options);
+  if (single.status != SearchStatus::Found) {
+    result.status = single.status;
+    result.message = single.message;
+    result.phases.push_back({"period", seconds_since(begin)});
+    return result;
   }
+  const std::vector<int>& alone = single.starts;
   const int alone_latency = solution_from_starts(placement, 1, alone).latency;
 
   // Kmax: the user's K, else as many as the blocks of one micro-batch (a
