@@ -30,14 +30,13 @@ constexpr int kMaxDevices = 1024;
 struct CaseBuilder {
   Placement placement;
 
-  int add(const std::string& id, const std::string& kind, int span, long long memory,
-          std::vector<int> devices) {
-    placement.blocks.push_back({id, kind, span, memory, std::move(devices)});
+  int add(const std::string& id, BlockKind kind, Time span, Memory memory, std::vector<int> devices) {
+    placement.blocks.push_back({id, kind, span, memory, std::nullopt, std::move(devices)});
     return static_cast<int>(placement.blocks.size()) - 1;
   }
-  int forward(const std::string& id, int device) { return add(id, "forward", 1, 1, {device}); }
+  int forward(const std::string& id, int device) { return add(id, BlockKind::Forward, 1, 1, {device}); }
   int backward(const std::string& id, int device, int span = 3) {
-    return add(id, "backward", span, -1, {device});
+    return add(id, BlockKind::Backward, span, -1, {device});
   }
   std::vector<int> all_devices() const {
     std::vector<int> devices(placement.ndevs);
@@ -45,7 +44,7 @@ struct CaseBuilder {
     return devices;
   }
   // A tensor-parallel block on every device: span 1, memory 0 unless stated.
-  int all(const std::string& id, const std::string& kind, long long memory = 0) {
+  int all(const std::string& id, BlockKind kind, Memory memory = 0) {
     return add(id, kind, 1, memory, all_devices());
   }
   void edge(int from, int to) { placement.edges.push_back({from, to}); }
@@ -85,10 +84,10 @@ void build_xshape(CaseBuilder& b) {
 // fs, F_0..F_{D-1}, B_{D-1}..B_0, bs.
 void build_mshape(CaseBuilder& b) {
   const int d = b.placement.ndevs;
-  std::vector<int> chain{b.all("fs", "forward")};
+  std::vector<int> chain{b.all("fs", BlockKind::Forward)};
   for (int i = 0; i < d; ++i) chain.push_back(b.forward(numbered("f", i), i));
   for (int i = d - 1; i >= 0; --i) chain.push_back(b.backward(numbered("b", i), i));
-  chain.push_back(b.all("bs", "backward"));
+  chain.push_back(b.all("bs", BlockKind::Backward));
   b.chain(chain);
 }
 
@@ -100,16 +99,16 @@ void build_mshape(CaseBuilder& b) {
 void build_nnshape(CaseBuilder& b, bool eager) {
   const int d = b.placement.ndevs;
   const int split = eager ? 1 : d / 2;
-  std::vector<int> chain{b.all("fs1", "forward")};
+  std::vector<int> chain{b.all("fs1", BlockKind::Forward)};
   for (int i = 0; i < d; ++i) {
-    if (i == split) chain.push_back(b.all("fs2", "forward"));
+    if (i == split) chain.push_back(b.all("fs2", BlockKind::Forward));
     chain.push_back(b.forward(numbered("f", i), i));
   }
   for (int i = d - 1; i >= 0; --i) {
     chain.push_back(b.backward(numbered("b", i), i));
-    if (i == split) chain.push_back(b.all("bs2", "backward"));
+    if (i == split) chain.push_back(b.all("bs2", BlockKind::Backward));
   }
-  chain.push_back(b.all("bs1", "backward"));
+  chain.push_back(b.all("bs1", BlockKind::Backward));
   b.chain(chain);
 }
 
@@ -123,8 +122,8 @@ void build_kshape(CaseBuilder& b) {
   std::vector<int> branch1, branch2;
   for (int i = 0; i < half; ++i) branch1.push_back(b.forward(numbered("f", i), i));
   for (int i = half; i < d; ++i) branch2.push_back(b.forward(numbered("f", i), i));
-  int head_forward = b.all("fa", "forward", 1);
-  int head_backward = b.all("ba", "backward", -1);
+  int head_forward = b.all("fa", BlockKind::Forward, 1);
+  int head_backward = b.all("ba", BlockKind::Backward, -1);
   std::vector<int> back1, back2;
   for (int i = half - 1; i >= 0; --i) back1.push_back(b.backward(numbered("b", i), i));
   for (int i = d - 1; i >= half; --i) back2.push_back(b.backward(numbered("b", i), i));
@@ -146,12 +145,12 @@ void build_kshape(CaseBuilder& b) {
 // all-device blocks instead; it is not part of the reference results).
 void build_mllm(CaseBuilder& b) {
   const int d = b.placement.ndevs;
-  std::vector<int> chain{b.all("fa", "forward")};
+  std::vector<int> chain{b.all("fa", BlockKind::Forward)};
   for (int i = 0; i < d; ++i) chain.push_back(b.forward(numbered("f", i), i));
-  chain.push_back(b.all("fb", "forward"));
-  chain.push_back(b.all("bb", "backward"));
+  chain.push_back(b.all("fb", BlockKind::Forward));
+  chain.push_back(b.all("bb", BlockKind::Backward));
   for (int i = d - 1; i >= 0; --i) chain.push_back(b.backward(numbered("b", i), i));
-  chain.push_back(b.all("ba", "backward"));
+  chain.push_back(b.all("ba", BlockKind::Backward));
   b.chain(chain);
 }
 
@@ -160,7 +159,7 @@ void build_mllm(CaseBuilder& b) {
 // B_{D-1}..B_0 with span 2.
 void build_finetune(CaseBuilder& b) {
   const int d = b.placement.ndevs;
-  std::vector<int> chain{b.all("fs", "forward")};
+  std::vector<int> chain{b.all("fs", BlockKind::Forward)};
   for (int i = 0; i < d; ++i) chain.push_back(b.forward(numbered("f", i), i));
   for (int i = d - 1; i >= 0; --i) chain.push_back(b.backward(numbered("b", i), i, 2));
   b.chain(chain);
@@ -173,8 +172,8 @@ void build_finetune(CaseBuilder& b) {
 void build_alphafold(CaseBuilder& b) {
   const int d = b.placement.ndevs;
   std::vector<int> chain;
-  for (int i = 0; i < d; ++i) chain.push_back(b.add(numbered("fa", i), "forward", 1, 0, {i}));
-  for (int i = 0; i < d; ++i) chain.push_back(b.add(numbered("fb", i), "forward", 1, 0, {i}));
+  for (int i = 0; i < d; ++i) chain.push_back(b.add(numbered("fa", i), BlockKind::Forward, 1, 0, {i}));
+  for (int i = 0; i < d; ++i) chain.push_back(b.add(numbered("fb", i), BlockKind::Forward, 1, 0, {i}));
   for (int i = 0; i < d; ++i) chain.push_back(b.forward(numbered("f", i), i));
   for (int i = d - 1; i >= 0; --i) chain.push_back(b.backward(numbered("b", i), i, 1));
   b.chain(chain);
@@ -222,7 +221,7 @@ Placement forward_only(const Placement& training) {
   placement.ndevs = training.ndevs;
   std::vector<int> new_index(training.blocks.size(), -1);
   for (size_t i = 0; i < training.blocks.size(); ++i) {
-    if (training.blocks[i].kind != "forward") continue;
+    if (training.blocks[i].kind != BlockKind::Forward) continue;
     new_index[i] = static_cast<int>(placement.blocks.size());
     Block block = training.blocks[i];
     block.memory = 0;
@@ -237,7 +236,7 @@ Placement forward_only(const Placement& training) {
 // Re-lists the blocks in gid order (see the top of the file) and renumbers
 // the edges to match.
 Placement in_gid_order(const Placement& built) {
-  std::vector<int> start = earliest_starts(built);
+  std::vector<Time> start = earliest_starts(built);
   std::vector<int> order(built.blocks.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {

@@ -43,30 +43,31 @@ StagePlacement build_stage_placement(const StageGraph& graph, const std::string&
   placement.ndevs = graph.ranks;
   const StageCosts& costs = graph.costs;
   int stages = graph.stages();
-  auto add_block = [&](const std::string& id, const std::string& kind, int span, long long memory,
-                       int rank) {
+  placement.time_decimals = costs.time_decimals;
+  placement.memory_decimals = costs.memory_decimals;
+  auto add_block = [&](const std::string& id, BlockKind kind, Time span, Memory memory, int rank, int stage) {
     if (rank < 0 || rank >= graph.ranks) throw std::invalid_argument("stage rank outside [0, ranks)");
-    placement.blocks.push_back({id, kind, span, memory, {rank}});
+    placement.blocks.push_back({id, kind, span, memory, stage, {rank}});
     return static_cast<int>(placement.blocks.size()) - 1;
   };
   // Forward blocks first, then the backward blocks from the last stage down:
   // the blocks are listed in the order one micro-batch runs them.
   for (int s = 0; s < stages; ++s)
-    result.forward_block.push_back(add_block(std::string(1, 'f').append(std::to_string(s)), "forward", costs.forward_span,
-                                             costs.forward_memory, graph.stage_rank[s]));
+    result.forward_block.push_back(add_block(std::string(1, 'f').append(std::to_string(s)), BlockKind::Forward,
+                                             costs.forward_span, costs.forward_memory, graph.stage_rank[s], s));
   result.backward_block.assign(stages, -1);
   result.weight_block.assign(stages, -1);
   for (int s = stages - 1; s >= 0; --s) {
     std::string number = std::to_string(s);
     if (!graph.split[s]) {
-      result.backward_block[s] = add_block("b" + number, "backward", costs.backward_span,
-                                           costs.backward_memory, graph.stage_rank[s]);
+      result.backward_block[s] = add_block("b" + number, BlockKind::Backward, costs.backward_span,
+                                           costs.backward_memory, graph.stage_rank[s], s);
       continue;
     }
-    result.backward_block[s] = add_block("b" + number, "backward_input", costs.input_span,
-                                         costs.input_memory, graph.stage_rank[s]);
-    result.weight_block[s] = add_block("w" + number, "backward_weight", costs.weight_span,
-                                       costs.weight_memory, graph.stage_rank[s]);
+    result.backward_block[s] = add_block("b" + number, BlockKind::BackwardInput, costs.input_span,
+                                         costs.input_memory, graph.stage_rank[s], s);
+    result.weight_block[s] = add_block("w" + number, BlockKind::BackwardWeight, costs.weight_span,
+                                       costs.weight_memory, graph.stage_rank[s], s);
   }
   for (int s = 1; s < stages; ++s) placement.edges.push_back({result.forward_block[s - 1], result.forward_block[s]});
   if (stages > 0) placement.edges.push_back({result.forward_block[stages - 1], result.backward_block[stages - 1]});

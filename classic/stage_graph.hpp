@@ -30,14 +30,16 @@ using RankOrders = std::vector<std::vector<Action>>;  // one order per rank
 // an unsplit stage uses `backward_*`; a split stage uses `input_*` and
 // `weight_*`.
 struct StageCosts {
-  int forward_span = 1;
-  int backward_span = 2;
-  int input_span = 1;
-  int weight_span = 1;
-  long long forward_memory = 1;
-  long long backward_memory = -1;
-  long long input_memory = 0;
-  long long weight_memory = -1;
+  Time forward_span = 1;
+  Time backward_span = 2;
+  Time input_span = 1;
+  Time weight_span = 1;
+  Memory forward_memory = 1;
+  Memory backward_memory = -1;
+  Memory input_memory = 0;
+  Memory weight_memory = -1;
+  int time_decimals = 0;    // the ticks above are 10^-time_decimals
+  int memory_decimals = 0;
 };
 
 struct StageGraph {

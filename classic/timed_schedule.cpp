@@ -12,10 +12,10 @@ namespace tessel::classic {
 std::string pytorch_instance_name(const Placement& placement, const OrderedInstance& instance) {
   const Block& block = placement.blocks[instance.block];
   char letter = '?';
-  if (block.kind == "forward") letter = 'F';
-  if (block.kind == "backward") letter = 'B';
-  if (block.kind == "backward_input") letter = 'I';
-  if (block.kind == "backward_weight") letter = 'W';
+  if (block.kind == BlockKind::Forward) letter = 'F';
+  if (block.kind == BlockKind::Backward) letter = 'B';
+  if (block.kind == BlockKind::BackwardInput) letter = 'I';
+  if (block.kind == BlockKind::BackwardWeight) letter = 'W';
   std::string name = block.id.size() > 1 ? block.id.substr(1) : block.id;
   name.push_back(letter);
   return name.append(std::to_string(instance.micro));

@@ -35,19 +35,21 @@ std::optional<std::vector<int>> find_cycle(const std::vector<std::vector<int>>& 
   return std::nullopt;
 }
 
-std::vector<std::pair<int, int>> read_dag_edges(const nlohmann::json& document,
-                                                const std::map<std::string, int>& index,
-                                                const std::vector<std::string>& names,
-                                                const std::string& noun, const JsonPlace& place) {
-  std::vector<std::pair<int, int>> edges;
+std::vector<DagEdge> read_dag_edges(const nlohmann::json& document, const std::map<std::string, int>& index,
+                                    const std::vector<std::string>& names, const std::string& noun,
+                                    const JsonPlace& place, bool allow_delay) {
+  std::vector<DagEdge> edges;
   if (!document.contains("edges")) return edges;
   const nlohmann::json& list = require_array(document, "edges", place);
   std::vector<std::vector<int>> successors(names.size());
+  const std::string shape = allow_delay ? "a pair of " + noun + " ids [\"a\", \"b\"] or a triple [\"a\", \"b\", delay]"
+                                        : "a pair of " + noun + " ids [\"a\", \"b\"]";
   for (size_t i = 0; i < list.size(); ++i) {
     JsonPlace at = place.field("edges").index(i);
     const nlohmann::json& edge = list[i];
-    if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
-      at.fail("an edge is a pair of " + noun + " ids [\"a\", \"b\"], got " + edge.dump());
+    const bool triple = allow_delay && edge.is_array() && edge.size() == 3;
+    if (!edge.is_array() || (edge.size() != 2 && !triple) || !edge[0].is_string() || !edge[1].is_string())
+      at.fail("an edge is " + shape + ", got " + edge.dump().substr(0, 200));
     const std::string from = edge[0].get<std::string>();
     const std::string to = edge[1].get<std::string>();
     auto from_index = index.find(from);
@@ -55,7 +57,12 @@ std::vector<std::pair<int, int>> read_dag_edges(const nlohmann::json& document,
     if (from_index == index.end()) at.index(0).fail("unknown " + noun + " '" + from + "'");
     if (to_index == index.end()) at.index(1).fail("unknown " + noun + " '" + to + "'");
     if (from_index->second == to_index->second) at.fail(noun + " '" + from + "' depends on itself");
-    edges.push_back({from_index->second, to_index->second});
+    DagEdge read{from_index->second, to_index->second, {}};
+    if (triple) {
+      read.delay = as_decimal(edge[2], at.index(2));
+      if (read.delay.digits < 0) at.index(2).fail("a delay must be >= 0, got " + edge[2].dump());
+    }
+    edges.push_back(read);
     successors[from_index->second].push_back(to_index->second);
   }
   if (auto cycle = find_cycle(successors)) {

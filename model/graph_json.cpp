@@ -52,8 +52,8 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     graph.nodes.push_back(std::move(node));
   }
 
-  for (auto [from, to] : read_dag_edges(document, index, names, "node", place))
-    graph.edges.push_back({from, to});
+  for (const DagEdge& edge : read_dag_edges(document, index, names, "node", place))
+    graph.edges.push_back({edge.from, edge.to});
   return graph;
 }
 

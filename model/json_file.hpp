@@ -2,16 +2,21 @@
 // field path. Shared by every reader in model/ (verify/ has its own).
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 
 namespace tessel {
 
-// Parses a whole file; a missing file or bad JSON is an InputError.
+// Parses a whole file; a missing file, bad JSON, a number no double holds,
+// nesting deeper than any tessel format or a file over 1 GiB is an InputError.
 nlohmann::json read_json_file(const std::string& path);
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
 
 // Writes pretty JSON; an unwritable path is an InputError.
 void write_json_file(const std::string& path, const nlohmann::json& value);
@@ -38,6 +43,23 @@ std::string require_string(const nlohmann::json& object, const std::string& key,
 const nlohmann::json& require_array(const nlohmann::json& object, const std::string& key,
                                     const JsonPlace& place);
 long long as_integer(const nlohmann::json& value, const JsonPlace& place);
+
+// A number read exactly as the file wrote it (model/quantity.hpp); fails on
+// non-numbers and on numbers with more than kMaxDecimals decimals.
+Decimal as_decimal(const nlohmann::json& value, const JsonPlace& place);
+Decimal require_decimal(const nlohmann::json& object, const std::string& key, const JsonPlace& place);
+
+// Ticks of `value` at `decimals`; fails naming the place when it does not fit.
+long long decimal_ticks(const Decimal& value, int decimals, const JsonPlace& place);
+
+// A typo must never change the meaning of a file: every key of `object`
+// must be one of `known`, else the error names the nearest known key.
+void require_known_keys(const nlohmann::json& object, std::initializer_list<const char*> known,
+                        const JsonPlace& place);
+
+// The candidate closest to `word` by edit distance (case-insensitive), or ""
+// when none is close enough to be a plausible typo.
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 // Checks `"format": "<name>/<version>"` and fails naming both when it differs.
 void require_format(const nlohmann::json& document, const std::string& expected,

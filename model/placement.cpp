@@ -8,26 +8,93 @@
 
 namespace tessel {
 
+namespace {
+
+struct KindName {
+  BlockKind kind;
+  const char* name;
+  char letter;
+};
+
+constexpr KindName kKindNames[] = {
+    {BlockKind::Forward, "forward", 'F'},
+    {BlockKind::Backward, "backward", 'B'},
+    {BlockKind::BackwardInput, "backward_input", 'I'},
+    {BlockKind::BackwardWeight, "backward_weight", 'W'},
+    {BlockKind::Other, "other", 'O'},
+};
+
+}  // namespace
+
+const char* kind_name(BlockKind kind) {
+  for (const KindName& entry : kKindNames)
+    if (entry.kind == kind) return entry.name;
+  return "other";
+}
+
+std::optional<BlockKind> parse_kind(const std::string& text) {
+  for (const KindName& entry : kKindNames)
+    if (text == entry.name) return entry.kind;
+  return std::nullopt;
+}
+
+char kind_letter(BlockKind kind) {
+  for (const KindName& entry : kKindNames)
+    if (entry.kind == kind) return entry.letter;
+  return 'O';
+}
+
+Memory static_memory_of(const Placement& placement, int device) {
+  if (placement.static_memory.empty()) return 0;
+  return placement.static_memory[device];
+}
+
+bool rescale_time(Placement& placement, int decimals) {
+  if (decimals < placement.time_decimals || decimals > kMaxDecimals) return false;
+  const long long scale = power_of_ten(decimals - placement.time_decimals);
+  for (const Block& block : placement.blocks)
+    if (block.span > kMaxTicks / scale) return false;
+  for (const Edge& edge : placement.edges)
+    if (edge.delay > kMaxTicks / scale) return false;
+  for (Block& block : placement.blocks) block.span *= scale;
+  for (Edge& edge : placement.edges) edge.delay *= scale;
+  placement.time_decimals = decimals;
+  return true;
+}
+
+bool rescale_memory(Placement& placement, int decimals) {
+  if (decimals < placement.memory_decimals || decimals > kMaxDecimals) return false;
+  const long long scale = power_of_ten(decimals - placement.memory_decimals);
+  for (const Block& block : placement.blocks)
+    if (block.memory > kMaxTicks / scale || block.memory < -kMaxTicks / scale) return false;
+  for (Memory amount : placement.static_memory)
+    if (amount > kMaxTicks / scale || amount < -kMaxTicks / scale) return false;
+  for (Block& block : placement.blocks) block.memory *= scale;
+  for (Memory& amount : placement.static_memory) amount *= scale;
+  placement.memory_decimals = decimals;
+  return true;
+}
+
 int find_block(const Placement& placement, const std::string& id) {
   for (size_t i = 0; i < placement.blocks.size(); ++i)
     if (placement.blocks[i].id == id) return static_cast<int>(i);
   return -1;
 }
 
-std::vector<int> device_load(const Placement& placement) {
-  std::vector<int> load(placement.ndevs, 0);
+std::vector<Time> device_load(const Placement& placement) {
+  std::vector<Time> load(placement.ndevs, 0);
   for (const Block& block : placement.blocks)
     for (int device : block.devices) load[device] += block.span;
   return load;
 }
 
-int period_lower_bound(const Placement& placement) {
-  std::vector<int> load = device_load(placement);
+Time period_lower_bound(const Placement& placement) {
+  std::vector<Time> load = device_load(placement);
   return load.empty() ? 0 : *std::max_element(load.begin(), load.end());
 }
 
-std::vector<long long> memory_balance(const Placement& placement) {
-  std::vector<long long> balance(placement.ndevs, 0);
+std::vector<Memory> memory_balance(const Placement& placement) {
+  std::vector<Memory> balance(placement.ndevs, 0);
   for (const Block& block : placement.blocks)
     for (int device : block.devices) balance[device] += block.memory;
   return balance;
@@ -63,18 +130,25 @@ std::vector<int> topological_order(const Placement& placement) {
   return order;
 }
 
-std::vector<int> earliest_starts(const Placement& placement) {
-  std::vector<int> start(placement.blocks.size(), 0);
-  std::vector<std::vector<int>> preds = predecessors(placement);
+std::vector<Time> earliest_starts(const Placement& placement) {
+  std::vector<Time> start(placement.blocks.size(), 0);
+  std::vector<std::vector<const Edge*>> incoming(placement.blocks.size());
+  for (const Edge& edge : placement.edges) incoming[edge.to].push_back(&edge);
   for (int block : topological_order(placement))
-    for (int pred : preds[block])
-      start[block] = std::max(start[block], start[pred] + placement.blocks[pred].span);
+    for (const Edge* edge : incoming[block])
+      start[block] = std::max(start[block], start[edge->from] + placement.blocks[edge->from].span + edge->delay);
   return start;
 }
 
-int critical_path(const Placement& placement) {
-  std::vector<int> start = earliest_starts(placement);
-  int length = 0;
+bool has_delays(const Placement& placement) {
+  for (const Edge& edge : placement.edges)
+    if (edge.delay != 0) return true;
+  return false;
+}
+
+Time critical_path(const Placement& placement) {
+  std::vector<Time> start = earliest_starts(placement);
+  Time length = 0;
   for (size_t i = 0; i < start.size(); ++i)
     length = std::max(length, start[i] + placement.blocks[i].span);
   return length;

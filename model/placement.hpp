@@ -7,19 +7,34 @@
 #include <string>
 #include <vector>
 
+#include "model/quantity.hpp"
+
 namespace tessel {
+
+// What a block computes. It never changes what is valid; it names the
+// runtime action (with `stage`) and colours the drawings.
+enum class BlockKind { Forward, Backward, BackwardInput, BackwardWeight, Other };
+
+// "forward", "backward", "backward_input", "backward_weight", "other".
+const char* kind_name(BlockKind kind);
+// The inverse of kind_name; nullopt for any other text.
+std::optional<BlockKind> parse_kind(const std::string& text);
+// The runtime's letter: F, B, I, W, or O for other.
+char kind_letter(BlockKind kind);
 
 struct Block {
   std::string id;
-  std::string kind = "forward";  // forward|backward|backward_input|backward_weight|other text
-  int span = 1;                  // steps of execution, >= 1
-  long long memory = 0;          // change of device memory at the start step
-  std::vector<int> devices;      // sorted, non-empty; several = tensor-parallel
+  BlockKind kind = BlockKind::Forward;
+  Time span = 1;              // ticks of execution, >= 1
+  Memory memory = 0;          // change of device memory at the start
+  std::optional<int> stage;   // the pipeline stage a runtime runs it as
+  std::vector<int> devices;   // sorted, non-empty; several = tensor-parallel
 };
 
 struct Edge {
-  int from = 0;  // block index
-  int to = 0;    // block index
+  int from = 0;    // block index
+  int to = 0;      // block index
+  Time delay = 0;  // communication time: `to` starts >= delay after `from` ends
 };
 
 struct Placement {
@@ -27,20 +42,36 @@ struct Placement {
   int ndevs = 0;
   std::vector<Block> blocks;
   std::vector<Edge> edges;
+  // Memory held for the whole run on each device (parameters, gradients,
+  // optimizer state), counted against the limit; empty = none.
+  std::vector<Memory> static_memory;
+  // Spans and delays are ticks of 10^-time_decimals; memory amounts ticks of
+  // 10^-memory_decimals (model/quantity.hpp).
+  int time_decimals = 0;
+  int memory_decimals = 0;
 };
+
+// Static memory of device d (0 when none is given).
+Memory static_memory_of(const Placement& placement, int device);
+
+// Re-expresses every time of the placement at `decimals` (>= the current
+// ones): spans and delays multiply by the difference's power of ten.
+// Returns false, changing nothing, when a value would pass kMaxTicks.
+bool rescale_time(Placement& placement, int decimals);
+bool rescale_memory(Placement& placement, int decimals);
 
 // Index of the block with this id, or -1.
 int find_block(const Placement& placement, const std::string& id);
 
-// Sum of spans of the blocks on each device: the busy steps per micro-batch.
-std::vector<int> device_load(const Placement& placement);
+// Sum of spans of the blocks on each device: the busy time per micro-batch.
+std::vector<Time> device_load(const Placement& placement);
 
 // L = max_d load(d): no repetend can have a shorter period per micro-batch.
-int period_lower_bound(const Placement& placement);
+Time period_lower_bound(const Placement& placement);
 
 // Sum of memory deltas per device over one micro-batch; all zero means the
 // memory of a micro-batch is freed again, the condition for a steady state.
-std::vector<long long> memory_balance(const Placement& placement);
+std::vector<Memory> memory_balance(const Placement& placement);
 
 std::vector<std::vector<int>> predecessors(const Placement& placement);
 std::vector<std::vector<int>> successors(const Placement& placement);
@@ -51,10 +82,14 @@ std::optional<std::vector<int>> find_cycle(const Placement& placement);
 // Blocks in an order where every edge goes forward. Requires a DAG.
 std::vector<int> topological_order(const Placement& placement);
 
-// Earliest start of every block of one micro-batch run alone (ASAP).
-std::vector<int> earliest_starts(const Placement& placement);
+// Earliest start of every block of one micro-batch run alone (ASAP), delays
+// included.
+std::vector<Time> earliest_starts(const Placement& placement);
 
-// Length of the longest dependency chain, spans included.
-int critical_path(const Placement& placement);
+// Length of the longest dependency chain, spans and delays included.
+Time critical_path(const Placement& placement);
+
+// True when some edge carries a communication delay.
+bool has_delays(const Placement& placement);
 
 }  // namespace tessel

@@ -7,7 +7,7 @@
 
 namespace tessel {
 
-Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
+Schedule empty_schedule(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros) {
   Schedule schedule;
   schedule.placement = placement;
   schedule.memory_limit = memory_limit;
@@ -17,8 +17,8 @@ Schedule empty_schedule(const Placement& placement, const std::vector<long long>
   return schedule;
 }
 
-int makespan(const Schedule& schedule) {
-  int end = 0;
+Time makespan(const Schedule& schedule) {
+  Time end = 0;
   for (const Instance& instance : schedule.instances)
     end = std::max(end, instance.start + schedule.placement.blocks[instance.block].span);
   return end;

@@ -13,17 +13,17 @@
 namespace tessel {
 
 struct Instance {
-  int block = 0;  // index into placement.blocks
+  int block = 0;   // index into placement.blocks
   int micro = 0;
-  int start = 0;
+  Time start = 0;  // ticks, like the placement's spans
 };
 
-// Steps [start, end) form the window that repeats every `period` steps while
-// the micro-batch index advances by `micros_per_period`.
+// Times [start, end) form the window that repeats every `period` while the
+// micro-batch index advances by `micros_per_period`.
 struct Repetend {
-  int start = 0;
-  int end = 0;
-  int period = 0;
+  Time start = 0;
+  Time end = 0;
+  Time period = 0;
   int micros_per_period = 1;
 };
 
@@ -31,7 +31,7 @@ struct Schedule {
   Placement placement;
   // One limit per device; empty = no limit. `uniform_limit` remembers whether
   // the file gave one number, so that writing gives back the same shape.
-  std::vector<long long> memory_limit;
+  std::vector<Memory> memory_limit;  // ticks of the placement's memory unit
   bool uniform_limit = true;
   int nmicros = 0;
   std::vector<Instance> instances;
@@ -42,10 +42,10 @@ struct Schedule {
 
 // A schedule of `placement` with no instances yet; the limit is remembered
 // as uniform when every device has the same one.
-Schedule empty_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros);
+Schedule empty_schedule(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros);
 
 // Largest start + span over the instances (0 for none).
-int makespan(const Schedule& schedule);
+Time makespan(const Schedule& schedule);
 
 // Orders instances by (start, first device, block, micro): the canonical order
 // used when writing files, so that equal schedules give equal files.

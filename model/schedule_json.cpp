@@ -1,7 +1,9 @@
 // Reading and writing `tessel.schedule/1`.
 #include "model/schedule_json.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/placement_json.hpp"
 
@@ -9,48 +11,100 @@ namespace tessel {
 
 namespace {
 
-void read_memory_limit(const nlohmann::json& document, Schedule& schedule, const JsonPlace& place) {
+// The numbers of a schedule as read, before they share the placement's scale.
+struct ReadInstance {
+  int block = 0;
+  int micro = 0;
+  Decimal start;
+};
+
+std::vector<Decimal> read_memory_limit(const nlohmann::json& document, Schedule& schedule, const JsonPlace& place) {
   auto it = document.find("memory_limit");
-  if (it == document.end() || it->is_null()) return;  // no limit
+  if (it == document.end() || it->is_null()) return {};  // no limit
   JsonPlace at = place.field("memory_limit");
+  std::vector<Decimal> limits;
   if (it->is_array()) {
     if (static_cast<int>(it->size()) != schedule.placement.ndevs)
       at.fail("a per-device limit needs one entry per device (" +
               std::to_string(schedule.placement.ndevs) + "), got " + std::to_string(it->size()));
-    for (size_t d = 0; d < it->size(); ++d) schedule.memory_limit.push_back(as_integer((*it)[d], at.index(d)));
+    for (size_t d = 0; d < it->size(); ++d) limits.push_back(as_decimal((*it)[d], at.index(d)));
     schedule.uniform_limit = false;
-    return;
+    return limits;
   }
-  schedule.memory_limit.assign(schedule.placement.ndevs, as_integer(*it, at));
+  limits.assign(schedule.placement.ndevs, as_decimal(*it, at));
   schedule.uniform_limit = true;
+  return limits;
 }
 
-Repetend read_repetend(const nlohmann::json& value, const JsonPlace& place) {
-  // Read as long long and range-checked before narrowing, so that a huge
-  // number is an error rather than a wrapped int.
-  auto step_field = [&](const std::string& key, long long smallest) {
-    long long number = require_integer(value, key, place);
-    if (number < smallest || number > 1000000000)
-      place.field(key).fail("must be in [" + std::to_string(smallest) + ", 1e9], got " + std::to_string(number));
-    return static_cast<int>(number);
-  };
-  Repetend repetend;
-  repetend.start = step_field("start", 0);
-  repetend.end = step_field("end", 0);
-  repetend.period = step_field("period", 1);
-  repetend.micros_per_period = value.contains("micros_per_period") ? step_field("micros_per_period", 1) : 1;
-  if (repetend.end < repetend.start) place.field("end").fail("must be >= start");
+struct ReadRepetend {
+  Decimal start, end, period;
+  int micros_per_period = 1;
+};
+
+ReadRepetend read_repetend(const nlohmann::json& value, const JsonPlace& place) {
+  if (!value.is_object()) place.fail("a repetend is an object with start, end, period, micros_per_period");
+  require_known_keys(value, {"start", "end", "period", "micros_per_period"}, place);
+  ReadRepetend repetend;
+  repetend.start = require_decimal(value, "start", place);
+  repetend.end = require_decimal(value, "end", place);
+  repetend.period = require_decimal(value, "period", place);
+  if (repetend.start.digits < 0) place.field("start").fail("must be >= 0");
+  if (repetend.period.digits <= 0) place.field("period").fail("must be > 0");
+  if (value.contains("micros_per_period")) {
+    long long k = require_integer(value, "micros_per_period", place);
+    if (k < 1 || k > 1000000) place.field("micros_per_period").fail("must be in [1, 1e6], got " + std::to_string(k));
+    repetend.micros_per_period = static_cast<int>(k);
+  }
   return repetend;
+}
+
+// Puts the schedule's numbers on the placement's scales, raising them when a
+// start or limit has more decimals than any span.
+void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instances,
+                    const std::vector<Decimal>& limits, const std::optional<ReadRepetend>& repetend,
+                    const JsonPlace& place) {
+  Placement& placement = schedule.placement;
+  int time_decimals = placement.time_decimals;
+  for (const ReadInstance& instance : instances) time_decimals = std::max(time_decimals, instance.start.decimals);
+  if (repetend)
+    for (const Decimal& value : {repetend->start, repetend->end, repetend->period})
+      time_decimals = std::max(time_decimals, value.decimals);
+  int memory_decimals = placement.memory_decimals;
+  for (const Decimal& limit : limits) memory_decimals = std::max(memory_decimals, limit.decimals);
+  if (!rescale_time(placement, time_decimals))
+    place.field("instances").fail("start times need " + std::to_string(time_decimals) +
+                                  " decimals, at which a span of the placement is too large");
+  if (!rescale_memory(placement, memory_decimals))
+    place.field("memory_limit").fail("the limit needs " + std::to_string(memory_decimals) +
+                                     " decimals, at which a memory amount of the placement is too large");
+  for (size_t d = 0; d < limits.size(); ++d)
+    schedule.memory_limit.push_back(decimal_ticks(limits[d], memory_decimals, place.field("memory_limit")));
+  schedule.instances.reserve(instances.size());
+  for (size_t i = 0; i < instances.size(); ++i)
+    schedule.instances.push_back({instances[i].block, instances[i].micro,
+                                  decimal_ticks(instances[i].start, time_decimals,
+                                                place.field("instances").index(i).field("start"))});
+  if (!repetend) return;
+  const JsonPlace at = place.field("repetend");
+  Repetend window;
+  window.start = decimal_ticks(repetend->start, time_decimals, at.field("start"));
+  window.end = decimal_ticks(repetend->end, time_decimals, at.field("end"));
+  window.period = decimal_ticks(repetend->period, time_decimals, at.field("period"));
+  window.micros_per_period = repetend->micros_per_period;
+  if (window.end < window.start) at.field("end").fail("must be >= start");
+  schedule.repetend = window;
 }
 
 }  // namespace
 
 Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a schedule object");
+  require_known_keys(document, {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "search", "meta"},
+                     place);
   require_format(document, kScheduleFormat, place);
   Schedule schedule;
   schedule.placement = placement_from_json(require(document, "placement", place), place.field("placement"));
-  read_memory_limit(document, schedule, place);
+  std::vector<Decimal> limits = read_memory_limit(document, schedule, place);
   long long nmicros = require_integer(document, "nmicros", place);
   if (nmicros < 0 || nmicros > 100000000) place.field("nmicros").fail("must be in [0, 1e8]");
   schedule.nmicros = static_cast<int>(nmicros);
@@ -58,25 +112,29 @@ Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& pla
   std::map<std::string, int> index;
   for (size_t i = 0; i < schedule.placement.blocks.size(); ++i)
     index[schedule.placement.blocks[i].id] = static_cast<int>(i);
-  const nlohmann::json& instances = require_array(document, "instances", place);
-  schedule.instances.reserve(instances.size());
-  for (size_t i = 0; i < instances.size(); ++i) {
+  const nlohmann::json& list = require_array(document, "instances", place);
+  std::vector<ReadInstance> instances;
+  instances.reserve(list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
     JsonPlace at = place.field("instances").index(i);
-    std::string block = require_string(instances[i], "block", at);
+    if (!list[i].is_object()) at.fail("an instance is an object with block, micro, start");
+    require_known_keys(list[i], {"block", "micro", "start"}, at);
+    std::string block = require_string(list[i], "block", at);
     auto found = index.find(block);
-    if (found == index.end()) at.field("block").fail("unknown block '" + block + "'");
-    long long micro = require_integer(instances[i], "micro", at);
+    if (found == index.end()) at.field("block").fail("unknown block '" + block.substr(0, 100) + "'");
+    long long micro = require_integer(list[i], "micro", at);
     if (micro < 0 || micro >= nmicros)
       at.field("micro").fail("micro-batch " + std::to_string(micro) + " is outside [0, " +
                              std::to_string(nmicros) + ")");
-    long long start = require_integer(instances[i], "start", at);
-    if (start < 0) at.field("start").fail("start must be >= 0, got " + std::to_string(start));
-    if (start > 1000000000) at.field("start").fail("start is unreasonably large");
-    schedule.instances.push_back({found->second, static_cast<int>(micro), static_cast<int>(start)});
+    Decimal start = require_decimal(list[i], "start", at);
+    if (start.digits < 0) at.field("start").fail("start must be >= 0, got " + format_ticks(start.digits, start.decimals));
+    instances.push_back({found->second, static_cast<int>(micro), start});
   }
 
+  std::optional<ReadRepetend> repetend;
   if (document.contains("repetend") && !document["repetend"].is_null())
-    schedule.repetend = read_repetend(document["repetend"], place.field("repetend"));
+    repetend = read_repetend(document["repetend"], place.field("repetend"));
+  place_on_scale(schedule, instances, limits, repetend, place);
   if (document.contains("search")) schedule.search = document["search"];
   if (document.contains("meta")) schedule.meta = document["meta"];
   return schedule;
@@ -89,23 +147,28 @@ Schedule read_schedule_file(const std::string& path) {
 nlohmann::json schedule_to_json(const Schedule& schedule) {
   nlohmann::json document = {{"format", kScheduleFormat},
                              {"placement", placement_to_json(schedule.placement)}};
-  if (schedule.memory_limit.empty())
+  const int time_decimals = schedule.placement.time_decimals;
+  const int memory_decimals = schedule.placement.memory_decimals;
+  if (schedule.memory_limit.empty()) {
     document["memory_limit"] = nullptr;
-  else if (schedule.uniform_limit)
-    document["memory_limit"] = schedule.memory_limit.front();
-  else
-    document["memory_limit"] = schedule.memory_limit;
+  } else if (schedule.uniform_limit) {
+    document["memory_limit"] = time_to_json(schedule.memory_limit.front(), memory_decimals);
+  } else {
+    nlohmann::json limits = nlohmann::json::array();
+    for (Memory limit : schedule.memory_limit) limits.push_back(time_to_json(limit, memory_decimals));
+    document["memory_limit"] = limits;
+  }
   document["nmicros"] = schedule.nmicros;
   nlohmann::json instances = nlohmann::json::array();
   for (const Instance& instance : schedule.instances)
     instances.push_back({{"block", schedule.placement.blocks[instance.block].id},
                          {"micro", instance.micro},
-                         {"start", instance.start}});
+                         {"start", time_to_json(instance.start, time_decimals)}});
   document["instances"] = std::move(instances);
   if (schedule.repetend)
-    document["repetend"] = {{"start", schedule.repetend->start},
-                            {"end", schedule.repetend->end},
-                            {"period", schedule.repetend->period},
+    document["repetend"] = {{"start", time_to_json(schedule.repetend->start, time_decimals)},
+                            {"end", time_to_json(schedule.repetend->end, time_decimals)},
+                            {"period", time_to_json(schedule.repetend->period, time_decimals)},
                             {"micros_per_period", schedule.repetend->micros_per_period}};
   if (!schedule.search.is_null()) document["search"] = schedule.search;
   if (!schedule.meta.is_null()) document["meta"] = schedule.meta;

@@ -20,14 +20,8 @@ namespace {
 
 // forward f, backward b, backward_input i, backward_weight w, others their
 // first letter (or `o`): the letters of the pipeline-schedule literature.
-char kind_letter(const std::string& kind) {
-  if (kind == "forward") return 'f';
-  if (kind == "backward") return 'b';
-  if (kind == "backward_input") return 'i';
-  if (kind == "backward_weight") return 'w';
-  if (!kind.empty() && std::isalpha(static_cast<unsigned char>(kind.front())))
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(kind.front())));
-  return 'o';
+char cell_letter(BlockKind kind) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(kind_letter(kind))));
 }
 
 int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0)).size()); }
@@ -36,12 +30,12 @@ int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0
 
 std::string render_timeline(const Schedule& schedule, int max_steps) {
   const Placement& placement = schedule.placement;
-  const int total_steps = makespan(schedule);
+  const Time total_steps = makespan(schedule);
   // A text timeline longer than this is no longer readable, and a file may
   // claim steps up to 1e9: cut it rather than allocate for all of them.
   constexpr int kLongestTimeline = 100000;
   const int limit = max_steps > 0 ? std::min(max_steps, kLongestTimeline) : kLongestTimeline;
-  const int steps = std::min(total_steps, limit);
+  const int steps = static_cast<int>(std::min<Time>(total_steps, limit));
   int largest_micro = 0;
   for (const Instance& instance : schedule.instances) largest_micro = std::max(largest_micro, instance.micro);
   const int width = 1 + digits(largest_micro);
@@ -50,15 +44,15 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
   for (const Instance& instance : schedule.instances) {
     const Block& block = placement.blocks[instance.block];
-    std::string label = kind_letter(block.kind) + std::to_string(instance.micro);
+    std::string label = cell_letter(block.kind) + std::to_string(instance.micro);
     for (int device : block.devices)
-      for (int step = instance.start; step < instance.start + block.span && step < steps; ++step) {
+      for (Time step = instance.start; step < instance.start + block.span && step < steps; ++step) {
         std::string& cell = cells[device][step];
         cell = cell.empty() ? label : "#";
       }
   }
 
-  auto is_marker = [&](int step) {
+  auto is_marker = [&](Time step) {
     return schedule.repetend && (step == schedule.repetend->start || step == schedule.repetend->end);
   };
   const int device_digits = digits(placement.ndevs - 1);

@@ -95,7 +95,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
       window_micro[instance.block] = instance.micro;
       window_start[instance.block] = instance.start;
     } else {
-      cooldown[{instance.block, instance.micro}] = backend->new_int(window.end, std::max(window.end, horizon - span));
+      cooldown[{instance.block, instance.micro}] = backend->new_int(window.end, std::max<Time>(window.end, horizon - span));
     }
   }
   std::map<int, IntVar> constants;
@@ -202,7 +202,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
       if (c != cooldown.end()) instance.start = backend->value(c->second);
     }
     int earliest = INT_MAX;
-    for (const Instance& instance : result.instances) earliest = std::min(earliest, instance.start);
+    for (const Instance& instance : result.instances) earliest = std::min<Time>(earliest, instance.start);
     for (Instance& instance : result.instances) instance.start -= earliest;
     result.repetend->start -= earliest;
     result.repetend->end -= earliest;
@@ -252,7 +252,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
   };
   auto cooldown_length = [&]() {
     int last = window.end;
-    for (const auto& [key, var] : cooldown) last = std::max(last, backend->value(var) + placement.blocks[key.first].span);
+    for (const auto& [key, var] : cooldown) last = std::max<Time>(last, backend->value(var) + placement.blocks[key.first].span);
     return last - window.end;
   };
   int best_warmup = window.start, best_cooldown = horizon - window.end;
@@ -276,7 +276,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
   stopped = false;
   phase_deadline = deadline;
   low = 0;
-  for (const auto& [key, var] : cooldown) low = std::max(low, placement.blocks[key.first].span);
+  for (const auto& [key, var] : cooldown) low = std::max<Time>(low, placement.blocks[key.first].span);
   while (low < best_cooldown && !stopped && !at_floor()) {
     std::vector<Lit> assumptions = keep_warmup;
     for (Lit lit : cooldown_bound(best_cooldown - 1)) assumptions.push_back(lit);

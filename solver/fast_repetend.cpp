@@ -41,7 +41,7 @@ struct Shape {
 
 Shape make_shape(const Placement& placement) {
   Shape shape{placement, {}, predecessors(placement), {}, {}, std::vector<std::vector<int>>(placement.ndevs)};
-  const std::vector<int> earliest = earliest_starts(placement);
+  const std::vector<Time> earliest = earliest_starts(placement);
   const int critical = critical_path(placement);
   for (size_t b = 0; b < placement.blocks.size(); ++b) shape.order.push_back(static_cast<int>(b));
   std::stable_sort(shape.order.begin(), shape.order.end(),
@@ -106,14 +106,14 @@ ModuloSolution normalised(const Placement& placement, int period, std::vector<in
   int latency = 0;
   for (size_t b = 0; b < starts.size(); ++b) {
     starts[b] -= earliest;
-    latency = std::max(latency, starts[b] + placement.blocks[b].span);
+    latency = std::max<Time>(latency, starts[b] + placement.blocks[b].span);
   }
   return {period, starts, latency, (latency + period - 1) / period};
 }
 
 int ready_time(const Shape& shape, const std::vector<int>& starts, int b) {
   int ready = 0;
-  for (int pred : shape.preds[b]) ready = std::max(ready, starts[pred] + shape.placement.blocks[pred].span);
+  for (int pred : shape.preds[b]) ready = std::max<Time>(ready, starts[pred] + shape.placement.blocks[pred].span);
   return ready;
 }
 
@@ -210,7 +210,7 @@ std::optional<Constructed> construct_below(const Placement& placement, const std
 
 ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>& alone) {
   ModuloSolution solution = normalised(placement, 1, alone);
-  solution.period = std::max(solution.latency, period_lower_bound(placement));
+  solution.period = std::max<Time>(solution.latency, period_lower_bound(placement));
   solution.in_flight = 1;
   return solution;
 }

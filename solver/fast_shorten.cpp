@@ -36,7 +36,7 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
     ModuloSolution solution{period, {}, 0, 0};
     for (size_t b = 0; b < starts.size(); ++b) {
       solution.starts.push_back(starts[b] - earliest);
-      solution.latency = std::max(solution.latency, solution.starts.back() + placement.blocks[b].span);
+      solution.latency = std::max<Time>(solution.latency, solution.starts.back() + placement.blocks[b].span);
     }
     solution.in_flight = (solution.latency + period - 1) / period;
     // The encoding's answer must pass the direct check; if not, keep what was valid.

@@ -35,7 +35,7 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
   Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
   std::vector<int> starts = single_micro_starts(placement);
   int length = 0;
-  for (size_t b = 0; b < starts.size(); ++b) length = std::max(length, starts[b] + placement.blocks[b].span);
+  for (size_t b = 0; b < starts.size(); ++b) length = std::max<Time>(length, starts[b] + placement.blocks[b].span);
   for (int micro = 0; micro < nmicros; ++micro)
     for (size_t b = 0; b < starts.size(); ++b)
       schedule.instances.push_back({static_cast<int>(b), micro, micro * length + starts[b]});

@@ -160,20 +160,20 @@ DeviceIdle device_idle(const Graph& graph, int device) {
 // block on d, tail_d the shortest chain after one.
 long long simple_bound(const Placement& placement, long long nmicros, const Graph& graph) {
   const int n = static_cast<int>(placement.blocks.size());
-  std::vector<int> earliest = earliest_starts(placement);
-  std::vector<int> after(n, 0);
+  std::vector<Time> earliest = earliest_starts(placement);
+  std::vector<Time> after(n, 0);
   for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
-    for (int next : graph.succs[*it]) after[*it] = std::max(after[*it], placement.blocks[next].span + after[next]);
+    for (int next : graph.succs[*it]) after[*it] = std::max<Time>(after[*it], placement.blocks[next].span + after[next]);
   long long bound = critical_path(placement);
-  std::vector<int> load = device_load(placement);
+  std::vector<Time> load = device_load(placement);
   for (int device = 0; device < placement.ndevs; ++device) {
-    int head = INT_MAX, tail = INT_MAX;
+    Time head = LLONG_MAX, tail = LLONG_MAX;
     for (int b = 0; b < n; ++b)
       if (on_device(placement.blocks[b], device)) {
         head = std::min(head, earliest[b]);
         tail = std::min(tail, after[b]);
       }
-    if (head == INT_MAX) continue;
+    if (head == LLONG_MAX) continue;
     bound = std::max(bound, head + nmicros * load[device] + tail);
   }
   return bound;
@@ -188,7 +188,7 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
   graph.reach = descendants(placement, graph.order, graph.succs);
   result.simple = simple_bound(placement, nmicros, graph);
   result.value = critical_path(placement);
-  std::vector<int> load = device_load(placement);
+  std::vector<Time> load = device_load(placement);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (load[device] == 0) continue;
     DeviceIdle idle = device_idle(graph, device);

@@ -57,7 +57,7 @@ std::optional<std::string> modulo_violation(const Placement& placement, const st
   for (size_t b = 0; b < nblocks; ++b) {
     const Block& block = placement.blocks[b];
     if (block.span > period) return "block " + block.id + " is longer than the period";
-    latency = std::max(latency, solution.starts[b] + block.span);
+    latency = std::max<Time>(latency, solution.starts[b] + block.span);
   }
   if (latency != solution.latency) return "latency " + std::to_string(solution.latency) + " is not " + std::to_string(latency);
   if (solution.in_flight != (latency + period - 1) / period) return "in_flight is not ceil(latency / period)";

@@ -54,7 +54,7 @@ ModuloSolution solution_from_starts(const Placement& placement, int period, std:
   int latency = 0;
   for (size_t b = 0; b < starts.size(); ++b) {
     starts[b] -= earliest;
-    latency = std::max(latency, starts[b] + placement.blocks[b].span);
+    latency = std::max<Time>(latency, starts[b] + placement.blocks[b].span);
   }
   return {period, starts, latency, (latency + period - 1) / period};
 }

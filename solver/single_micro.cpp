@@ -15,7 +15,7 @@ std::vector<int> single_micro_starts(const Placement& placement) {
   std::vector<std::vector<int>> preds = predecessors(placement);
   for (int block : topological_order(placement)) {
     int at = 0;
-    for (int pred : preds[block]) at = std::max(at, start[pred] + placement.blocks[pred].span);
+    for (int pred : preds[block]) at = std::max<Time>(at, start[pred] + placement.blocks[pred].span);
     for (int device : placement.blocks[block].devices) at = std::max(at, device_free[device]);
     start[block] = at;
     for (int device : placement.blocks[block].devices) device_free[device] = at + placement.blocks[block].span;

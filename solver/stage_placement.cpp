@@ -32,14 +32,14 @@ StagePlacement stage_placement(const Graph& graph, const Partition& partition,
   for (int s = 0; s < S; ++s) {
     long long activation = costs.stage_output_bytes[s];
     long long memory = (activation + result.memory_unit - 1) / result.memory_unit;
-    Block forward{"f" + std::to_string(s), "forward", steps(static_cast<double>(costs.stage_compute[s]), result.resolution),
-                  memory, {s}};
+    Block forward{"f" + std::to_string(s), BlockKind::Forward,
+                  steps(static_cast<double>(costs.stage_compute[s]), result.resolution), memory, s, {s}};
     placement.blocks.push_back(forward);
   }
   for (int s = S - 1; s >= 0; --s) {
-    Block backward{"b" + std::to_string(s), "backward",
+    Block backward{"b" + std::to_string(s), BlockKind::Backward,
                    steps(options.backward_ratio * static_cast<double>(costs.stage_compute[s]), result.resolution),
-                   -placement.blocks[s].memory, {s}};
+                   -placement.blocks[s].memory, s, {s}};
     placement.blocks.push_back(backward);
   }
   for (int i = 0; i + 1 < 2 * S; ++i) placement.edges.push_back({i, i + 1});

@@ -87,15 +87,15 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
         if (found == index_of.end()) continue;
         int pred_start = shape.in_cooldown(pred, instance.micro) ? instances[found->second].start
                                                                   : shape.modulo(pred, instance.micro);
-        at = std::max(at, pred_start + placement.blocks[pred].span);
+        at = std::max<Time>(at, pred_start + placement.blocks[pred].span);
       }
       for (int device : placement.blocks[instance.block].devices) {
         int k = position[device][index];
         if (k == 0) continue;
         const Instance& before = instances[per_device[device][k - 1]];
-        at = std::max(at, before.start + placement.blocks[before.block].span);
+        at = std::max<Time>(at, before.start + placement.blocks[before.block].span);
       }
-      instance.start = std::min(instance.start, at);
+      instance.start = std::min<Time>(instance.start, at);
     }
   }
   if (do_warmup) {
@@ -107,20 +107,20 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
       for (int succ : succs[instance.block]) {
         auto found = index_of.find({succ, instance.micro});
         int succ_start = shape.modulo(succ, instance.micro);
-        if (found != index_of.end()) succ_start = std::min(succ_start, instances[found->second].start);
+        if (found != index_of.end()) succ_start = std::min<Time>(succ_start, instances[found->second].start);
         at = std::min(at, succ_start - span);
       }
       for (int device : placement.blocks[instance.block].devices) {
         int k = position[device][*it];
         if (k + 1 >= static_cast<int>(per_device[device].size())) continue;
-        at = std::min(at, instances[per_device[device][k + 1]].start - span);
+        at = std::min<Time>(at, instances[per_device[device][k + 1]].start - span);
       }
-      instance.start = std::max(instance.start, at);
+      instance.start = std::max<Time>(instance.start, at);
     }
   }
   // Start at step 0 again; the window moves with everything else.
   int earliest = INT_MAX;
-  for (const Instance& instance : instances) earliest = std::min(earliest, instance.start);
+  for (const Instance& instance : instances) earliest = std::min<Time>(earliest, instance.start);
   for (Instance& instance : instances) instance.start -= earliest;
   result.repetend->start -= earliest;
   result.repetend->end -= earliest;

@@ -53,16 +53,16 @@ TEST_CASE("each built-in case has the blocks and loads its definition implies", 
       Placement training = make_case(expected.name, ndevs, false);
       CHECK(static_cast<int>(training.blocks.size()) ==
             expected.blocks_per_device_factor * ndevs + expected.blocks_constant);
-      CHECK(device_load(training) == std::vector<int>(ndevs, expected.load));
+      CHECK(device_load(training) == std::vector<Time>(ndevs, expected.load));
       CHECK(memory_balance(training) == std::vector<long long>(ndevs, 0));
       CHECK_FALSE(find_cycle(training));
 
       Placement inference = make_case(expected.name, ndevs, true);
       CHECK(static_cast<int>(inference.blocks.size()) ==
             expected.infer_blocks_factor * ndevs + expected.infer_blocks_constant);
-      CHECK(device_load(inference) == std::vector<int>(ndevs, expected.infer_load));
+      CHECK(device_load(inference) == std::vector<Time>(ndevs, expected.infer_load));
       for (const Block& block : inference.blocks) {
-        CHECK(block.kind == "forward");
+        CHECK(block.kind == BlockKind::Forward);
         CHECK(block.memory == 0);
       }
     }
@@ -71,7 +71,7 @@ TEST_CASE("each built-in case has the blocks and loads its definition implies", 
 TEST_CASE("mshape on 4 devices: 10 blocks, load 6 everywhere, one dependency chain", "[cases]") {
   Placement placement = make_case("mshape", 4, false);
   REQUIRE(placement.blocks.size() == 10);
-  CHECK(device_load(placement) == std::vector<int>{6, 6, 6, 6});
+  CHECK(device_load(placement) == std::vector<Time>{6, 6, 6, 6});
   std::vector<std::string> ids;
   for (const Block& block : placement.blocks) ids.push_back(block.id);
   CHECK(ids == std::vector<std::string>{"fs", "f0", "f1", "f2", "f3", "b3", "b2", "b1", "b0", "bs"});
@@ -108,7 +108,7 @@ TEST_CASE("blocks are listed in gid order: ASAP start step, then lowest device",
       int ndevs = info.name == "nnshape_eager" ? 4 : 6;
       INFO(info.name << (infer ? " --infer" : ""));
       Placement placement = make_case(info.name, ndevs, infer);
-      std::vector<int> start = earliest_starts(placement);
+      std::vector<Time> start = earliest_starts(placement);
       for (size_t i = 1; i < placement.blocks.size(); ++i)
         CHECK(std::make_tuple(start[i - 1], placement.blocks[i - 1].devices.front()) <=
               std::make_tuple(start[i], placement.blocks[i].devices.front()));

@@ -35,7 +35,7 @@ TEST_CASE("the stage placement has the pipeline dependencies of formats.md", "[c
   CHECK(has_edge(stages.backward_block[3], stages.backward_block[2]));
   CHECK(has_edge(stages.backward_block[0], stages.weight_block[0]));
   CHECK_FALSE(has_edge(stages.weight_block[1], stages.backward_block[0]));  // W is off the critical path
-  CHECK(placement.blocks[stages.weight_block[0]].kind == "backward_weight");
+  CHECK(placement.blocks[stages.weight_block[0]].kind == BlockKind::BackwardWeight);
   CHECK(placement.edges.size() == 4 + 3 + 4);
 }
 
@@ -47,7 +47,7 @@ TEST_CASE("each instance starts when its device is free and its dependencies are
   auto start_of = [&](const std::string& id, int micro) {
     for (const Instance& instance : schedule.instances)
       if (schedule.placement.blocks[instance.block].id == id && instance.micro == micro) return instance.start;
-    return -1;
+    return Time{-1};
   };
   CHECK(start_of("f0", 0) == 0);
   CHECK(start_of("f0", 1) == 1);

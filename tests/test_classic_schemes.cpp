@@ -41,9 +41,9 @@ Occupancy occupancy_of(const Schedule& schedule) {
     const Block& block = schedule.placement.blocks[instance.block];
     for (int device : block.devices) {
       for (int t = instance.start; t < instance.start + block.span; ++t) result.busy[device][t] = true;
-      result.first_start[device] = std::min(result.first_start[device], instance.start);
-      if (block.kind == "forward")
-        result.last_forward_end[device] = std::max(result.last_forward_end[device], instance.start + block.span);
+      result.first_start[device] = std::min<Time>(result.first_start[device], instance.start);
+      if (block.kind == BlockKind::Forward)
+        result.last_forward_end[device] = std::max<Time>(result.last_forward_end[device], instance.start + block.span);
     }
   }
   return result;

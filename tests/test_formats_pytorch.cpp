@@ -80,7 +80,7 @@ TEST_CASE("the legacy dialect reads B as the input backward of a split stage", "
   CHECK(report.makespan == 14);
   int b2 = find_block(schedule.placement, "b2");
   REQUIRE(b2 >= 0);
-  CHECK(schedule.placement.blocks[b2].kind == "backward_input");
+  CHECK(schedule.placement.blocks[b2].kind == BlockKind::BackwardInput);
   CHECK(schedule.placement.blocks[b2].devices == std::vector<int>{0});
   CHECK(schedule.placement.blocks[find_block(schedule.placement, "f3")].devices == std::vector<int>{1});
 }
@@ -158,7 +158,7 @@ TEST_CASE("the exported table is compute-only with actions in their start column
 TEST_CASE("tessel-style placements that are not pipelines cannot be exported to PyTorch", "[formats]") {
   Schedule schedule;
   schedule.placement.ndevs = 2;
-  schedule.placement.blocks = {{"all", "forward", 1, 0, {0, 1}}};
+  schedule.placement.blocks = {{"all", BlockKind::Forward, 1, 0, std::nullopt, {0, 1}}};
   schedule.nmicros = 1;
   schedule.instances = {{0, 0, 0}};
   CHECK_THROWS_AS(write_pytorch_csv(schedule), InputError);

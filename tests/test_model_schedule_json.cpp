@@ -85,7 +85,7 @@ TEST_CASE("malformed schedules name the file, the field and the problem", "[mode
   }
   SECTION("memory_limit of the wrong type") {
     doc["memory_limit"] = "lots";
-    CHECK_THAT(error_of(doc), Catch::Contains("memory_limit") && Catch::Contains("integer"));
+    CHECK_THAT(error_of(doc), Catch::Contains("memory_limit") && Catch::Contains("expected a number"));
   }
   SECTION("missing nmicros") {
     doc.erase("nmicros");
@@ -113,7 +113,7 @@ TEST_CASE("malformed schedules name the file, the field and the problem", "[mode
   }
   SECTION("embedded placement with span 0") {
     doc["placement"]["blocks"][0]["span"] = 0;
-    CHECK_THAT(error_of(doc), Catch::Contains("placement.blocks[0].span") && Catch::Contains(">= 1"));
+    CHECK_THAT(error_of(doc), Catch::Contains("placement.blocks[0].span") && Catch::Contains("> 0"));
   }
   SECTION("embedded placement with a device out of range") {
     doc["placement"]["blocks"][1]["devices"] = {5};
@@ -121,11 +121,11 @@ TEST_CASE("malformed schedules name the file, the field and the problem", "[mode
   }
   SECTION("repetend with a zero period") {
     doc["repetend"]["period"] = 0;
-    CHECK_THAT(error_of(doc), Catch::Contains("repetend.period") && Catch::Contains("[1, 1e9]"));
+    CHECK_THAT(error_of(doc), Catch::Contains("repetend.period") && Catch::Contains("> 0"));
   }
-  SECTION("repetend start beyond any int") {
-    doc["repetend"]["start"] = 5000000000LL;
-    CHECK_THAT(error_of(doc), Catch::Contains("repetend.start"));
+  SECTION("repetend start beyond any time tessel holds") {
+    doc["repetend"]["start"] = 5000000000000000000LL;
+    CHECK_THAT(error_of(doc), Catch::Contains("repetend.start") && Catch::Contains("too large"));
   }
   SECTION("repetend ending before it starts") {
     doc["repetend"]["end"] = 1;

@@ -92,7 +92,7 @@ int brute_force_makespan(const Placement& placement, int nmicros, long long memo
         }
         for (int p : preds[item.block]) {
           if (start[p][item.micro] < 0) ready = false;
-          else at = std::max(at, start[p][item.micro] + placement.blocks[p].span);
+          else at = std::max<Time>(at, start[p][item.micro] + placement.blocks[p].span);
         }
         if (!ready) continue;
         start[item.block][item.micro] = at;

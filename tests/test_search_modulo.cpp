@@ -128,7 +128,7 @@ TEST_CASE("modulo: the re-check of decoded answers catches broken solutions", "[
     int earliest = *std::min_element(at.begin(), at.end());
     for (size_t b = 0; b < at.size(); ++b) {
       made.starts[b] -= earliest;
-      made.latency = std::max(made.latency, made.starts[b] + placement.blocks[b].span);
+      made.latency = std::max<Time>(made.latency, made.starts[b] + placement.blocks[b].span);
     }
     made.in_flight = (made.latency + period - 1) / period;
     return made;

@@ -264,7 +264,7 @@ TEST_CASE("windows io: the text timeline shows every step's micro-batch of a par
   int checked = 0;
   for (const Instance& instance : schedule.instances) {
     const Block& block = schedule.placement.blocks[instance.block];
-    const std::string label = std::string(1, block.kind == "forward" ? 'f' : 'b') + std::to_string(instance.micro);
+    const std::string label = std::string(1, block.kind == BlockKind::Forward ? 'f' : 'b') + std::to_string(instance.micro);
     for (int s = instance.start; s < instance.start + block.span; ++s) {
       CHECK(rows[block.devices.front()].substr(2 * s, 2) == label);
       ++checked;

@@ -108,8 +108,8 @@ bool print_schedule_report(const Schedule& schedule, std::ostream& out) {
 
 int write_classic_output(const boost::program_options::variables_map& values, Schedule& schedule) {
   if (values.count("memory-limit")) {
-    schedule.memory_limit = parse_memory_limits(values["memory-limit"].as<std::string>(),
-                                                schedule.placement.ndevs, "--memory-limit");
+    schedule.memory_limit = memory_limits_for(schedule.placement, values["memory-limit"].as<std::string>(),
+                                              "--memory-limit");
     schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
   }
   if (values.count("placement-out"))

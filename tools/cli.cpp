@@ -85,23 +85,46 @@ Placement placement_from_options(const po::variables_map& values) {
   return make_case(values["case"].as<std::string>(), values["ndevs"].as<int>(), values["infer"].as<bool>());
 }
 
-std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, const std::string& option) {
-  std::vector<long long> limits;
+std::vector<Decimal> parse_quantities(const std::string& text, int ndevs, const std::string& option) {
+  std::vector<Decimal> amounts;
   std::stringstream stream(text);
   std::string item;
   while (std::getline(stream, item, ',')) {
-    try {
-      size_t used = 0;
-      long long value = std::stoll(item, &used);
-      if (used != item.size()) throw std::invalid_argument(item);
-      limits.push_back(value);
-    } catch (const std::exception&) {
-      throw InputError("", option, "'" + item + "' is not an integer");
-    }
+    std::optional<Decimal> amount = parse_quantity(item);
+    if (!amount)
+      throw InputError("", option, "'" + item + "' is not an amount (a number such as 6 or 1.5, or bytes such as 40GiB, 512MiB, 2GB)");
+    if (amount->digits < 0) throw InputError("", option, "'" + item + "' is negative; a limit is >= 0");
+    amounts.push_back(*amount);
   }
-  if (limits.size() == 1) limits.assign(ndevs, limits.front());
-  if (static_cast<int>(limits.size()) != ndevs)
+  if (amounts.size() == 1) amounts.assign(ndevs, amounts.front());
+  if (static_cast<int>(amounts.size()) != ndevs)
     throw InputError("", option, "give one limit, or one per device (" + std::to_string(ndevs) + ")");
+  return amounts;
+}
+
+std::vector<Memory> memory_limits_for(Placement& placement, const std::string& text, const std::string& option) {
+  std::vector<Decimal> amounts = parse_quantities(text, placement.ndevs, option);
+  int decimals = placement.memory_decimals;
+  for (const Decimal& amount : amounts) decimals = std::max(decimals, amount.decimals);
+  if (!rescale_memory(placement, decimals))
+    throw InputError("", option, "the limit needs " + std::to_string(decimals) +
+                                     " decimals, at which a memory amount of the placement is too large");
+  std::vector<Memory> limits;
+  for (const Decimal& amount : amounts) {
+    std::optional<long long> ticks = to_ticks(amount, decimals);
+    if (!ticks) throw InputError("", option, "'" + format_ticks(amount.digits, amount.decimals) + "' is too large");
+    limits.push_back(*ticks);
+  }
+  return limits;
+}
+
+std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, const std::string& option) {
+  std::vector<long long> limits;
+  for (const Decimal& amount : parse_quantities(text, ndevs, option)) {
+    if (amount.decimals != 0)
+      throw InputError("", option, "'" + format_ticks(amount.digits, amount.decimals) + "' must be a whole number here");
+    limits.push_back(amount.digits);
+  }
   return limits;
 }
 

@@ -44,8 +44,16 @@ int guarded(const std::string& command, const std::function<int()>& body);
 void add_placement_options(po::options_description& options);
 Placement placement_from_options(const po::variables_map& values);
 
-// Per-device memory limits from "6" or "6,6,4,4"; throws InputError naming
-// `option` when malformed or of the wrong length.
+// Per-device amounts from "6", "40GiB", "1.5" or "6,6,4,4" (one, or one per
+// device); throws InputError naming `option` when malformed, negative or of
+// the wrong length.
+std::vector<Decimal> parse_quantities(const std::string& text, int ndevs, const std::string& option);
+
+// Memory limits for `placement` in its memory ticks; a limit with more
+// decimals than the placement's memory raises the placement's scale.
+std::vector<Memory> memory_limits_for(Placement& placement, const std::string& text, const std::string& option);
+
+// Integer limits only (for callers that have no placement at hand).
 std::vector<long long> parse_memory_limits(const std::string& text, int ndevs,
                                            const std::string& option);
 

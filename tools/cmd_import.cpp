@@ -106,7 +106,7 @@ int run_import(int argc, char** argv) {
         Placement placement = placement_from_options(values);
         std::vector<long long> limit;
         if (values.count("memory-limit"))
-          limit = parse_memory_limits(values["memory-limit"].as<std::string>(), placement.ndevs, "--memory-limit");
+          limit = memory_limits_for(placement, values["memory-limit"].as<std::string>(), "--memory-limit");
         schedule = import_tessel_json(read_json_file(file), placement, file, limit);
       } else {
         throw InputError("", "--from", "unknown format '" + format + "' (pytorch-csv, megatron-order, tessel-json)");

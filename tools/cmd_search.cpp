@@ -18,6 +18,7 @@
 #include "solver/makespan_gap.hpp"
 #include "solver/staged_schedule.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/unit_step_problem.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "verify/verify.hpp"
@@ -114,7 +115,7 @@ int run(const po::variables_map& values) {
   Placement placement = placement_from_options(values);
   const std::string placement_file = values.count("placement") ? values["placement"].as<std::string>() : "";
   if (!values.count("memory")) throw InputError("", "--memory", "give the memory limit per device (--memory M or M0,M1,...)");
-  std::vector<long long> limits = parse_memory_limits(values["memory"].as<std::string>(), placement.ndevs, "--memory");
+  std::vector<Memory> limits = memory_limits_for(placement, values["memory"].as<std::string>(), "--memory");
   const std::string strategy = values["strategy"].as<std::string>();
   const std::string backend = values["backend"].as<std::string>();
   const int total_micros = values["total-micros"].as<int>();
@@ -132,7 +133,16 @@ int run(const po::variables_map& values) {
   if (time_limit < 0) throw InputError("", "--time-limit", "must be >= 0 (0 = no limit)");
   SearchOptions options;
   options.backend = backend;
-  options.memory_limit = limits;
+  // The unit-step searches see the blocks' own memory against what the
+  // static memory leaves; the schedules they return get the placement and
+  // limits back, so that the file and the verifier see the whole picture.
+  options.memory_limit = unit_step_limits(placement, limits);
+  const Placement full_placement = placement;
+  placement.static_memory.clear();
+  auto restore = [&](Schedule& found) {
+    found.placement = full_placement;
+    found.memory_limit = limits;
+  };
   options.deadline = Deadline::after_seconds(time_limit);
   options.boundary_seconds = values["boundary-seconds"].as<double>();
   // fast is meant to answer in about a second: a short default budget.
@@ -200,6 +210,7 @@ int run(const po::variables_map& values) {
   }
 
   Schedule& schedule = *result.schedule;
+  restore(schedule);
   if (strategy == "full")
     schedule.search = {{"strategy", "full"}, {"backend", backend}, {"proven_lower_bound", result.proven_lower_bound}};
   schedule.search["solve_seconds"] = solve_seconds;
@@ -259,6 +270,7 @@ int run(const po::variables_map& values) {
     if (!staged_options.deadline.expired())
       metrics.staged = staged_schedule(placement, staged_options, metrics.total_micros);
     if (metrics.staged) {
+      restore(metrics.staged->schedule);
       if (auto problem = rejection(metrics.staged->schedule, "staged schedule")) {
         std::cerr << "tessel search: " << *problem << "\n";
         return kInternal;

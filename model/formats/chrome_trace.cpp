@@ -5,16 +5,9 @@
 
 #include <cctype>
 
-namespace tessel {
+#include "model/placement_json.hpp"
 
-std::string kind_letter(const Block& block) {
-  if (block.kind == "forward") return "F";
-  if (block.kind == "backward") return "B";
-  if (block.kind == "backward_input") return "I";
-  if (block.kind == "backward_weight") return "W";
-  if (block.kind.empty()) return "?";
-  return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(block.kind[0]))));
-}
+namespace tessel {
 
 nlohmann::json chrome_trace(const Schedule& schedule) {
   const Placement& placement = schedule.placement;
@@ -30,22 +23,23 @@ nlohmann::json chrome_trace(const Schedule& schedule) {
   for (const Instance& instance : schedule.instances) {
     const Block& block = placement.blocks[instance.block];
     for (int device : block.devices)
-      events.push_back({{"name", kind_letter(block) + std::to_string(instance.micro)},
-                        {"cat", block.kind},
+      events.push_back({{"name", std::string(1, kind_letter(block.kind)) + std::to_string(instance.micro)},
+                        {"cat", kind_name(block.kind)},
                         {"ph", "X"},
-                        {"ts", instance.start},
-                        {"dur", block.span},
+                        {"ts", time_to_json(instance.start, placement.time_decimals)},
+                        {"dur", time_to_json(block.span, placement.time_decimals)},
                         {"pid", 0},
                         {"tid", device},
-                        {"args", {{"micro", instance.micro}, {"block", block.id}, {"memory", block.memory}}}});
+                        {"args", {{"micro", instance.micro}, {"block", block.id},
+                                  {"memory", time_to_json(block.memory, placement.memory_decimals)}}}});
   }
   nlohmann::json other = {{"generator", "tessel export"}, {"nmicros", schedule.nmicros}, {"unit", "1 us = 1 step"}};
   // The repetend as the schedule file claims it, so that a window of k > 1
   // micro-batches can be found on the tracks.
   if (schedule.repetend)
-    other["repetend"] = {{"start", schedule.repetend->start},
-                         {"end", schedule.repetend->end},
-                         {"period", schedule.repetend->period},
+    other["repetend"] = {{"start", time_to_json(schedule.repetend->start, placement.time_decimals)},
+                         {"end", time_to_json(schedule.repetend->end, placement.time_decimals)},
+                         {"period", time_to_json(schedule.repetend->period, placement.time_decimals)},
                          {"micros_per_period", schedule.repetend->micros_per_period}};
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"otherData", other}};
 }

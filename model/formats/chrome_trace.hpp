@@ -14,7 +14,6 @@ namespace tessel {
 
 // The letter of a block kind in pictures and traces: F, B, I (input
 // backward), W (weight backward), or the first letter of an "other" label.
-std::string kind_letter(const Block& block);
 
 nlohmann::json chrome_trace(const Schedule& schedule);
 

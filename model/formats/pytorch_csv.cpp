@@ -117,15 +117,15 @@ std::string write_pytorch_csv(const Schedule& schedule) {
     if (b.devices.size() != 1)
       throw InputError("", "placement", "block '" + b.id + "' runs on " + std::to_string(b.devices.size()) +
                                             " devices; a PyTorch stage lives on one rank");
-    if (b.kind == "forward") {
+    if (b.kind == BlockKind::Forward) {
       stage[block] = static_cast<int>(forwards.size());
       forwards.push_back(block);
       letter[block] = "F";
-    } else if (b.kind == "backward" || b.kind == "backward_input") {
+    } else if (b.kind == BlockKind::Backward || b.kind == BlockKind::BackwardInput) {
       backwards.push_back(block);
-      letter[block] = b.kind == "backward" ? "B" : "I";
-    } else if (b.kind != "backward_weight") {
-      throw InputError("", "placement", "block '" + b.id + "' of kind '" + b.kind +
+      letter[block] = b.kind == BlockKind::Backward ? "B" : "I";
+    } else if (b.kind != BlockKind::BackwardWeight) {
+      throw InputError("", "placement", "block '" + b.id + "' of kind '" + kind_name(b.kind) +
                                             "' has no PyTorch action (F, B, I or W)");
     }
   }
@@ -142,10 +142,10 @@ std::string write_pytorch_csv(const Schedule& schedule) {
   }
   std::vector<std::vector<int>> before = predecessors(placement);
   for (int block : order) {
-    if (placement.blocks[block].kind != "backward_weight") continue;
+    if (placement.blocks[block].kind != BlockKind::BackwardWeight) continue;
     letter[block] = "W";
     for (int input : before[block])
-      if (placement.blocks[input].kind == "backward_input") stage[block] = stage[input];
+      if (placement.blocks[input].kind == BlockKind::BackwardInput) stage[block] = stage[input];
     if (stage[block] < 0)
       throw InputError("", "placement", "weight block '" + placement.blocks[block].id +
                                             "' does not follow an input-backward block");

@@ -82,7 +82,7 @@ int tick_every(double step_width, double min_pixels) {
 
 std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   const Placement& placement = schedule.placement;
-  int span_total = std::max(makespan(schedule), 1);
+  Time span_total = std::max<Time>(makespan(schedule), 1);
   double step = std::clamp(static_cast<double>(options.width) / span_total, 1.0, 32.0);
   const double left = 78, top = 44, row = 28, gap = 6;
   double timeline_width = step * span_total;
@@ -144,7 +144,7 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   // later ones in a lighter shade, so that chunks can be told apart.
   std::vector<int> chunk(placement.blocks.size(), 0);
   {
-    std::map<std::pair<int, std::string>, int> seen;
+    std::map<std::pair<int, BlockKind>, int> seen;
     for (int block : topological_order(placement)) {
       const Block& b = placement.blocks[block];
       chunk[block] = seen[{b.devices.front(), b.kind}]++;
@@ -158,7 +158,7 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   std::set<std::string> kinds_used;
   for (const Instance& instance : schedule.instances) {
     const Block& block = placement.blocks[instance.block];
-    const KindStyle& style = style_of(block.kind);
+    const KindStyle& style = style_of(kind_name(block.kind));
     kinds_used.insert(style.kind);
     if (chunk[instance.block] > 0) chunks_shaded = true;
     double x = left + instance.start * step;

@@ -19,9 +19,10 @@ namespace tessel {
 
 namespace {
 
-bool kind_matches_btype(const std::string& kind, const std::string& btype) {
-  if (btype == "forward") return kind == "forward";
-  if (btype == "backward") return kind.rfind("backward", 0) == 0;
+bool kind_matches_btype(BlockKind kind, const std::string& btype) {
+  if (btype == "forward") return kind == BlockKind::Forward;
+  if (btype == "backward")
+    return kind == BlockKind::Backward || kind == BlockKind::BackwardInput || kind == BlockKind::BackwardWeight;
   return false;
 }
 
@@ -55,7 +56,7 @@ Instance instance_from_block(const nlohmann::json& value, const Placement& place
   if (btype != "forward" && btype != "backward")
     at.field("btype").fail("expected \"forward\" or \"backward\", got \"" + btype + "\"");
   if (!kind_matches_btype(block.kind, btype))
-    at.field("btype").fail("btype " + btype + " differs from " + which + ", a " + block.kind + " block");
+    at.field("btype").fail("btype " + btype + " differs from " + which + ", a " + kind_name(block.kind) + " block");
   const nlohmann::json& devices_value = require_array(value, "device", at);
   std::vector<int> devices;
   for (size_t i = 0; i < devices_value.size(); ++i)
@@ -126,20 +127,20 @@ bool runs_validly(const Schedule& schedule) {
 // repeated unit) gives a schedule that runs. InputError = the unit does not
 // have the shape of a repeating unit at all.
 bool repeats_validly(const Schedule& schedule, const Repetend& unit) {
-  int longest_span = 1;
+  Time longest_span = 1;
   for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
-  const int extra = (unit.end - unit.start + longest_span + unit.period - 1) / unit.period + 1;
-  const int nmicros = smallest_window_unroll(schedule, unit) + extra * unit.micros_per_period;
+  const Time extra = (unit.end - unit.start + longest_span + unit.period - 1) / unit.period + 1;
+  const int nmicros = smallest_window_unroll(schedule, unit) + static_cast<int>(extra) * unit.micros_per_period;
   return runs_validly(unroll_window(schedule, unit, nmicros));
 }
 
 // The smallest period that repeats the Python window validly, or 0 (with `why`).
-int derive_period(const Schedule& schedule, Repetend window, std::string& why) {
-  const int length = window.end - window.start;
-  const int first = std::max(1, window.micros_per_period * period_lower_bound(schedule.placement));
-  int longest_span = 1;
+Time derive_period(const Schedule& schedule, Repetend window, std::string& why) {
+  const Time length = window.end - window.start;
+  const Time first = std::max<Time>(1, window.micros_per_period * period_lower_bound(schedule.placement));
+  Time longest_span = 1;
   for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
-  const int last = length + longest_span + makespan(schedule);
+  const Time last = length + longest_span + makespan(schedule);
   for (window.period = first; window.period <= last; ++window.period) {
     try {
       if (repeats_validly(schedule, window)) return window.period;
