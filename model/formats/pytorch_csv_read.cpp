@@ -1,4 +1,4 @@
-// Reading and writing PyTorch pipelining's CSV action table.
+// Reading PyTorch pipelining's CSV action table.
 //
 // The dialect trap (formats.md): releases before `I` existed wrote `B` for
 // the input backward of zero-bubble schedules; the reader takes the dialect
@@ -103,74 +103,6 @@ PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect diale
   std::stringstream text;
   text << in.rdbuf();
   return read_pytorch_csv(text.str(), path, dialect);
-}
-
-std::string write_pytorch_csv(const Schedule& schedule) {
-  const Placement& placement = schedule.placement;
-  int count = static_cast<int>(placement.blocks.size());
-  std::vector<int> order = topological_order(placement);
-  std::vector<int> stage(count, -1);
-  std::vector<std::string> letter(count);
-  std::vector<int> forwards, backwards;
-  for (int block : order) {
-    const Block& b = placement.blocks[block];
-    if (b.devices.size() != 1)
-      throw InputError("", "placement", "block '" + b.id + "' runs on " + std::to_string(b.devices.size()) +
-                                            " devices; a PyTorch stage lives on one rank");
-    if (b.kind == BlockKind::Forward) {
-      stage[block] = static_cast<int>(forwards.size());
-      forwards.push_back(block);
-      letter[block] = "F";
-    } else if (b.kind == BlockKind::Backward || b.kind == BlockKind::BackwardInput) {
-      backwards.push_back(block);
-      letter[block] = b.kind == BlockKind::Backward ? "B" : "I";
-    } else if (b.kind != BlockKind::BackwardWeight) {
-      throw InputError("", "placement", "block '" + b.id + "' of kind '" + kind_name(b.kind) +
-                                            "' has no PyTorch action (F, B, I or W)");
-    }
-  }
-  if (backwards.size() != forwards.size() && !backwards.empty())
-    throw InputError("", "placement", std::to_string(forwards.size()) + " forward blocks but " +
-                                          std::to_string(backwards.size()) + " backward blocks");
-  for (size_t i = 0; i < backwards.size(); ++i) {
-    int block = backwards[i];
-    stage[block] = static_cast<int>(forwards.size() - 1 - i);
-    if (placement.blocks[forwards[stage[block]]].devices != placement.blocks[block].devices)
-      throw InputError("", "placement", "backward block '" + placement.blocks[block].id +
-                                            "' is not on the device of its forward '" +
-                                            placement.blocks[forwards[stage[block]]].id + "'");
-  }
-  std::vector<std::vector<int>> before = predecessors(placement);
-  for (int block : order) {
-    if (placement.blocks[block].kind != BlockKind::BackwardWeight) continue;
-    letter[block] = "W";
-    for (int input : before[block])
-      if (placement.blocks[input].kind == BlockKind::BackwardInput) stage[block] = stage[input];
-    if (stage[block] < 0)
-      throw InputError("", "placement", "weight block '" + placement.blocks[block].id +
-                                            "' does not follow an input-backward block");
-  }
-
-  std::vector<std::map<int, std::string>> rows(placement.ndevs);
-  for (const Instance& instance : schedule.instances) {
-    int device = placement.blocks[instance.block].devices.front();
-    std::string& cell = rows[device][instance.start];
-    if (!cell.empty())
-      throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
-                                            " on device " + std::to_string(device));
-    cell = std::to_string(stage[instance.block]) + letter[instance.block] + std::to_string(instance.micro);
-  }
-  std::ostringstream out;
-  for (const auto& row : rows) {
-    int width = row.empty() ? 0 : row.rbegin()->first + 1;
-    for (int column = 0; column < width; ++column) {
-      if (column) out << ",";
-      auto found = row.find(column);
-      if (found != row.end()) out << found->second;
-    }
-    out << "\n";
-  }
-  return out.str();
 }
 
 }  // namespace tessel
