@@ -154,7 +154,7 @@ int run_partition(int argc, char** argv) {
 
     Graph graph = read_graph_file(graph_path);
     Progress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
-    PartitionAnswer answer = solve_partition(graph, request, method, backend, Deadline::after_seconds(time_limit),
+    PartitionAnswer answer = solve_partition(graph, request, method, backend, time_limit > 0 ? Deadline::after_seconds(time_limit) : Deadline::none(),
                                              progress);
 
     nlohmann::json result = {{"status", status_name(answer.status)},
