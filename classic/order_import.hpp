@@ -15,13 +15,30 @@
 
 namespace tessel::classic {
 
+// Which costs a table's actions use, so that a span or memory the user gave
+// and the table never uses is not silent.
+struct PytorchCostUse {
+  bool forward = false;
+  bool full_backward = false;         // span B: some B cell
+  bool full_backward_memory = false;  // memory B: a B cell of an unsplit stage
+  bool input = false;                 // I (or a B of a split stage, which frees what I and W free)
+  bool weight = false;
+  bool overlap = false;               // span FB: some OVERLAP_F_B cell
+};
+
 // Spans and memory of PyTorch's actions in the current meaning: F, B (full
 // backward), I (input backward), W (weight backward). A stage whose cells use
 // I or W (in the legacy dialect: W) is split; in the legacy dialect its B
-// cells are its I; in the current dialect a B of a split stage is run as its
-// I followed by its W.
+// cells are its I and BW cells its full backward. A full backward of a split
+// stage runs as its I and W fused into one unit of span B; the actions of an
+// OVERLAP_F_B cell run as one fused unit of span FB (costs.overlap_span,
+// default the sum of their spans). A table whose stages each live on two
+// ranks, s and R-1-s, is a bidirectional pipeline (DualPipe): the copy on
+// rank s is the "down" direction, the other the "up" one, whose micro-batches
+// are numbered like the down ones or after them (stage_graph.hpp).
 Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect dialect,
-                                     const StageCosts& costs, const std::string& file);
+                                     const StageCosts& costs, const std::string& file,
+                                     PytorchCostUse* used = nullptr);
 
 // A Megatron order (per rank: +k forward / -k backward of local chunk k-1) on
 // the "loop" stage map with `chunks` chunks per rank. `nmicros` is checked

@@ -93,32 +93,68 @@ TEST_CASE("the current dialect with I gives the same schedule as the legacy tabl
 }
 
 TEST_CASE("reading a legacy table as current finds W twice: the dialect trap is not silent", "[formats]") {
-  // In the current dialect B = I + W, so 2B0 already contains 2W0.
+  // In the current dialect B = I + W, so 2B0 already contains 2W0; the
+  // message names both cells and suggests the legacy dialect.
   try {
     import_table(kLegacyZeroBubble, PytorchDialect::current, unit_costs());
     FAIL("no error");
   } catch (const InputError& error) {
-    CHECK_THAT(std::string(error.what()), Catch::Contains("appears twice") && Catch::Contains("2W0"));
+    CHECK_THAT(std::string(error.what()), Catch::Contains("2W0 repeats work of 2B0") &&
+                                              Catch::Contains("column 5") && Catch::Contains("--dialect legacy"));
   }
+  // A plain repeat says so.
+  CHECK_THROWS_WITH(import_table("0F0,0F0,0B0\n", PytorchDialect::current), Catch::Contains("0F0 appears twice"));
 }
 
-TEST_CASE("a full B in a split stage runs as its I then its W", "[formats]") {
+TEST_CASE("a full B in a split stage is its I and W fused, with span B", "[formats]") {
   const char* table =
       "0F0,0F1,,,0I0,0W0,0B1\n"
       ",1F0,1B0,1F1,1I1,1W1\n";
-  Schedule schedule = import_table(table, PytorchDialect::current, unit_costs());
-  verify::Report report = verify_schedule(schedule);
-  REQUIRE(report.valid);
+  classic::StageCosts costs = unit_costs();
+  costs.input_span = 2;
+  costs.backward_span = 2;  // a B takes 2 where its I + W take 3
+  Schedule schedule = import_table(table, PytorchDialect::current, costs);
   CHECK(schedule.instances.size() == 2 * 3 * 2);
+  REQUIRE(schedule.fused.size() == 2);  // 1B0 and 0B1
+  for (const FusedUnit& unit : schedule.fused) {
+    CHECK(unit.span == 2);
+    REQUIRE(unit.members.size() == 2);
+    CHECK(schedule.placement.blocks[unit.members[0].block].kind == BlockKind::BackwardInput);
+    CHECK(schedule.placement.blocks[unit.members[1].block].kind == BlockKind::BackwardWeight);
+    CHECK(unit.members[0].micro == unit.members[1].micro);
+  }
+  // By hand: rank 1 runs 1F0 [1,2), 1B0 [2,4), 1F1 [4,5), 1I1 [5,7), 1W1
+  // [7,8); rank 0: 0F0 [0,1), 0F1 [1,2), 0I0 [4,6), 0W0 [6,7), 0B1 [7,9).
+  CHECK(makespan(schedule) == 9);
+  CHECK(verify_schedule(schedule).valid);
 }
 
-TEST_CASE("an overlapped F/B pair cell gives both actions", "[formats]") {
+TEST_CASE("an OVERLAP_F_B cell is one fused unit of span FB (default F + B)", "[formats]") {
   const char* table =
       "0F0,0F1,,(0F2;0B0)OVERLAP_F_B,0B1,0B2\n"
       ",1F0,1B0,1F1,1B1,1F2,1B2\n";
   Schedule schedule = import_table(table, PytorchDialect::current);
-  REQUIRE(verify_schedule(schedule).valid);
   CHECK(schedule.instances.size() == 12);
+  REQUIRE(schedule.fused.size() == 1);
+  CHECK(schedule.fused[0].span == 3);
+  CHECK(verify_schedule(schedule).valid);
+  classic::StageCosts faster;
+  faster.overlap_span = 2;
+  Schedule overlapped = import_table(table, PytorchDialect::current, faster);
+  REQUIRE(overlapped.fused.size() == 1);
+  CHECK(overlapped.fused[0].span == 2);
+  // By hand: the unit waits for 1B0 (ends at 4), so it holds rank 0 for
+  // [4, 7), or [4, 6) with FB = 2; 0F2's dependants see it end then.
+  auto end_of = [](const Schedule& s, const std::string& id, int micro) {
+    std::vector<Time> ends = instance_ends(s);
+    for (size_t i = 0; i < s.instances.size(); ++i)
+      if (s.placement.blocks[s.instances[i].block].id == id && s.instances[i].micro == micro) return ends[i];
+    return Time{-1};
+  };
+  CHECK(end_of(schedule, "f0", 2) == 7);
+  CHECK(end_of(schedule, "b0", 0) == 7);
+  CHECK(end_of(overlapped, "f0", 2) == 6);
+  CHECK(makespan(overlapped) == 12);  // 0B2 still waits for 1B2: the overlap is off the critical path
 }
 
 TEST_CASE("export to pytorch-csv then import gives back the same instances", "[formats]") {

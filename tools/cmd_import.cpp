@@ -66,7 +66,7 @@ Schedule import_megatron(const po::variables_map& values, const std::string& fil
                      "must be in [1, 100000] (rank 0 has " + std::to_string(megatron_micro_count(orders)) +
                          " forwards of chunk 1)");
   bool split = false;
-  if (auto span = optional_text(values, "span")) split = parse_key_values(*span, "FBW", "--span").count('W') > 0;
+  if (auto span = optional_text(values, "span")) split = parse_key_values(*span, {"F", "B", "W"}, "--span").count("W") > 0;
   classic::StageCosts costs = scheme_costs(optional_text(values, "span"), optional_text(values, "memory"), split);
   return classic::schedule_from_megatron_order(orders, chunks, nmicros, split, costs, file);
 }
