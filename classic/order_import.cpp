@@ -204,7 +204,8 @@ PytorchCostUse cost_use(const TableOrders& table) {
 }  // namespace
 
 Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect dialect,
-                                     const StageCosts& costs, const std::string& file, PytorchCostUse* used) {
+                                     const StageCosts& costs, const std::string& file, PytorchCostUse* used,
+                                     OverlapMode overlap) {
   std::vector<const PytorchAction*> compute;
   for (const PytorchAction& action : table.actions)
     if (action.compute()) compute.push_back(&action);
@@ -214,6 +215,9 @@ Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect d
       throw InputError(file, cell_place(action), "an OVERLAP_F_B cell holds the non-compute action " + action.action);
 
   TableOrders orders = table_orders(table, dialect, costs, compute, file);
+  if (overlap == OverlapMode::sequential)
+    for (auto& order : orders.orders)
+      for (Action& action : order) action.overlaps_next = false;
   if (used) *used = cost_use(orders);
   try {
     Schedule schedule = schedule_from_orders(orders.graph, orders.orders, "pytorch-table", orders.nmicros);
@@ -233,30 +237,80 @@ Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect d
   }
 }
 
-Schedule schedule_from_megatron_order(const std::vector<std::vector<int>>& orders, int chunks,
-                                      int nmicros, bool split, const StageCosts& costs,
-                                      const std::string& file) {
+namespace {
+
+// The global stage of unit k (1-based) of a rank: chunk-wise, chunk k-1 is
+// virtual stage (k-1) R + r; layer-wise, layer k lies in chunk c at index i,
+// and the layers of the virtual stages before c R + r come first.
+int megatron_stage(const MegatronShape& shape, int ranks, int rank, int unit) {
+  if (shape.layers_per_chunk.empty()) return (unit - 1) * ranks + rank;
+  int before = 0, chunk = 0;
+  while (unit > before + shape.layers_per_chunk[chunk]) before += shape.layers_per_chunk[chunk++];
+  return ranks * before + rank * shape.layers_per_chunk[chunk] + (unit - before - 1);
+}
+
+}  // namespace
+
+Schedule schedule_from_megatron_order(const MegatronOrders& orders, const MegatronShape& shape, int nmicros,
+                                      bool split, const StageCosts& costs, const std::string& file) {
   int ranks = static_cast<int>(orders.size());
   if (ranks == 0) throw InputError(file, "", "the order lists no rank");
+  bool layer_wise = !shape.layers_per_chunk.empty();
+  int units = 0;
+  for (int layers : shape.layers_per_chunk) units += layers;
+  if (!layer_wise) units = shape.chunks;
+  std::string unit_name = layer_wise ? "layer" : "chunk";
+  std::string unit_option = layer_wise ? "--layers-per-chunk" : "--chunks";
+  if (!layer_wise && megatron_has_weights(orders))
+    throw InputError(file, "", "the order has weight-gradient entries -(k + 0.5): it is a layer-wise order "
+                               "(Megatron's MoE overlap); give --layers-per-chunk");
+  StageGraph graph;
+  graph.ranks = ranks;
+  graph.costs = costs;
+  graph.stage_rank.assign(static_cast<size_t>(ranks) * units, 0);
+  graph.split.assign(graph.stage_rank.size(), split && !megatron_has_weights(orders));
   for (int rank = 0; rank < ranks; ++rank) {
-    std::map<int, int> count;
+    std::map<std::pair<char, int>, int> count;
     for (size_t i = 0; i < orders[rank].size(); ++i) {
-      int code = orders[rank][i];
+      const MegatronStep& step = orders[rank][i];
       std::string where = std::string(1, '[').append(std::to_string(rank)).append("][").append(std::to_string(i)).append("]");
-      if (code == 0 || std::abs(code) > chunks)
-        throw InputError(file, where, "entry " + std::to_string(code) + " is not +k or -k with k in 1.." +
-                                          std::to_string(chunks) + " (--chunks)");
-      if (++count[code] > nmicros)
-        throw InputError(file, where, "chunk " + std::to_string(std::abs(code)) + " has more " +
-                                          (code > 0 ? "forwards" : "backwards") + " on rank " +
-                                          std::to_string(rank) + " than --nmicros " + std::to_string(nmicros));
+      if (step.chunk > units)
+        throw InputError(file, where, unit_name + " " + std::to_string(step.chunk) + " is not in 1.." +
+                                          std::to_string(units) + " (" + unit_option + ")");
+      if (++count[{step.kind, step.chunk}] > nmicros)
+        throw InputError(file, where, unit_name + " " + std::to_string(step.chunk) + " has more " +
+                                          (step.kind == 'F' ? "forwards" : step.kind == 'B' ? "backwards" : "weight gradients") +
+                                          " on rank " + std::to_string(rank) + " than --nmicros " + std::to_string(nmicros));
+      int stage = megatron_stage(shape, ranks, rank, step.chunk);
+      graph.stage_rank[stage] = rank;
+      if (step.kind == 'W') graph.split[stage] = true;
     }
   }
-  StageGraph graph = uniform_stage_graph(ranks, loop_stage_map(ranks, chunks), split, costs);
-  RankOrders actions = megatron_actions(orders, ranks, split);
-  Schedule schedule = schedule_from_orders(graph, actions, "megatron-order", nmicros);
-  schedule.meta = {{"imported_from", "megatron-order"}, {"file", file}, {"chunks", chunks}};
-  return schedule;
+  RankOrders actions(ranks);
+  for (int rank = 0; rank < ranks; ++rank) {
+    std::map<std::pair<char, int>, int> next;  // (kind, stage) -> micro-batch
+    for (const MegatronStep& step : orders[rank]) {
+      int stage = megatron_stage(shape, ranks, rank, step.chunk);
+      bool stage_split = graph.split[stage];
+      char kind = step.kind == 'B' && stage_split ? 'I' : step.kind;
+      int micro = next[{step.kind, stage}]++;
+      actions[rank].push_back({kind, stage, micro});
+      // A split requested with --span W on an order without W entries: each W right after its I.
+      if (kind == 'I' && !megatron_has_weights(orders)) actions[rank].push_back({'W', stage, micro});
+    }
+  }
+  try {
+    Schedule schedule = schedule_from_orders(graph, actions, "megatron-order", nmicros);
+    schedule.meta = {{"imported_from", "megatron-order"}, {"file", file}, {"chunks", shape.chunks}};
+    if (layer_wise) schedule.meta["layers_per_chunk"] = shape.layers_per_chunk;
+    return schedule;
+  } catch (const DeadlockError& error) {
+    if (layer_wise) throw;
+    throw DeadlockError(std::string(error.what()) +
+                            "\n(a layer-wise order of Megatron's MoE overlap reads as chunks like this: if it is one, "
+                            "give --layers-per-chunk)",
+                        error.stuck);
+  }
 }
 
 }  // namespace tessel::classic

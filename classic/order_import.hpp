@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "classic/stage_graph.hpp"
+#include "model/formats/megatron_order.hpp"
 #include "model/formats/pytorch_csv.hpp"
 #include "model/schedule.hpp"
 
@@ -36,15 +37,34 @@ struct PytorchCostUse {
 // ranks, s and R-1-s, is a bidirectional pipeline (DualPipe): the copy on
 // rank s is the "down" direction, the other the "up" one, whose micro-batches
 // are numbered like the down ones or after them (stage_graph.hpp).
+//
+// `overlap` sequential runs the actions of an OVERLAP_F_B cell one after the
+// other instead, each when its own input is there: what PyTorch's runtime
+// does unless a custom function is registered for OVERLAP_F_B.
+enum class OverlapMode { fused, sequential };
+
 Schedule schedule_from_pytorch_table(const PytorchTable& table, PytorchDialect dialect,
                                      const StageCosts& costs, const std::string& file,
-                                     PytorchCostUse* used = nullptr);
+                                     PytorchCostUse* used = nullptr, OverlapMode overlap = OverlapMode::fused);
 
-// A Megatron order (per rank: +k forward / -k backward of local chunk k-1) on
-// the "loop" stage map with `chunks` chunks per rank. `nmicros` is checked
-// against the counts in the order. Errors name `file` and the entry.
-Schedule schedule_from_megatron_order(const std::vector<std::vector<int>>& orders, int chunks,
-                                      int nmicros, bool split, const StageCosts& costs,
-                                      const std::string& file);
+// The shape of a Megatron order: chunk-wise (`chunks` per rank, the "loop"
+// stage map), or layer-wise (Megatron's MoE overlap,
+// get_overlap_moe_expert_parallel_comm_order): chunk c of each rank split
+// into layers_per_chunk[c] layers, each its own pipeline stage, the layers of
+// one virtual stage consecutive.
+struct MegatronShape {
+  int chunks = 1;
+  std::vector<int> layers_per_chunk;  // empty: chunk-wise
+};
+
+// A Megatron order (per rank: +k forward / -k backward of local chunk or
+// layer k, -(k + 0.5) the weight gradient of layer k). `nmicros` is checked
+// against the counts in the order. With weight-gradient entries the stages
+// that have them are split (each -k their input backward); else `split`
+// puts a W right after every backward. A chunk-wise reading that deadlocks
+// says that a layer-wise order reads like this. Errors name `file` and the
+// entry.
+Schedule schedule_from_megatron_order(const MegatronOrders& orders, const MegatronShape& shape, int nmicros,
+                                      bool split, const StageCosts& costs, const std::string& file);
 
 }  // namespace tessel::classic

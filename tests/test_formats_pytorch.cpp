@@ -255,3 +255,110 @@ TEST_CASE("import --report prints the verifier's metrics; export/import round tr
   Schedule back = read_schedule_file(dir.file("back.json"));
   CHECK(instance_set(back) == instance_set(original));
 }
+
+TEST_CASE("PyTorch's DualPipeV artifact: B cells are full backwards of span B, overlaps fused", "[formats][cli]") {
+  // test/distributed/pipelining/artifacts/dualpipev_4rank_10mb.csv with
+  // F=1, I=2, W=1, B=2. Run as PyTorch's runtime does (the actions of an
+  // OVERLAP_F_B cell one after the other) it takes 72 steps; as fused units
+  // of span F + B = 3 that wait for both inputs, 75 (both worked out by an
+  // independent simulation of the table); before B cells had span B, 88.
+  std::string artifact = std::string(TESSEL_SOURCE_DIR) + "/tests/data/pytorch/dualpipev_4rank_10mb.csv";
+  auto sequential = run_tessel("import --from pytorch-csv --span F=1,I=2,W=1,B=2 --overlap sequential " + artifact +
+                               " -o /dev/null --report");
+  CHECK(sequential.exit_code == 0);
+  CHECK_THAT(sequential.err, Catch::Contains("makespan 72"));
+  auto fused = run_tessel("import --from pytorch-csv --span F=1,I=2,W=1,B=2 " + artifact + " -o /dev/null --report");
+  CHECK(fused.exit_code == 0);
+  CHECK_THAT(fused.err, Catch::Contains("makespan 75"));
+  // The artifact is exactly what generate dualpipev builds.
+  classic::StageCosts costs;
+  costs.forward_span = 1;
+  costs.input_span = 2;
+  costs.weight_span = 1;
+  costs.backward_span = 2;
+  Schedule imported = import_table(tessel::testing::read_text(artifact), PytorchDialect::current, costs);
+  classic::SchemeRequest request;
+  request.scheme = "dualpipev";
+  request.ranks = 4;
+  request.nmicros = 10;
+  request.costs = costs;
+  Schedule generated = classic::generate_scheme(request);
+  CHECK(makespan(imported) == 75);
+  CHECK(makespan(generated) == 75);
+  CHECK(imported.fused.size() == generated.fused.size());
+  CHECK(verify_schedule(imported).valid);
+}
+
+TEST_CASE("a span the table never uses is warned about, not silently dropped", "[formats][cli]") {
+  TempDir dir;
+  write_text(dir.file("plain.csv"), kOneFOneBWithComms);
+  auto result = run_tessel("import --from pytorch-csv --span F=1,B=2,FB=2,I=1 --memory W=-1 " + dir.file("plain.csv") +
+                           " -o " + dir.file("out.json"));
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("warning") && Catch::Contains("--span FB is not used") &&
+                             Catch::Contains("--span I is not used") && Catch::Contains("--memory W is not used"));
+  CHECK_THAT(result.err, !Catch::Contains("--span B is not used") && !Catch::Contains("--span F is not used"));
+  // A B of a split stage frees what its I and W free: --memory B does not apply to it.
+  write_text(dir.file("split.csv"), "0F0,0F1,0I0,0W0,0B1\n");
+  result = run_tessel("import --from pytorch-csv --memory B=-2 " + dir.file("split.csv") + " -o " + dir.file("o.json"));
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("--memory B is not used"));
+}
+
+TEST_CASE("legacy tables with BW cells import; read as current they suggest the legacy dialect", "[formats][cli]") {
+  // PyTorch's zb1p_2rank_2stagep_comms.csv: a compute_comms table of the
+  // ~2.5 dialect, BW = full backward on rank 0's stages, B + W on rank 1's.
+  std::string comms = std::string(TESSEL_SOURCE_DIR) + "/tests/data/pytorch/zb1p_2rank_2stagep_comms.csv";
+  Schedule schedule = import_table(tessel::testing::read_text(comms), PytorchDialect::legacy, unit_costs());
+  REQUIRE(verify_schedule(schedule).valid);
+  CHECK(schedule.nmicros == 8);
+  CHECK(schedule.placement.blocks[find_block(schedule.placement, "b0")].kind == BlockKind::Backward);
+  CHECK(schedule.placement.blocks[find_block(schedule.placement, "b1")].kind == BlockKind::BackwardInput);
+  CHECK(find_block(schedule.placement, "w0") < 0);
+  CHECK(find_block(schedule.placement, "w3") >= 0);
+  auto current = run_tessel("import --from pytorch-csv " + comms);
+  CHECK(current.exit_code == 2);
+  CHECK_THAT(current.err, Catch::Contains("2BW0") && Catch::Contains("--dialect legacy"));
+  // The compute-only artifact of the same schedule (B = I there).
+  std::string compute = std::string(TESSEL_SOURCE_DIR) + "/tests/data/pytorch/zb1p_2rank_2stagep_compute.csv";
+  auto as_current = run_tessel("import --from pytorch-csv " + compute);
+  CHECK(as_current.exit_code == 2);
+  CHECK_THAT(as_current.err, Catch::Contains("2W0 repeats work of 2B0") && Catch::Contains("--dialect legacy"));
+  CHECK(run_tessel("import --from pytorch-csv --dialect legacy " + compute + " -o /dev/null --report").exit_code == 0);
+}
+
+TEST_CASE("a bidirectional (DualPipe) table: every stage s on ranks s and R-1-s", "[formats]") {
+  // generate dualpipe --stages 2 --nmicros 4 by hand (test_classic_families):
+  // the up direction's micro-batches numbered after the down ones (2, 3),
+  // or like them (0, 1); stage 1 has only full backwards here, so it is not split.
+  const char* after =
+      "0F0,1F2,0F1,1B2,(1F3;0B0)OVERLAP_F_B,1B3,0I1,0W1\n"
+      "0F2,1F0,0F3,1B0,(1F1;0B2)OVERLAP_F_B,1B1,0I3,0W3\n";
+  const char* same =
+      "0F0,1F0,0F1,1B0,(1F1;0B0)OVERLAP_F_B,1B1,0I1,0W1\n"
+      "0F0,1F0,0F1,1B0,(1F1;0B0)OVERLAP_F_B,1B1,0I1,0W1\n";
+  Schedule a = import_table(after, PytorchDialect::current);
+  Schedule b = import_table(same, PytorchDialect::current);
+  CHECK(a.nmicros == 2);
+  CHECK(a.meta["bidirectional"]["up_micro_offset"] == 2);
+  CHECK(b.meta["bidirectional"]["up_micro_offset"] == 0);
+  CHECK(instance_set(a) == instance_set(b));
+  CHECK(a.placement.blocks[find_block(a.placement, "f0")].devices == std::vector<int>{0});
+  CHECK(a.placement.blocks[find_block(a.placement, "fr0")].devices == std::vector<int>{1});
+  CHECK(a.placement.blocks[find_block(a.placement, "fr1")].devices == std::vector<int>{0});
+  // Two overlaps, each with a B of the split stage 0 (its I and W) inside.
+  REQUIRE(a.fused.size() == 2);
+  CHECK(a.fused[0].members.size() == 3);
+  CHECK(a.fused[1].members.size() == 3);
+  CHECK(verify_schedule(a).valid);
+  // The same orders as generate dualpipe builds (whose stages are all split).
+  classic::SchemeRequest request;
+  request.scheme = "dualpipe";
+  request.ranks = 2;
+  request.nmicros = 4;
+  Schedule generated = classic::generate_scheme(request);
+  CHECK(makespan(generated) == makespan(a));
+  // Not mirrored: a stage on two ranks otherwise is still an error.
+  CHECK_THROWS_WITH(import_table("0F0,1F0\n0F0\n1F0\n", PytorchDialect::current),
+                    Catch::Contains("ranks s and R-1-s"));
+}
