@@ -18,6 +18,7 @@
 #include "classic/schemes.hpp"
 #include "classic/timed_schedule.hpp"
 #include "model/formats/pytorch_csv.hpp"
+#include "model/placement_json.hpp"
 #include "support.hpp"
 
 using namespace tessel;
@@ -262,4 +263,54 @@ TEST_CASE("DualPipe and DualPipeV: bubble (PP/2-1)(F&B + B - 3W), activations PP
           std::vector<long long> peak = classic::peak_memory(schedule.placement, schedule.instances);
           CHECK(*std::max_element(peak.begin(), peak.end()) == pp + 1);
         }
+}
+
+TEST_CASE("generate on the command line: every scheme with --placement-out, and the options it refuses",
+          "[classic][families][cli]") {
+  using tessel::testing::run_tessel;
+  tessel::testing::TempDir dir;
+  for (const std::string& scheme : classic::scheme_names()) {
+    INFO(scheme);
+    auto result = run_tessel("generate " + scheme + " --stages 4 --nmicros 8 --placement-out " + dir.file("pl.json") +
+                             " -o " + dir.file("s.json") + " --report");
+    CHECK(result.exit_code == 0);
+    CHECK_THAT(result.err, Catch::Contains("valid (verifier)"));
+    CHECK(run_tessel("verify " + dir.file("s.json")).exit_code == 0);
+    // The placement the makespan tables hand to `tessel search`: the schedule's own.
+    CHECK(placement_to_json(read_placement_file(dir.file("pl.json"))) ==
+          placement_to_json(read_schedule_file(dir.file("s.json")).placement));
+  }
+  struct Refused {
+    std::string args, field, reason;
+  };
+  for (const Refused& row : std::vector<Refused>{
+           {"zb-v --chunks 3", "--chunks", "zb-v has 2 stage(s) per rank"},
+           {"1f1b --chunks 2", "--chunks", "1f1b has 1 stage(s) per rank"},
+           {"dualpipev --chunks 4", "--chunks", "dualpipev has 2"},
+           {"1f1b --flavour pytorch", "--flavour", "interleaved-1f1b only"},
+           {"interleaved-1f1b --flavour pytorch --group 4", "--group", "PyTorch derives it"},
+           {"interleaved-1f1b --flavour torch", "--flavour", "megatron or pytorch"},
+           {"zb-h1 --max-pending 4", "--max-pending", "zb-auto only"},
+           {"1f1b --span F=1,FB=2", "--span", "KEY one of F, B, W"},
+           {"zb-h1 --span I=2", "--span", "KEY one of F, B, W"},
+           {"dualpipev --memory B=-1", "--memory", "KEY one of F, I, W"},
+           {"1f1b --span F=1,F=2", "--span", "given twice"},
+       }) {
+    INFO(row.args);
+    auto result = run_tessel("generate " + row.args + " --stages 4 --nmicros 8");
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(row.field) && Catch::Contains(row.reason));
+  }
+  // Sizes the reference refuses are refused with its reason.
+  auto megatron = run_tessel("generate interleaved-1f1b --stages 4 --nmicros 6");
+  CHECK(megatron.exit_code == 2);
+  CHECK_THAT(megatron.err, Catch::Contains("last micro-batch group of 2") && Catch::Contains("--flavour pytorch"));
+  CHECK(run_tessel("generate interleaved-1f1b --stages 4 --nmicros 6 --flavour pytorch -o /dev/null").exit_code == 0);
+  CHECK(run_tessel("generate interleaved-1f1b --stages 4 --nmicros 6 --group 6 -o /dev/null").exit_code == 0);
+  auto few = run_tessel("generate dualpipe --stages 4 --nmicros 6");
+  CHECK(few.exit_code == 2);
+  CHECK_THAT(few.err, Catch::Contains("at least 2 x ranks = 8"));
+  auto tight = run_tessel("generate zb-auto --stages 4 --nmicros 8 --memory F=2,B=0,W=-2 --max-pending 1");
+  CHECK(tight.exit_code == 2);
+  CHECK_THAT(tight.err, Catch::Contains("cannot fit memory"));
 }
