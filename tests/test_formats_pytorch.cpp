@@ -362,3 +362,30 @@ TEST_CASE("a bidirectional (DualPipe) table: every stage s on ranks s and R-1-s"
   CHECK_THROWS_WITH(import_table("0F0,1F0\n0F0\n1F0\n", PytorchDialect::current),
                     Catch::Contains("ranks s and R-1-s"));
 }
+
+TEST_CASE("PyTorch's artifacts round-trip: import, export, import gives the same schedule", "[formats]") {
+  struct Artifact {
+    std::string file;
+    PytorchDialect dialect;
+  };
+  for (const Artifact& artifact : {Artifact{"dualpipev_4rank_10mb.csv", PytorchDialect::current},
+                                   Artifact{"zb1p_2rank_2stagep_compute.csv", PytorchDialect::legacy},
+                                   Artifact{"zb1p_2rank_2stagep_comms.csv", PytorchDialect::legacy}}) {
+    INFO(artifact.file);
+    std::string text = tessel::testing::read_text(std::string(TESSEL_SOURCE_DIR) + "/tests/data/pytorch/" + artifact.file);
+    classic::StageCosts costs;
+    costs.input_span = 2;  // B = 3, FB = 4: every cost distinct
+    costs.backward_span = 3;
+    Schedule first = import_table(text, artifact.dialect, costs);
+    CHECK(verify_schedule(first).valid);
+    std::string csv = write_pytorch_csv(first);
+    Schedule again = import_table(csv, PytorchDialect::current, costs);
+    CHECK(instance_set(again) == instance_set(first));
+    REQUIRE(again.fused.size() == first.fused.size());
+    for (size_t i = 0; i < first.fused.size(); ++i) {
+      CHECK(again.fused[i].span == first.fused[i].span);
+      CHECK(again.fused[i].members == first.fused[i].members);
+    }
+    CHECK(write_pytorch_csv(again) == csv);
+  }
+}

@@ -50,7 +50,9 @@ PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect diale
 // device; forward blocks are stages 0.. in dependency order, backward (or
 // input-backward) blocks the same stages counted from the last, a weight
 // block takes the stage of its input-backward. Each action sits in the
-// column of its start step (a span > 1 leaves the following cells empty).
+// column of its start step (a span > 1 leaves the following cells empty); a
+// fused unit is one cell at its start: B for the I and W of one stage and
+// micro-batch, else (a;b)OVERLAP_F_B.
 // Throws InputError (field "placement") when the schedule has no such shape.
 std::string write_pytorch_csv(const Schedule& schedule);
 

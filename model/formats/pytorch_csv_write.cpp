@@ -1,7 +1,8 @@
 // Writing PyTorch pipelining's compute-only CSV action table (the current
-// dialect: F, I, B, W).
+// dialect: F, I, B, W, and fused units as B or (a;b)OVERLAP_F_B cells).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "model/formats/pytorch_csv.hpp"
@@ -55,19 +56,52 @@ std::string write_pytorch_csv(const Schedule& schedule) {
                                             "' does not follow an input-backward block");
   }
 
-  std::vector<std::map<int, std::string>> rows(placement.ndevs);
+  auto cell_of = [&](int block, int micro) {
+    return std::to_string(stage[block]) + letter[block] + std::to_string(micro);
+  };
+  // A fused unit is one cell at its start: a B when it is the I and W of one
+  // stage and micro-batch, else (a;b)OVERLAP_F_B of its actions (an I + W
+  // pair inside it written as their B).
+  std::map<std::pair<int, int>, std::string> fused_cell;  // first member -> cell
+  std::set<std::pair<int, int>> later_members;
+  for (const FusedUnit& unit : schedule.fused) {
+    std::vector<std::string> actions;
+    for (size_t i = 0; i < unit.members.size(); ++i) {
+      const FusedMember& member = unit.members[i];
+      if (i > 0) later_members.insert({member.block, member.micro});
+      const FusedMember* next = i + 1 < unit.members.size() ? &unit.members[i + 1] : nullptr;
+      if (next && letter[member.block] == "I" && letter[next->block] == "W" && next->micro == member.micro &&
+          stage[next->block] == stage[member.block]) {
+        actions.push_back(std::to_string(stage[member.block]) + "B" + std::to_string(member.micro));
+        ++i;
+        later_members.insert({next->block, next->micro});
+        continue;
+      }
+      actions.push_back(cell_of(member.block, member.micro));
+    }
+    std::string cell = actions.front();
+    if (actions.size() > 1) {
+      cell = "(" + actions.front();
+      for (size_t i = 1; i < actions.size(); ++i) cell += ";" + actions[i];
+      cell += ")OVERLAP_F_B";
+    }
+    fused_cell[{unit.members.front().block, unit.members.front().micro}] = cell;
+  }
+  std::vector<std::map<Time, std::string>> rows(placement.ndevs);
   for (const Instance& instance : schedule.instances) {
+    if (later_members.count({instance.block, instance.micro})) continue;
     int device = placement.blocks[instance.block].devices.front();
     std::string& cell = rows[device][instance.start];
     if (!cell.empty())
       throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
                                             " on device " + std::to_string(device));
-    cell = std::to_string(stage[instance.block]) + letter[instance.block] + std::to_string(instance.micro);
+    auto fused = fused_cell.find({instance.block, instance.micro});
+    cell = fused != fused_cell.end() ? fused->second : cell_of(instance.block, instance.micro);
   }
   std::ostringstream out;
   for (const auto& row : rows) {
-    int width = row.empty() ? 0 : row.rbegin()->first + 1;
-    for (int column = 0; column < width; ++column) {
+    Time width = row.empty() ? 0 : row.rbegin()->first + 1;
+    for (Time column = 0; column < width; ++column) {
       if (column) out << ",";
       auto found = row.find(column);
       if (found != row.end()) out << found->second;
