@@ -310,7 +310,7 @@ TEST_CASE("generate on the command line: every scheme with --placement-out, and 
   auto few = run_tessel("generate dualpipe --stages 4 --nmicros 6");
   CHECK(few.exit_code == 2);
   CHECK_THAT(few.err, Catch::Contains("at least 2 x ranks = 8"));
-  auto tight = run_tessel("generate zb-auto --stages 4 --nmicros 8 --memory F=2,B=0,W=-2 --max-pending 1");
+  auto tight = run_tessel("generate zb-auto --stages 4 --nmicros 8 --memory F=1,B=1,W=-2 --max-pending 1");
   CHECK(tight.exit_code == 2);
   CHECK_THAT(tight.err, Catch::Contains("cannot fit memory"));
 }
