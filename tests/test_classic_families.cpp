@@ -162,6 +162,45 @@ TEST_CASE("zb-auto's makespans are the zero-bubble heuristic's best times", "[cl
   }
 }
 
+// The longest time from a rank's first start to its last end, over the ranks:
+// what the zero-bubble repository's schedulers report as their time.
+Time longest_rank_window(const Schedule& schedule) {
+  std::vector<Time> ends = instance_ends(schedule);
+  std::map<int, std::pair<Time, Time>> window;  // device -> (first start, last end)
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    int device = schedule.placement.blocks[schedule.instances[i].block].devices.front();
+    auto [found, fresh] = window.emplace(device, std::make_pair(schedule.instances[i].start, ends[i]));
+    found->second.first = std::min(found->second.first, schedule.instances[i].start);
+    found->second.second = std::max(found->second.second, ends[i]);
+  }
+  Time longest = 0;
+  for (const auto& [device, span] : window) longest = std::max(longest, span.second - span.first);
+  return longest;
+}
+
+TEST_CASE("v-half and v-min take the zero-bubble repository's times with any costs", "[classic][families]") {
+  // schedule_from_pattern's max_time, printed by zbv_greedy.py for these
+  // (ranks, micro-batches, F, B, W), no communication cost.
+  struct Case {
+    std::string scheme;
+    int ranks, nmicros, f, b, w;
+    Time time;
+  };
+  for (const Case& c : {Case{"v-half", 4, 8, 1, 1, 1, 53}, Case{"v-half", 4, 8, 2, 3, 1, 124},
+                        Case{"v-half", 6, 12, 3, 2, 2, 205}, Case{"v-half", 8, 16, 1, 2, 1, 176},
+                        Case{"v-min", 4, 8, 1, 1, 1, 59}, Case{"v-min", 4, 8, 2, 3, 1, 167},
+                        Case{"v-min", 6, 12, 3, 2, 2, 246}, Case{"v-min", 8, 16, 1, 2, 1, 227}}) {
+    INFO(c.scheme << " " << c.ranks << " " << c.nmicros << " F" << c.f << " B" << c.b << " W" << c.w);
+    classic::SchemeRequest request = request_for(c.scheme, c.ranks, c.nmicros);
+    request.costs.forward_span = c.f;
+    request.costs.input_span = c.b;
+    request.costs.weight_span = c.w;
+    Schedule schedule = classic::generate_scheme(request);
+    REQUIRE(verify_schedule(schedule).valid);
+    CHECK(longest_rank_window(schedule) == c.time);
+  }
+}
+
 TEST_CASE("interleaved 1F1B: PyTorch's rounds equal Megatron with that group size; Megatron refuses 6 and 10 on 4 ranks",
           "[classic][families]") {
   // PyTorch: rounds = max(1, M // 4), group = M / rounds: 6 -> 6, 10 -> 5, 8 -> 4.

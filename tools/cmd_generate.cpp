@@ -136,9 +136,6 @@ int run_generate(int argc, char** argv) {
     long long stages_total = static_cast<long long>(request.ranks) * chunks;
     if (stages_total * request.nmicros * 3 > 3000000)
       throw InputError("", "--nmicros", "stages x micro-batches is too large (at most 1e6 stage runs)");
-    if ((request.scheme == "v-half" || request.scheme == "v-min") && stages_total * request.nmicros > 20000)
-      throw InputError("", "--nmicros", "v-half and v-min place work on a slot grid (quadratic): at most 20000 "
-                                        "stage runs, 2 x stages x micro-batches");
     request.costs = costs_for(values, request.scheme, request.split);
 
     Schedule schedule;
