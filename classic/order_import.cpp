@@ -251,19 +251,17 @@ int megatron_stage(const MegatronShape& shape, int ranks, int rank, int unit) {
 
 }  // namespace
 
-Schedule schedule_from_megatron_order(const MegatronOrders& orders, const MegatronShape& shape, int nmicros,
-                                      bool split, const StageCosts& costs, const std::string& file) {
+namespace {
+
+// The stage graph of an order, checking every entry against the shape and
+// the micro-batch count.
+StageGraph megatron_graph(const MegatronOrders& orders, const MegatronShape& shape, int nmicros, bool split,
+                          const StageCosts& costs, const std::string& file) {
   int ranks = static_cast<int>(orders.size());
-  if (ranks == 0) throw InputError(file, "", "the order lists no rank");
   bool layer_wise = !shape.layers_per_chunk.empty();
-  int units = 0;
+  int units = layer_wise ? 0 : shape.chunks;
   for (int layers : shape.layers_per_chunk) units += layers;
-  if (!layer_wise) units = shape.chunks;
   std::string unit_name = layer_wise ? "layer" : "chunk";
-  std::string unit_option = layer_wise ? "--layers-per-chunk" : "--chunks";
-  if (!layer_wise && megatron_has_weights(orders))
-    throw InputError(file, "", "the order has weight-gradient entries -(k + 0.5): it is a layer-wise order "
-                               "(Megatron's MoE overlap); give --layers-per-chunk");
   StageGraph graph;
   graph.ranks = ranks;
   graph.costs = costs;
@@ -276,7 +274,8 @@ Schedule schedule_from_megatron_order(const MegatronOrders& orders, const Megatr
       std::string where = std::string(1, '[').append(std::to_string(rank)).append("][").append(std::to_string(i)).append("]");
       if (step.chunk > units)
         throw InputError(file, where, unit_name + " " + std::to_string(step.chunk) + " is not in 1.." +
-                                          std::to_string(units) + " (" + unit_option + ")");
+                                          std::to_string(units) + " (" +
+                                          (layer_wise ? "--layers-per-chunk" : "--chunks") + ")");
       if (++count[{step.kind, step.chunk}] > nmicros)
         throw InputError(file, where, unit_name + " " + std::to_string(step.chunk) + " has more " +
                                           (step.kind == 'F' ? "forwards" : step.kind == 'B' ? "backwards" : "weight gradients") +
@@ -286,13 +285,26 @@ Schedule schedule_from_megatron_order(const MegatronOrders& orders, const Megatr
       if (step.kind == 'W') graph.split[stage] = true;
     }
   }
+  return graph;
+}
+
+}  // namespace
+
+Schedule schedule_from_megatron_order(const MegatronOrders& orders, const MegatronShape& shape, int nmicros,
+                                      bool split, const StageCosts& costs, const std::string& file) {
+  int ranks = static_cast<int>(orders.size());
+  if (ranks == 0) throw InputError(file, "", "the order lists no rank");
+  bool layer_wise = !shape.layers_per_chunk.empty();
+  if (!layer_wise && megatron_has_weights(orders))
+    throw InputError(file, "", "the order has weight-gradient entries -(k + 0.5): it is a layer-wise order "
+                               "(Megatron's MoE overlap); give --layers-per-chunk");
+  StageGraph graph = megatron_graph(orders, shape, nmicros, split, costs, file);
   RankOrders actions(ranks);
   for (int rank = 0; rank < ranks; ++rank) {
     std::map<std::pair<char, int>, int> next;  // (kind, stage) -> micro-batch
     for (const MegatronStep& step : orders[rank]) {
       int stage = megatron_stage(shape, ranks, rank, step.chunk);
-      bool stage_split = graph.split[stage];
-      char kind = step.kind == 'B' && stage_split ? 'I' : step.kind;
+      char kind = step.kind == 'B' && graph.split[stage] ? 'I' : step.kind;
       int micro = next[{step.kind, stage}]++;
       actions[rank].push_back({kind, stage, micro});
       // A split requested with --span W on an order without W entries: each W right after its I.

@@ -2,8 +2,20 @@
 // Megatron-LM order list are read into per-rank orders over a stage graph
 // and run as soon as possible (classic/order_execution). A table that can
 // never run throws DeadlockError naming the ranks, the cells and what each
-// waits for; a table that is not a pipeline (a stage on two ranks, a
-// duplicated action, a missing stage) is an InputError naming the cell.
+// waits for; a table that is not a pipeline (a stage on two ranks that do
+// not mirror each other, a duplicated action, a missing stage) is an
+// InputError naming the cell.
+//
+// Facts relied on: PyTorch's torch/distributed/pipelining/schedules.py
+// (_Action.from_str: `(a;b)OVERLAP_F_B` holds sub-actions; _ComputationType:
+// B = FULL_BACKWARD; _PipelineScheduleRuntime._step_microbatches runs an
+// OVERLAP_F_B's sub-actions one after the other unless a custom function is
+// registered); its legacy comms artifact
+// test/distributed/pipelining/artifacts/zb1p_2rank_2stagep_comms.csv (BW =
+// full backward next to B/W pairs); DeepSeek's dualpipe.py (stage s of the
+// two directions on ranks s and R-1-s); Megatron's cuda_graphs.py
+// (get_overlap_moe_expert_parallel_comm_order: one entry per layer, -k.5 a
+// layer's weight gradient).
 #pragma once
 
 #include <string>
