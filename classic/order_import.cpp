@@ -284,6 +284,13 @@ StageGraph megatron_graph(const MegatronOrders& orders, const MegatronShape& sha
       graph.stage_rank[stage] = rank;
       if (step.kind == 'W') graph.split[stage] = true;
     }
+    for (int unit = 1; unit <= units; ++unit)
+      for (char kind : {'F', 'B'})
+        if (count[{kind, unit}] != nmicros)
+          throw InputError(file, "[" + std::to_string(rank) + "]",
+                           "rank " + std::to_string(rank) + " has " + std::to_string(count[{kind, unit}]) + " " +
+                               (kind == 'F' ? "forwards" : "backwards") + " of " + unit_name + " " +
+                               std::to_string(unit) + ", expected --nmicros " + std::to_string(nmicros));
   }
   return graph;
 }

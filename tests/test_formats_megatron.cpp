@@ -79,6 +79,15 @@ TEST_CASE("bad Megatron orders name the entry", "[formats][cli]") {
 
   write_text(dir.file("shape.json"), "{\"order\": []}");
   CHECK(run_tessel("import --from megatron-order " + dir.file("shape.json")).exit_code == 2);
+
+  // A chunk whose backwards are not all there is bad input, not a schedule with holes.
+  write_text(dir.file("short.json"), "[[1, 2, -2, 1, -1, 2, -2], [1, 2, -2, 1, -1, 2, -2, -1]]");
+  result = run_tessel("import --from megatron-order " + dir.file("short.json"));
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("rank 0 has 1 backwards of chunk 1, expected --nmicros 2"));
+  result = run_tessel("import --from megatron-order --overlap fused " + fixture());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("--overlap") && Catch::Contains("pytorch-csv only"));
 }
 
 TEST_CASE("a Megatron order whose backward comes before its forward is a deadlock", "[formats][cli]") {

@@ -172,6 +172,10 @@ int run_import(int argc, char** argv) {
   return guarded("import", [&]() {
     std::string format = values["from"].as<std::string>();
     std::string file = values["file"].as<std::string>();
+    if (values.count("overlap") && format != "pytorch-csv")
+      throw InputError("", "--overlap", "applies to --from pytorch-csv only");
+    if (values.count("layers-per-chunk") && format != "megatron-order")
+      throw InputError("", "--layers-per-chunk", "applies to --from megatron-order only");
     Schedule schedule;
     try {
       if (format == "pytorch-csv") {
