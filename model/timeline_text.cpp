@@ -45,9 +45,21 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   std::set<std::pair<int, int>> later_members;
   for (const FusedUnit& unit : schedule.fused) {
     std::string joined;
-    for (const FusedMember& member : unit.members) {
-      joined += (joined.empty() ? "" : "+") + label_of(member.block, member.micro);
-      if (&member != &unit.members.front()) later_members.insert({member.block, member.micro});
+    for (size_t m = 0; m < unit.members.size(); ++m) {
+      const FusedMember& member = unit.members[m];
+      if (m > 0) later_members.insert({member.block, member.micro});
+      std::string label = label_of(member.block, member.micro);
+      // The input and weight backward of one stage together are its full backward b.
+      const FusedMember* next = m + 1 < unit.members.size() ? &unit.members[m + 1] : nullptr;
+      const Block& block = placement.blocks[member.block];
+      if (next && block.kind == BlockKind::BackwardInput && next->micro == member.micro &&
+          placement.blocks[next->block].kind == BlockKind::BackwardWeight &&
+          placement.blocks[next->block].stage == block.stage) {
+        label = "b" + std::to_string(member.micro);
+        later_members.insert({next->block, next->micro});
+        ++m;
+      }
+      joined += (joined.empty() ? "" : "+") + label;
     }
     unit_label[{unit.members.front().block, unit.members.front().micro}] = joined;
   }
