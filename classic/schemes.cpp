@@ -88,6 +88,18 @@ Built build(const SchemeRequest& request, int chunks, bool split) {
   return built;
 }
 
+// DualPipe(V) run some stages' backwards only as full B's: those stages are
+// not split, as a PyTorch table of the same order reads them, so that the
+// schedule round-trips through one; a full B frees what its I and W would.
+void unsplit_full_backward_stages(Built& built) {
+  std::vector<bool> split(built.graph.stages(), false);
+  for (const auto& order : built.orders)
+    for (const Action& action : order)
+      if (action.kind == 'I' || action.kind == 'W') split[action.stage] = true;
+  built.graph.split = split;
+  built.graph.costs.backward_memory = built.graph.costs.input_memory + built.graph.costs.weight_memory;
+}
+
 }  // namespace
 
 Schedule generate_scheme(const SchemeRequest& request) {
@@ -106,6 +118,7 @@ Schedule generate_scheme(const SchemeRequest& request) {
     throw std::invalid_argument("a limit of pending activations applies to zb-auto only");
   bool split = request.split || always_split(request.scheme);
   Built built = build(request, chunks, split);
+  if (request.scheme == "dualpipe" || request.scheme == "dualpipev") unsplit_full_backward_stages(built);
   std::string name = request.scheme + "-" + std::to_string(request.ranks) + "x" + std::to_string(request.nmicros);
   Schedule schedule = schedule_from_orders(built.graph, built.orders, name, built.nmicros);
   schedule.meta = {{"generator", "tessel generate"}, {"scheme", request.scheme}, {"stages", request.ranks},

@@ -389,3 +389,25 @@ TEST_CASE("PyTorch's artifacts round-trip: import, export, import gives the same
     CHECK(write_pytorch_csv(again) == csv);
   }
 }
+
+TEST_CASE("a generated DualPipe round-trips through a bidirectional PyTorch table", "[formats]") {
+  for (int ranks : {2, 4, 6}) {
+    INFO("ranks " << ranks);
+    classic::SchemeRequest request;
+    request.scheme = "dualpipe";
+    request.ranks = ranks;
+    request.nmicros = 2 * ranks + 4;
+    request.costs.backward_span = 2;
+    Schedule generated = classic::generate_scheme(request);
+    std::string csv = write_pytorch_csv(generated);
+    // The up direction's cells count their micro-batches after the down ones'.
+    CHECK_THAT(csv, Catch::Contains("0F" + std::to_string(ranks + 2)));
+    Schedule back = import_table(csv, PytorchDialect::current, request.costs);
+    REQUIRE(verify_schedule(back).valid);
+    CHECK(back.nmicros == generated.nmicros);
+    CHECK(instance_set(back) == instance_set(generated));
+    REQUIRE(back.fused.size() == generated.fused.size());
+    for (size_t i = 0; i < back.fused.size(); ++i) CHECK(back.fused[i].members == generated.fused[i].members);
+    CHECK(write_pytorch_csv(back) == csv);
+  }
+}

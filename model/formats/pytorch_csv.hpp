@@ -52,7 +52,9 @@ PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect diale
 // block takes the stage of its input-backward. Each action sits in the
 // column of its start step (a span > 1 leaves the following cells empty); a
 // fused unit is one cell at its start: B for the I and W of one stage and
-// micro-batch, else (a;b)OVERLAP_F_B.
+// micro-batch, else (a;b)OVERLAP_F_B. A bidirectional placement (every
+// (stage, kind) twice) writes its stages, the up copies' micro-batches after
+// the down ones.
 // Throws InputError (field "placement") when the schedule has no such shape.
 std::string write_pytorch_csv(const Schedule& schedule);
 
