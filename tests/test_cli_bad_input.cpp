@@ -98,7 +98,7 @@ TEST_CASE("bad input: zero, negative, huge and non-finite numbers", "[cli][bad-i
       {"search --case vshape --ndevs 0 --memory 4", "'--ndevs'"},
       {"search --case vshape --ndevs -3 --memory 4", "'--ndevs'"},
       {"search --case vshape --ndevs 99999999999 --memory 4", "'--ndevs'"},
-      {"search --case nnshape --ndevs 3 --memory 4", "even D"},
+      {"search --case kshape --ndevs 3 --memory 4", "even D"},
       {"search --case vshape --ndevs 4 --memory abc", "'--memory'"},
       {"search --case vshape --ndevs 4 --memory 4,4", "'--memory'"},
       {"search --case vshape --ndevs 4 --memory 4 --nmicros 0", "'--nmicros'"},
