@@ -28,15 +28,9 @@ KeyValues parse_key_values(const std::string& text, const std::vector<std::strin
     if (equals == std::string::npos || std::find(allowed.begin(), allowed.end(), key) == allowed.end())
       throw InputError("", option, "'" + item + "' is not KEY=VALUE with KEY one of " + names);
     if (values.count(key)) throw InputError("", option, "key " + key + " is given twice");
-    try {
-      size_t used = 0;
-      std::string number = item.substr(equals + 1);
-      long long value = std::stoll(number, &used);
-      if (used != number.size()) throw std::invalid_argument(number);
-      values[key] = value;
-    } catch (const std::exception&) {
-      throw InputError("", option, "'" + item + "': the value is not an integer");
-    }
+    std::optional<Decimal> value = parse_quantity(item.substr(equals + 1));
+    if (!value) throw InputError("", option, "'" + item + "': the value is not a number");
+    values[key] = *value;
   }
   return values;
 }
@@ -55,56 +49,19 @@ std::optional<std::string> optional_text(const boost::program_options::variables
   return values[name].as<std::string>();
 }
 
-namespace {
-
-KeyValues spans_of(const std::optional<std::string>& text, const std::vector<std::string>& keys) {
-  if (!text) return {};
-  KeyValues spans = parse_key_values(*text, keys, "--span");
-  for (const auto& [key, span] : spans)
-    if (span < 1 || span > 1000000) throw InputError("", "--span", key + " must be in [1, 1e6]");
-  return spans;
-}
-
-long long value_or(const KeyValues& values, const std::string& key, long long fallback) {
-  auto found = values.find(key);
-  return found == values.end() ? fallback : found->second;
-}
-
-}  // namespace
-
 classic::StageCosts scheme_costs(const std::optional<std::string>& span,
                                  const std::optional<std::string>& memory, bool split) {
-  KeyValues spans = spans_of(span, {"F", "B", "W"});
-  KeyValues deltas = memory ? parse_key_values(*memory, {"F", "B", "W"}, "--memory") : KeyValues{};
-  if (!split && deltas.count("W"))
-    throw InputError("", "--memory", "W is given but the backward is not split (add W to --span)");
-  classic::StageCosts costs;
-  costs.forward_span = value_or(spans, "F", 1);
-  costs.backward_span = value_or(spans, "B", 2);
-  costs.input_span = value_or(spans, "B", 1);
-  costs.weight_span = value_or(spans, "W", 1);
-  costs.forward_memory = value_or(deltas, "F", 1);
-  costs.backward_memory = value_or(deltas, "B", -1);
-  costs.input_memory = value_or(deltas, "B", 0);
-  costs.weight_memory = value_or(deltas, "W", -1);
-  return costs;
+  KeyValues spans = span ? parse_key_values(*span, classic::scheme_letters(), "--span") : KeyValues{};
+  KeyValues deltas = memory ? parse_key_values(*memory, classic::scheme_letters(), "--memory") : KeyValues{};
+  return classic::scheme_costs(spans, deltas, split);
 }
 
 classic::StageCosts pytorch_costs(const std::optional<std::string>& span,
                                   const std::optional<std::string>& memory) {
-  KeyValues spans = spans_of(span, {"F", "B", "I", "W", "FB"});
-  KeyValues deltas = memory ? parse_key_values(*memory, {"F", "B", "I", "W"}, "--memory") : KeyValues{};
-  classic::StageCosts costs;
-  costs.forward_span = value_or(spans, "F", 1);
-  costs.input_span = value_or(spans, "I", 1);
-  costs.weight_span = value_or(spans, "W", 1);
-  costs.backward_span = value_or(spans, "B", costs.input_span + costs.weight_span);
-  costs.overlap_span = value_or(spans, "FB", 0);
-  costs.forward_memory = value_or(deltas, "F", 1);
-  costs.backward_memory = value_or(deltas, "B", -1);
-  costs.input_memory = value_or(deltas, "I", 0);
-  costs.weight_memory = value_or(deltas, "W", -1);
-  return costs;
+  KeyValues spans = span ? parse_key_values(*span, classic::pytorch_letters(), "--span") : KeyValues{};
+  KeyValues deltas =
+      memory ? parse_key_values(*memory, {"F", "B", "I", "W"}, "--memory") : KeyValues{};
+  return classic::pytorch_costs(spans, deltas);
 }
 
 bool print_schedule_report(const Schedule& schedule, std::ostream& out) {

@@ -12,15 +12,16 @@
 
 #include <boost/program_options.hpp>
 
+#include "classic/stage_costs.hpp"
 #include "classic/stage_graph.hpp"
 #include "model/schedule.hpp"
 
 namespace tessel::cli {
 
-using KeyValues = std::map<std::string, long long>;
+using KeyValues = classic::CostValues;
 
-// "F=1,B=2" -> {F:1, B:2}; keys must be among `allowed` ("F", "FB", ...), each
-// at most once. Throws InputError naming `option`.
+// "F=1.5,B=2" -> {F:1.5, B:2} (exact decimals); keys must be among `allowed`
+// ("F", "FB", ...), each at most once. Throws InputError naming `option`.
 KeyValues parse_key_values(const std::string& text, const std::vector<std::string>& allowed,
                            const std::string& option);
 
