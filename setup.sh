@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake make libz3-dev libcadical-dev libboost-program-options-dev
-          nlohmann-json3-dev catch2 python3-torch librsvg2-bin)
+          nlohmann-json3-dev catch2 python3-torch librsvg2-bin
+          pybind11-dev python3-dev python3-pytest parallel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,3 +21,13 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >&2
+
+# `import tessel` for Debian's python3 (the one with PyTorch), without pip: a
+# .pth file puts build/python on its path. Only when we may write there.
+site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null || true)
+if [ -n "$site" ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd mkdir -p "$site" && echo "$(pwd)/build/python" | $sudo_cmd tee "$site/tessel.pth" >/dev/null ||
+    echo "setup: could not write $site/tessel.pth; use PYTHONPATH=$(pwd)/build/python" >&2
+fi

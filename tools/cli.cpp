@@ -10,6 +10,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
+#include "model/memory_limits.hpp"
 #include "model/placement_json.hpp"
 #include "verify/verify.hpp"
 
@@ -86,36 +87,11 @@ Placement placement_from_options(const po::variables_map& values) {
 }
 
 std::vector<Decimal> parse_quantities(const std::string& text, int ndevs, const std::string& option) {
-  std::vector<Decimal> amounts;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
-    std::optional<Decimal> amount = parse_quantity(item);
-    if (!amount)
-      throw InputError("", option, "'" + item + "' is not an amount (a number such as 6 or 1.5, or bytes such as 40GiB, 512MiB, 2GB)");
-    if (amount->digits < 0) throw InputError("", option, "'" + item + "' is negative; a limit is >= 0");
-    amounts.push_back(*amount);
-  }
-  if (amounts.size() == 1) amounts.assign(ndevs, amounts.front());
-  if (static_cast<int>(amounts.size()) != ndevs)
-    throw InputError("", option, "give one limit, or one per device (" + std::to_string(ndevs) + ")");
-  return amounts;
+  return parse_amounts(text, ndevs, option);
 }
 
 std::vector<Memory> memory_limits_for(Placement& placement, const std::string& text, const std::string& option) {
-  std::vector<Decimal> amounts = parse_quantities(text, placement.ndevs, option);
-  int decimals = placement.memory_decimals;
-  for (const Decimal& amount : amounts) decimals = std::max(decimals, amount.decimals);
-  if (!rescale_memory(placement, decimals))
-    throw InputError("", option, "the limit needs " + std::to_string(decimals) +
-                                     " decimals, at which a memory amount of the placement is too large");
-  std::vector<Memory> limits;
-  for (const Decimal& amount : amounts) {
-    std::optional<long long> ticks = to_ticks(amount, decimals);
-    if (!ticks) throw InputError("", option, "'" + format_ticks(amount.digits, amount.decimals) + "' is too large");
-    limits.push_back(*ticks);
-  }
-  return limits;
+  return tessel::memory_limits_for(placement, text, option);
 }
 
 std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, const std::string& option) {

@@ -1,0 +1,217 @@
+// tessel.Placement and tessel.Schedule: the model's two value types, with
+// the file formats, unroll, the exports and the verifier. A placement built
+// block by block is checked as a whole (the file reader's rules: known
+// kinds, devices in range, no cycle) whenever it is used or saved.
+#include <fstream>
+
+#include <pybind11/stl.h>
+
+#include "cases/builtin_cases.hpp"
+#include "model/formats/chrome_trace.hpp"
+#include "model/graph_json.hpp"
+#include "model/formats/pytorch_csv.hpp"
+#include "model/formats/svg_timeline.hpp"
+#include "model/input_error.hpp"
+#include "model/json_file.hpp"
+#include "model/placement_json.hpp"
+#include "model/schedule_json.hpp"
+#include "model/timeline_text.hpp"
+#include "model/unroll.hpp"
+#include "python/bindings.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel::python {
+namespace {
+
+// The reader's rules applied to a placement made in memory.
+Placement checked(const Placement& placement) {
+  return placement_from_json(placement_to_json(placement), JsonPlace{"", "placement"});
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out) throw InputError(path, "", "cannot write file");
+  out << text;
+}
+
+Placement empty_placement(int ndevs, const std::string& name) {
+  if (ndevs < 1 || ndevs > 100000) throw InputError("", "ndevs", "must be in [1, 100000]");
+  Placement placement;
+  placement.ndevs = ndevs;
+  placement.name = name;
+  return placement;
+}
+
+void add_block(Placement& placement, const std::string& id, const std::string& kind, py::handle span,
+               py::handle memory, const std::vector<int>& devices, std::optional<int> stage) {
+  const std::string at = "blocks[" + std::to_string(placement.blocks.size()) + "]";
+  if (id.empty()) throw InputError("", at + ".id", "a block id must not be empty");
+  if (find_block(placement, id) >= 0) throw InputError("", at + ".id", "duplicate block id '" + id + "'");
+  std::optional<BlockKind> parsed = parse_kind(kind);
+  if (!parsed) {
+    std::string nearest = nearest_name(kind, {"forward", "backward", "backward_input", "backward_weight", "other"});
+    throw InputError("", at + ".kind", "'" + kind + "' is not a kind" +
+                                           (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)"));
+  }
+  const Decimal span_value = decimal_of(span, at + ".span");
+  const Decimal memory_value = decimal_of(memory, at + ".memory");
+  if (span_value.digits <= 0) throw InputError("", at + ".span", "span must be > 0");
+  if (!rescale_time(placement, std::max(placement.time_decimals, span_value.decimals)) ||
+      !rescale_memory(placement, std::max(placement.memory_decimals, memory_value.decimals)))
+    throw InputError("", at, "too many decimals for the magnitudes of this placement");
+  Block block;
+  block.id = id;
+  block.kind = *parsed;
+  block.span = decimal_ticks(span_value, placement.time_decimals, JsonPlace{"", at + ".span"});
+  block.memory = decimal_ticks(memory_value, placement.memory_decimals, JsonPlace{"", at + ".memory"});
+  block.stage = stage;
+  block.devices = devices;
+  std::sort(block.devices.begin(), block.devices.end());
+  placement.blocks.push_back(block);
+}
+
+void add_edge(Placement& placement, const std::string& from, const std::string& to, py::handle delay) {
+  const std::string at = "edges[" + std::to_string(placement.edges.size()) + "]";
+  const int a = find_block(placement, from), b = find_block(placement, to);
+  if (a < 0) throw InputError("", at, "unknown block '" + from + "'");
+  if (b < 0) throw InputError("", at, "unknown block '" + to + "'");
+  const Decimal value = decimal_of(delay, at + ".delay");
+  if (value.digits < 0) throw InputError("", at + ".delay", "a delay must be >= 0");
+  if (!rescale_time(placement, std::max(placement.time_decimals, value.decimals)))
+    throw InputError("", at, "too many decimals for the magnitudes of this placement");
+  placement.edges.push_back({a, b, decimal_ticks(value, placement.time_decimals, JsonPlace{"", at + ".delay"})});
+}
+
+py::list blocks_of(const Placement& placement) {
+  py::list blocks;
+  for (const Block& block : placement.blocks) {
+    py::dict entry;
+    entry["id"] = block.id;
+    entry["kind"] = kind_name(block.kind);
+    entry["span"] = number_of(block.span, placement.time_decimals);
+    entry["memory"] = number_of(block.memory, placement.memory_decimals);
+    entry["devices"] = block.devices;
+    entry["stage"] = block.stage ? py::object(py::int_(*block.stage)) : py::object(py::none());
+    blocks.append(entry);
+  }
+  return blocks;
+}
+
+py::list instances_of(const Schedule& schedule) {
+  py::list instances;
+  for (const Instance& instance : schedule.instances)
+    instances.append(py::make_tuple(schedule.placement.blocks[instance.block].id, instance.micro,
+                                    number_of(instance.start, schedule.placement.time_decimals)));
+  return instances;
+}
+
+void bind_placement(py::module_& module) {
+  py::class_<Placement>(module, "Placement", "The blocks of one micro-batch, their devices and dependencies.")
+      .def(py::init([](int ndevs, const std::string& name) { return empty_placement(ndevs, name); }),
+           py::arg("ndevs"), py::arg("name") = "")
+      .def_static("builtin", &make_case, py::arg("name"), py::arg("ndevs"), py::arg("infer") = false,
+                  "One of the paper's placements (tessel.cases()).")
+      .def_static("load", &read_placement_file, py::arg("path"))
+      .def("add_block", &add_block, py::arg("id"), py::arg("kind"), py::arg("span"), py::arg("memory"),
+           py::arg("devices"), py::arg("stage") = std::nullopt)
+      .def("add_edge", &add_edge, py::arg("a"), py::arg("b"), py::arg("delay") = 0)
+      .def("check", [](const Placement& placement) { checked(placement); },
+           "Raise InputError when the placement breaks a rule of the file format.")
+      .def("save", [](const Placement& placement, const std::string& path) {
+             write_json_file(path, placement_to_json(checked(placement)));
+           }, py::arg("path"))
+      .def("to_json", [](const Placement& placement) { return placement_to_json(placement).dump(); })
+      .def_property_readonly("name", [](const Placement& p) { return p.name; })
+      .def_property_readonly("ndevs", [](const Placement& p) { return p.ndevs; })
+      .def_property_readonly("blocks", &blocks_of)
+      .def_property_readonly("edges", [](const Placement& p) {
+        py::list edges;
+        for (const Edge& edge : p.edges)
+          edges.append(py::make_tuple(p.blocks[edge.from].id, p.blocks[edge.to].id, number_of(edge.delay, p.time_decimals)));
+        return edges;
+      })
+      .def_property_readonly("lower_bound", [](const Placement& p) {
+        return number_of(period_lower_bound(p), p.time_decimals);
+      }, "L: the busiest device's work per micro-batch, the least period of any repetend.")
+      .def("__repr__", [](const Placement& p) {
+        return "<tessel.Placement " + p.name + ": " + std::to_string(p.ndevs) + " devices, " +
+               std::to_string(p.blocks.size()) + " blocks>";
+      });
+}
+
+void bind_schedule(py::module_& module) {
+  py::class_<Schedule>(module, "Schedule", "A start time for every (block, micro-batch) instance.")
+      .def_static("load", &read_schedule_file, py::arg("path"))
+      .def("save", [](const Schedule& s, const std::string& path) { write_schedule_file(path, s); }, py::arg("path"))
+      .def("unroll", &unroll, py::arg("nmicros"), "The repetend repeated to nmicros micro-batches.")
+      .def("to_pytorch_csv", [](const Schedule& s, const std::string& path, bool comms) {
+             if (comms) throw InputError("", "comms", "the CSV with sends and receives is written by 'tessel export --to pytorch-csv --with-comms' once available");
+             write_text_file(path, write_pytorch_csv(s));
+           }, py::arg("path"), py::arg("comms") = false)
+      .def("to_svg", [](const Schedule& s, const std::string& path) { write_text_file(path, svg_timeline(s)); },
+           py::arg("path"))
+      .def("to_chrome_trace", [](const Schedule& s, const std::string& path) {
+             write_json_file(path, chrome_trace(s));
+           }, py::arg("path"))
+      .def("timeline", [](const Schedule& s, int max_steps) { return render_timeline(s, max_steps); },
+           py::arg("max_steps") = 200, "The text timeline of `tessel show`.")
+      .def("to_json", [](const Schedule& s) { return schedule_to_json(s).dump(); })
+      .def_property_readonly("placement", [](const Schedule& s) { return s.placement; })
+      .def_property_readonly("nmicros", [](const Schedule& s) { return s.nmicros; })
+      .def_property_readonly("makespan", [](const Schedule& s) {
+        return number_of(makespan(s), s.placement.time_decimals);
+      })
+      .def_property_readonly("instances", &instances_of, "(block id, micro-batch, start) per instance.")
+      .def_property_readonly("memory_limit", [](const Schedule& s) {
+        py::list limits;
+        for (Memory limit : s.memory_limit) limits.append(number_of(limit, s.placement.memory_decimals));
+        return limits;
+      })
+      .def_property_readonly("repetend", [](const Schedule& s) -> py::object {
+        if (!s.repetend) return py::none();
+        py::dict window;
+        window["start"] = number_of(s.repetend->start, s.placement.time_decimals);
+        window["end"] = number_of(s.repetend->end, s.placement.time_decimals);
+        window["period"] = number_of(s.repetend->period, s.placement.time_decimals);
+        window["micros_per_period"] = s.repetend->micros_per_period;
+        return window;
+      })
+      .def("__repr__", [](const Schedule& s) {
+        return "<tessel.Schedule " + s.placement.name + ": " + std::to_string(s.nmicros) + " micro-batches, makespan " +
+               format_ticks(makespan(s), s.placement.time_decimals) + ">";
+      });
+}
+
+void bind_graph(py::module_& module) {
+  py::class_<Graph>(module, "Graph", "An operator graph (tessel.graph/1): the input of partitioning.")
+      .def_static("load", &read_graph_file, py::arg("path"))
+      .def_static("from_json", [](const std::string& text) {
+        return graph_from_json(parse_json_text(text, "<graph>"), JsonPlace{"", ""});
+      }, py::arg("text"))
+      .def("save", [](const Graph& g, const std::string& path) { write_json_file(path, graph_to_json(g)); },
+           py::arg("path"))
+      .def("to_json", [](const Graph& g) { return graph_to_json(g).dump(); })
+      .def_property_readonly("name", [](const Graph& g) { return g.name; })
+      .def_property_readonly("nodes", [](const Graph& g) { return g.nodes.size(); })
+      .def_property_readonly("edges", [](const Graph& g) { return g.edges.size(); })
+      .def_property_readonly("total_compute", &total_compute)
+      .def_property_readonly("total_param_bytes", &total_param_bytes)
+      .def("__repr__", [](const Graph& g) {
+        return "<tessel.Graph " + g.name + ": " + std::to_string(g.nodes.size()) + " operators>";
+      });
+}
+
+}  // namespace
+
+void bind_model(py::module_& module) {
+  bind_placement(module);
+  bind_schedule(module);
+  bind_graph(module);
+  module.def("cases", [] {
+    py::list names;
+    for (const CaseInfo& info : builtin_cases()) names.append(py::make_tuple(info.name, info.description));
+    return names;
+  }, "The built-in placements: (name, description).");
+}
+
+}  // namespace tessel::python

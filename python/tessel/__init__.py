@@ -1,0 +1,44 @@
+"""tessel: find, prove and check pipeline schedules (docs/python.md).
+
+The compiled core (_tessel) holds the model, the search, the verifier and
+the hand-made families; this package adds what is Python by nature: tracing
+a PyTorch model into an operator graph (from_torch).
+"""
+
+from ._tessel import (  # noqa: F401
+    DeadlockError,
+    Graph,
+    InputError,
+    Placement,
+    Report,
+    Result,
+    Schedule,
+    cases,
+    generate,
+    import_schedule,
+    schemes,
+    search,
+    verify,
+)
+
+__all__ = [
+    "DeadlockError", "Graph", "InputError", "Placement", "Report", "Result", "Schedule", "cases",
+    "from_torch", "generate", "import_schedule", "schemes", "search", "verify",
+]
+
+
+def from_torch(model, example_inputs, name=None, profile=False):
+    """Trace `model` (a torch.nn.Module) on `example_inputs` into a tessel.Graph.
+
+    Compute is counted in FLOPs by default, or measured in milliseconds on
+    this machine with profile=True (when the tracer supports it).
+    """
+    import json
+
+    from . import _fx
+
+    kwargs = {"name": name}
+    if profile:
+        kwargs["profile"] = True
+    document = _fx.graph_from_module(model, example_inputs, **kwargs)
+    return Graph.from_json(json.dumps(document))

@@ -1,0 +1,127 @@
+"""The Python module against its contract (docs/python.md): every schedule a
+test produces goes through the verifier; bad input raises tessel.InputError
+with the file, field and reason."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import tessel
+
+
+def test_builtin_search_is_proven_and_verified():
+    placement = tessel.Placement.builtin("mshape", 4)
+    result = tessel.search(placement, memory=6)
+    assert result.status == "found"
+    assert result.period == 6 and result.proven_lower_bound == 6 and result.optimal
+    assert result.makespan == 780 and result.makespan_bound == 780
+    assert tessel.verify(result.schedule).valid
+    unrolled = result.schedule.unroll(32)
+    assert unrolled.nmicros == 32 and tessel.verify(unrolled).valid
+
+
+def test_a_placement_built_block_by_block(tmp_path):
+    placement = tessel.Placement(2, name="two")
+    placement.add_block("f0", "forward", 1.5, 1, [0], stage=0)
+    placement.add_block("f1", "forward", 1.5, 1, [1], stage=1)
+    placement.add_block("b1", "backward", 3, -1, [1], stage=1)
+    placement.add_block("b0", "backward", 3, -1, [0], stage=0)
+    for a, b in (("f0", "f1"), ("f1", "b1"), ("b1", "b0")):
+        placement.add_edge(a, b)
+    path = str(tmp_path / "p.json")
+    placement.save(path)
+    again = tessel.Placement.load(path)
+    assert [block["span"] for block in again.blocks] == [1.5, 1.5, 3, 3]
+    assert again.lower_bound == 4.5
+
+
+def test_bad_input_names_the_field_and_the_nearest_name():
+    placement = tessel.Placement(2)
+    with pytest.raises(tessel.InputError) as error:
+        placement.add_block("f0", "forwrd", 1, 1, [0])
+    assert error.value.field.endswith(".kind") and "did you mean 'forward'" in str(error.value)
+    with pytest.raises(tessel.InputError) as error:
+        tessel.search(tessel.Placement.builtin("vshape", 2), memory="-1")
+    assert "negative" in error.value.reason
+    with pytest.raises(tessel.InputError):
+        tessel.Placement.builtin("mshap", 4)
+
+
+def test_a_missing_file_names_the_file(tmp_path):
+    missing = str(tmp_path / "nothing.json")
+    with pytest.raises(tessel.InputError) as error:
+        tessel.Schedule.load(missing)
+    assert error.value.file == missing
+
+
+def test_generated_schedules_verify_and_export(tmp_path):
+    schedule = tessel.generate("zb-v", 4, 8)
+    report = tessel.verify(schedule)
+    assert report.valid and report.makespan == schedule.makespan
+    schedule.to_svg(str(tmp_path / "s.svg"))
+    schedule.to_chrome_trace(str(tmp_path / "s.trace.json"))
+    assert json.loads((tmp_path / "s.trace.json").read_text())["traceEvents"]
+    one = tessel.generate("1f1b", 4, 8, span={"F": 2, "B": 4})
+    csv = str(tmp_path / "one.csv")
+    one.to_pytorch_csv(csv)
+    back = tessel.import_schedule("pytorch-csv", csv, span={"F": 2, "B": 4})
+    assert back.makespan == one.makespan and tessel.verify(back).valid
+
+
+def test_a_corrupted_schedule_is_rejected_for_the_right_reason(tmp_path):
+    schedule = tessel.generate("1f1b", 2, 4)
+    document = json.loads(schedule.to_json())
+    document["instances"][1]["start"] = document["instances"][0]["start"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    report = tessel.verify(tessel.Schedule.load(str(path)))
+    assert not report.valid
+    assert {v["kind"] for v in report.violations} & {"overlap", "dependency"}
+
+
+def test_verify_with_a_tighter_memory_limit():
+    schedule = tessel.generate("1f1b", 4, 8)
+    assert tessel.verify(schedule).valid
+    report = tessel.verify(schedule, memory=1)
+    assert not report.valid and report.violation_counts["memory"] > 0
+
+
+def test_the_search_reports_every_candidate_and_the_improvements():
+    seen = []
+    result = tessel.search(tessel.Placement.builtin("mshape", 4), memory=4,
+                           on_improved=lambda schedule, shape, makespan: seen.append((shape, makespan)))
+    assert result.makespan == 780 and result.shape == "staged"
+    assert {c["name"] for c in result.candidates} >= {"repetend", "staged"}
+    assert seen and seen[-1] == ("staged", 780)
+    assert result.repetend is not None and result.repetend.repetend is not None
+
+
+def test_the_binding_answers_like_the_command_line():
+    binary = os.environ["TESSEL_BINARY"]
+    out = subprocess.run([binary, "search", "--case", "nnshape", "--ndevs", "4", "--memory", "6", "--json",
+                          "--quiet"], capture_output=True, text=True, check=True)
+    cli = json.loads(out.stdout)
+    result = tessel.search(tessel.Placement.builtin("nnshape", 4), memory=6)
+    assert (result.period, result.proven_lower_bound, result.makespan) == (
+        cli["period"], cli["proven_lower_bound"], cli["makespan_at_total"])
+
+
+def test_ctrl_c_interrupts_the_search():
+    script = ("import tessel, sys\n"
+              "try:\n"
+              "    tessel.search(tessel.Placement.builtin('xshape', 16), memory=8)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted'); sys.exit(0)\n"
+              "sys.exit(1)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ))
+    time.sleep(2.0)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert child.returncode == 0 and "interrupted" in out
