@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <tuple>
 #include <sstream>
 
 #include "model/input_error.hpp"
@@ -55,6 +58,48 @@ class PeriodLadder {
 };
 
 //------------------------------------------------------------------------------
+// Difference atoms [t(v) - t(u) >= c - P h] between anchors (the window's
+// start and the blocks on several devices), created as cycles pass through
+// them. Why: the blocks that run on every device cut each device's window
+// into stretches, and a cycle that is too long says "the stretches from
+// fs to fs2 and from fs2 to bs hold these devices' blocks". Learned as it
+// stands, the clause names one device per stretch, and the solver must
+// learn it again for every combination of devices; with the stretch
+// between two anchors replaced by its atom ("fs2 - fs >= 4"), one clause
+// covers them all, and each device's blocks only imply the atom. Atoms of
+// one (u, v, h) are chained by c, strongest first, like the period ladder.
+
+class SegmentAtoms {
+ public:
+  explicit SegmentAtoms(Backend& backend) : backend_(backend) {}
+
+  Lit atom(const DifferenceEdge& edge) {
+    auto& ladder = ladders_[{edge.from, edge.to, edge.crossings}];
+    auto found = ladder.find(edge.constant);
+    if (found != ladder.end()) return found->second;
+    const Lit lit = backend_.new_bool();
+    auto [at, inserted] = ladder.emplace(edge.constant, lit);
+    if (at != ladder.begin()) backend_.add_clause({~lit, std::prev(at)->second});
+    if (std::next(at) != ladder.end()) backend_.add_clause({~std::next(at)->second, lit});
+    edges_.push_back(edge);
+    literals_.push_back(lit);
+    return lit;
+  }
+
+  // The atoms true in the last answer, as differences.
+  void add_true(Backend& backend, std::vector<ImpliedDifference>& differences) const {
+    for (size_t i = 0; i < edges_.size(); ++i)
+      if (backend.value(literals_[i])) differences.push_back({edges_[i], {literals_[i]}});
+  }
+
+ private:
+  Backend& backend_;
+  std::map<std::tuple<int, int, long long>, std::map<long long, Lit>> ladders_;
+  std::vector<DifferenceEdge> edges_;
+  std::vector<Lit> literals_;
+};
+
+//------------------------------------------------------------------------------
 // One question: an answer with period <= target (exactly target when a
 // latency bound is given), learning cycles until there is one or none.
 
@@ -68,7 +113,11 @@ struct Reply {
 class OrderSolver {
  public:
   OrderSolver(Backend& backend, const CyclicOrderEncoding& encoding, const Placement& window)
-      : backend_(backend), encoding_(encoding), window_(window), ladder_(backend) {}
+      : backend_(backend), encoding_(encoding), window_(window), ladder_(backend), atoms_(backend) {
+    anchor_.assign(window.blocks.size() + 1, 0);
+    anchor_[window_node()] = 1;
+    for (size_t b = 0; b < window.blocks.size(); ++b) anchor_[block_node(b)] = window.blocks[b].devices.size() > 1;
+  }
 
   Reply ask(Time target, const std::optional<LatencyBound>& latency, const Deadline& deadline) {
     while (true) {
@@ -77,7 +126,8 @@ class OrderSolver {
       ++solver_calls;
       const Answer answer = backend_.solve(assumptions, deadline);
       if (answer != Answer::Sat) return {answer, 0, {}, {}};
-      const std::vector<ImpliedDifference> differences = implied_differences(backend_, encoding_, window_, latency);
+      std::vector<ImpliedDifference> differences = implied_differences(backend_, encoding_, window_, latency);
+      atoms_.add_true(backend_, differences);
       if (learn_cycles(differences, target)) continue;
       Reply reply{Answer::Sat, target, {target, 1}, {}};
       if (!latency) {
@@ -119,7 +169,7 @@ class OrderSolver {
       const PeriodCheck check = check_period(nodes(), edges_of(differences, removed), {target, 1});
       if (check.feasible()) break;
       const Cycle& cycle = *check.positive_cycle;
-      add_cycle_clause(differences, cycle);
+      add_cycle_clause(differences, cycle, target);
       ++learned;
       bool any_guarded = false;
       for (int e : cycle.edges)
@@ -132,22 +182,104 @@ class OrderSolver {
 
   // The cycle's literals imply P >= its ratio; a cycle through the latency
   // bound (its constants read at one period) just excludes its literals.
-  void add_cycle_clause(const std::vector<ImpliedDifference>& differences, const Cycle& cycle) {
-    std::vector<Lit> clause;
-    bool fixed = false;
-    for (int e : cycle.edges) {
-      fixed |= differences[e].fixed_period;
-      for (Lit lit : differences[e].because)
-        if (std::find(clause.begin(), clause.end(), ~lit) == clause.end()) clause.push_back(~lit);
+  // Stretches between anchors with more than one literal are replaced by
+  // their atoms (SegmentAtoms says why), and the atoms are weakened as far
+  // as the cycle's slack at the target allows, to constants on a grid, so
+  // that cycles whose stretches differ by a few ticks (measured times)
+  // share their atoms: the clause then says "P > target" for them all.
+  void add_cycle_clause(const std::vector<ImpliedDifference>& differences, const Cycle& cycle, Time target) {
+    struct Piece {
+      std::vector<Lit> because;
+      DifferenceEdge sum;
+      bool fixed = false;
+    };
+    std::vector<Piece> pieces;
+    int atom_pieces = 0;
+    for (const std::vector<int>& segment : segments(differences, cycle)) {
+      Piece piece{{}, {differences[segment.front()].edge.from, differences[segment.back()].edge.to, 0, 0}, false};
+      for (int e : segment) {
+        piece.fixed |= differences[e].fixed_period;
+        piece.sum.constant += differences[e].edge.constant;
+        piece.sum.crossings += differences[e].edge.crossings;
+        for (Lit lit : differences[e].because)
+          if (std::find(piece.because.begin(), piece.because.end(), lit) == piece.because.end())
+            piece.because.push_back(lit);
+      }
+      if (piece.because.size() > 1 && !piece.fixed && segment.size() < cycle.edges.size()) ++atom_pieces;
+      pieces.push_back(std::move(piece));
     }
-    if (!fixed && cycle.crossings > 0) clause.push_back(ladder_.at_least(cycle.ratio()));
+    bool fixed = false;
+    for (const Piece& piece : pieces) fixed |= piece.fixed;
+    // Ticks each atom may give up with the cycle still positive at target.
+    long long grid = 1;
+    if (!fixed && atom_pieces > 0) {
+      const __int128 slack = __int128(cycle.constant) - __int128(target) * cycle.crossings - 1;
+      const __int128 share = slack / atom_pieces;
+      while (__int128(grid) * 2 <= share) grid *= 2;
+    }
+    std::vector<Lit> clause;
+    auto add = [](std::vector<Lit>& to, Lit lit) {
+      if (std::find(to.begin(), to.end(), ~lit) == to.end()) to.push_back(~lit);
+    };
+    long long constant = 0;
+    for (const Piece& piece : pieces) {
+      const bool as_atom = piece.because.size() > 1 && !piece.fixed && pieces.size() > 1;
+      if (!as_atom) {
+        constant += piece.sum.constant;
+        for (Lit lit : piece.because) add(clause, lit);
+        continue;
+      }
+      const Lit exact = atoms_.atom(piece.sum);
+      std::vector<Lit> definition;
+      for (Lit lit : piece.because) add(definition, lit);
+      definition.push_back(exact);
+      backend_.add_clause(definition);
+      DifferenceEdge weaker = piece.sum;
+      weaker.constant = floor_to(piece.sum.constant, grid);
+      constant += weaker.constant;
+      add(clause, atoms_.atom(weaker));
+    }
+    if (!fixed && cycle.crossings > 0) clause.push_back(ladder_.at_least({constant, cycle.crossings}));
+    if (std::getenv("TESSEL_DEBUG_CYCLES")) {
+      std::string kinds;
+      for (int e : cycle.edges) {
+        const auto& d = differences[e];
+        kinds += std::to_string(d.edge.from) + ">" + std::to_string(d.edge.to) + "(" + std::to_string(d.edge.constant) + "," + std::to_string(d.edge.crossings) + (d.because.empty() ? "" : "*") + ") ";
+      }
+      fprintf(stderr, "cycle len %zu lits %zu ratio %lld/%lld grid %lld: %s\n", cycle.edges.size(), clause.size(), cycle.constant, cycle.crossings, grid, kinds.c_str());
+    }
     backend_.add_clause(clause);
+  }
+
+  static long long floor_to(long long value, long long grid) {
+    long long quotient = value / grid;
+    if (value % grid != 0 && value < 0) --quotient;
+    return quotient * grid;
+  }
+
+  // The cycle cut at its anchors into stretches of consecutive edges (the
+  // whole cycle when it passes fewer than two anchors).
+  std::vector<std::vector<int>> segments(const std::vector<ImpliedDifference>& differences, const Cycle& cycle) const {
+    std::vector<size_t> cuts;
+    for (size_t i = 0; i < cycle.edges.size(); ++i)
+      if (anchor_[differences[cycle.edges[i]].edge.from]) cuts.push_back(i);
+    if (cuts.size() < 2) return {cycle.edges};
+    std::vector<std::vector<int>> result;
+    for (size_t c = 0; c < cuts.size(); ++c) {
+      std::vector<int> segment;
+      const size_t end = c + 1 < cuts.size() ? cuts[c + 1] : cuts[0] + cycle.edges.size();
+      for (size_t i = cuts[c]; i < end; ++i) segment.push_back(cycle.edges[i % cycle.edges.size()]);
+      result.push_back(std::move(segment));
+    }
+    return result;
   }
 
   Backend& backend_;
   const CyclicOrderEncoding& encoding_;
   const Placement& window_;
   PeriodLadder ladder_;
+  SegmentAtoms atoms_;
+  std::vector<char> anchor_;  // per node: the window's start or a block on several devices
 };
 
 // The decoded starts as a modulo solution (earliest start 0), re-checked
