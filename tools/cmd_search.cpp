@@ -18,6 +18,7 @@
 #include "solver/makespan_gap.hpp"
 #include "solver/staged_schedule.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/resolution.hpp"
 #include "solver/unit_step_problem.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -104,6 +105,22 @@ const char* status_name(SearchStatus status) {
   return status == SearchStatus::Found ? "found" : status == SearchStatus::Infeasible ? "infeasible" : "timeout";
 }
 
+// --resolution as ticks of the placement's time unit (raising its scale
+// when R has more decimals); nullopt when not given.
+std::optional<Time> resolution_ticks(Placement& placement, const po::variables_map& values, const std::string& option) {
+  if (!values.count(option)) return std::nullopt;
+  const std::string text = values[option].as<std::string>();
+  const bool plain = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+  const std::optional<Decimal> amount = plain ? parse_quantity(text) : std::nullopt;
+  if (!amount || amount->digits <= 0)
+    throw InputError("", "--" + option, "'" + text + "' is not a positive time (a number such as 0.01 or 1000)");
+  if (amount->decimals > placement.time_decimals && !rescale_time(placement, amount->decimals))
+    throw InputError("", "--" + option, "'" + text + "' needs more decimals than the placement's times allow");
+  std::optional<long long> ticks = to_ticks(*amount, placement.time_decimals);
+  if (!ticks || *ticks < 1) throw InputError("", "--" + option, "'" + text + "' is too large");
+  return *ticks;
+}
+
 // The verifier's verdict on what we are about to report; nullopt when valid.
 std::optional<std::string> rejection(const Schedule& schedule, const std::string& what) {
   verify::Report report = verify::check_schedule(schedule_to_json(schedule));
@@ -116,6 +133,11 @@ int run(const po::variables_map& values) {
   const std::string placement_file = values.count("placement") ? values["placement"].as<std::string>() : "";
   if (!values.count("memory")) throw InputError("", "--memory", "give the memory limit per device (--memory M or M0,M1,...)");
   std::vector<Memory> limits = memory_limits_for(placement, values["memory"].as<std::string>(), "--memory");
+  // --resolution R: search on times rounded up to multiples of R, read the
+  // answer back on the real times (solver/resolution.hpp).
+  const std::optional<Time> resolution = resolution_ticks(placement, values, "resolution");
+  const Placement real_placement = placement;
+  if (resolution) placement = quantise_times(placement, *resolution);
   const std::string strategy = values["strategy"].as<std::string>();
   const std::string backend = values["backend"].as<std::string>();
   const int total_micros = values["total-micros"].as<int>();
@@ -137,7 +159,7 @@ int run(const po::variables_map& values) {
   // static memory leaves; the schedules they return get the placement and
   // limits back, so that the file and the verifier see the whole picture.
   options.memory_limit = unit_step_limits(placement, limits);
-  const Placement full_placement = placement;
+  const Placement full_placement = real_placement;
   placement.static_memory.clear();
   auto restore = [&](Schedule& found) {
     found.placement = full_placement;
@@ -187,6 +209,11 @@ int run(const po::variables_map& values) {
     throw;
   }
   const double solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (resolution) {
+    result = lift_quantised_result(result, full_placement, limits, *resolution);
+    placement = real_placement;
+    placement.static_memory.clear();
+  }
 
   if (result.status == SearchStatus::Infeasible) {
     if (json) {
@@ -339,12 +366,14 @@ int run(const po::variables_map& values) {
       out["constructed_period"] = schedule.search.value("constructed_period", 0);
       out["window_shortened_by_solver"] = schedule.search.value("window_shortened_by_solver", false);
     }
+    if (resolution) out["resolution"] = resolution_error_text(placement, *resolution, result);
     std::cout << out.dump(2) << "\n";
   } else {
     std::cout << render_timeline(schedule, 200) << "\n";
     std::cout << "placement        " << placement.name << " (" << placement.ndevs << " devices, "
               << placement.blocks.size() << " blocks), memory limit " << join(limits) << "\n";
     std::cout << "strategy         " << strategy << " (backend " << backend << ")\n";
+    if (resolution) std::cout << "resolution       " << resolution_error_text(placement, *resolution, result) << "\n";
     if (strategy == "full") {
       std::cout << "micro-batches    " << schedule.nmicros << "\n";
       std::cout << "makespan         " << result.makespan << "  (lower bound " << result.lower_bound
@@ -459,6 +488,9 @@ int run_search(int argc, char** argv) {
       ("output,o", po::value<std::string>(), "write the schedule (tessel.schedule/1) to this file")
       ("staged-output", po::value<std::string>(),
        "repetend, gap above 1%: write the staged schedule of --total-micros micro-batches, when one was built")
+      ("resolution", po::value<std::string>(),
+       "search on times rounded up to multiples of this time (in the placement's unit, e.g. 0.01); the "
+       "schedule is valid for the real times, and how far the real optimum may lie below it is printed")
       ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positional;
   po::variables_map values;
