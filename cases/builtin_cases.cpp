@@ -93,7 +93,9 @@ void build_mshape(CaseBuilder& b) {
 
 // nnshape (paper's NN-shape: an encoder-decoder model such as T5, each half
 // pipelined, each with a tensor-parallel embedding): fs1, F_0..F_{D/2-1},
-// fs2, F_{D/2}..F_{D-1}, B_{D-1}..B_{D/2}, bs2, B_{D/2-1}..B_0, bs1.
+// fs2, F_{D/2}..F_{D-1}, B_{D-1}..B_{D/2}, bs2, B_{D/2-1}..B_0, bs1. On an odd
+// D the first half has D//2 devices (integer division), as the Python
+// Tessel's placement has it, so that its 5-device schedules import.
 // `eager` is the paper's variant for 4 devices where the second embedding
 // comes right after F_0: fs1, F_0, fs2, F_1 F_2 F_3, B_3 B_2 B_1, bs2, B_0, bs1.
 void build_nnshape(CaseBuilder& b, bool eager) {
@@ -197,8 +199,8 @@ const std::vector<CaseDefinition>& definitions() {
       {{"xshape", "two opposite V chains on the same devices (bidirectional)", any}, at_least_two,
        build_xshape},
       {{"mshape", "all-device embedding around a V: fs, F.., B.., bs", any}, at_least_two, build_mshape},
-      {{"nnshape", "encoder-decoder: two V halves, each after an all-device block", even},
-       even_at_least_two, [](CaseBuilder& b) { build_nnshape(b, false); }},
+      {{"nnshape", "encoder-decoder: two V halves (the first D//2 devices), each after an all-device block", any},
+       at_least_two, [](CaseBuilder& b) { build_nnshape(b, false); }},
       {{"nnshape_eager", "nnshape with the second all-device block right after F_0", "D = 4"},
        exactly_four, [](CaseBuilder& b) { build_nnshape(b, true); }},
       {{"kshape", "two branches on the device halves joined by an all-device head", even},

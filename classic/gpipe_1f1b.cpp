@@ -5,7 +5,7 @@
 // Flush, Narayanan et al. 2021) runs `ranks - rank - 1` warmup forwards, then
 // alternates one forward and one backward, then drains the rest: the same
 // bubble as GPipe, (p-1)/(m+p-1), at a peak of only `p - rank` activations.
-// With a split backward, each W directly follows its B.
+// With a split backward, each W directly follows its I.
 #include "classic/schemes.hpp"
 
 #include <algorithm>
@@ -15,7 +15,7 @@ namespace tessel::classic {
 namespace {
 
 void add_backward(std::vector<Action>& order, int stage, int micro, bool split) {
-  order.push_back({'B', stage, micro});
+  order.push_back({split ? 'I' : 'B', stage, micro});
   if (split) order.push_back({'W', stage, micro});
 }
 

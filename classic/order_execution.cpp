@@ -54,10 +54,10 @@ std::string default_instance_name(const Placement& placement, const OrderedInsta
   return placement.blocks[instance.block].id + "#" + std::to_string(instance.micro);
 }
 
-std::vector<Instance> run_as_soon_as_possible(const Placement& placement, const DeviceOrders& orders,
-                                              InstanceNamer namer) {
-  int devices = static_cast<int>(orders.size());
-  for (int device = 0; device < devices; ++device)
+namespace {
+
+void check_lists(const Placement& placement, const DeviceOrders& orders) {
+  for (int device = 0; device < static_cast<int>(orders.size()); ++device) {
     for (const OrderedInstance& instance : orders[device]) {
       if (instance.block < 0 || instance.block >= static_cast<int>(placement.blocks.size()))
         throw std::invalid_argument("order names a block outside the placement");
@@ -67,12 +67,39 @@ std::vector<Instance> run_as_soon_as_possible(const Placement& placement, const 
                                     " is listed on device " + std::to_string(device) +
                                     " but does not run (only) there");
     }
+    if (!orders[device].empty() && orders[device].back().joins_next)
+      throw std::invalid_argument("a fused unit at the end of device " + std::to_string(device) + "'s list");
+    for (size_t i = 0; i < orders[device].size(); ++i)
+      if (!orders[device][i].joins_next && i > 0 && orders[device][i - 1].joins_next &&
+          orders[device][i].fused_span < 1)
+        throw std::invalid_argument("a fused unit without a span on device " + std::to_string(device));
+  }
+}
 
+// The entries [first, last) of a unit starting at `first`.
+size_t unit_end(const std::vector<OrderedInstance>& list, size_t first) {
+  size_t last = first;
+  while (list[last].joins_next) ++last;
+  return last + 1;
+}
+
+bool in_unit(const std::vector<OrderedInstance>& list, size_t first, size_t last, long long key) {
+  for (size_t i = first; i < last; ++i)
+    if (key_of(list[i]) == key) return true;
+  return false;
+}
+
+}  // namespace
+
+TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrders& orders,
+                                    InstanceNamer namer) {
+  check_lists(placement, orders);
+  int devices = static_cast<int>(orders.size());
   std::vector<std::vector<int>> needs = predecessors(placement);
-  std::map<long long, int> finish;  // instance -> end step
-  std::vector<int> free_at(devices, 0);
+  std::map<long long, Time> finish;  // instance -> end
+  std::vector<Time> free_at(devices, 0);
   std::vector<size_t> next(devices, 0);
-  std::vector<Instance> timed;
+  TimedOrders timed;
   size_t total = 0;
   for (const auto& list : orders) total += list.size();
 
@@ -83,51 +110,65 @@ std::vector<Instance> run_as_soon_as_possible(const Placement& placement, const 
   while (!to_try.empty()) {
     int device = to_try.back();
     to_try.pop_back();
-    while (next[device] < orders[device].size()) {
-      const OrderedInstance& head = orders[device][next[device]];
-      int start = free_at[device];
+    const std::vector<OrderedInstance>& list = orders[device];
+    while (next[device] < list.size()) {
+      size_t first = next[device], last = unit_end(list, first);
+      Time start = free_at[device];
       long long missing = -1;
-      for (int before : needs[head.block]) {
-        auto done = finish.find(key_of({before, head.micro}));
-        if (done == finish.end()) {
-          missing = key_of({before, head.micro});
-          break;
+      for (size_t i = first; i < last && missing < 0; ++i)
+        for (int before : needs[list[i].block]) {
+          long long key = key_of({before, list[i].micro});
+          if (in_unit(list, first, last, key)) continue;
+          auto done = finish.find(key);
+          if (done == finish.end()) {
+            missing = key;
+            break;
+          }
+          start = std::max(start, done->second);
         }
-        start = std::max(start, done->second);
-      }
       if (missing >= 0) {
         parked[missing].push_back(device);
         break;
       }
-      int end = start + placement.blocks[head.block].span;
-      finish[key_of(head)] = std::max(finish[key_of(head)], end);
-      free_at[device] = end;
-      timed.push_back({head.block, head.micro, start});
-      ++next[device];
-      auto waiting = parked.find(key_of(head));
-      if (waiting != parked.end()) {
+      bool fused = last - first > 1;
+      Time span = fused ? list[last - 1].fused_span : placement.blocks[list[first].block].span;
+      FusedUnit unit{{}, span};
+      for (size_t i = first; i < last; ++i) {
+        finish[key_of(list[i])] = std::max(finish[key_of(list[i])], start + span);
+        timed.instances.push_back({list[i].block, list[i].micro, start});
+        unit.members.push_back({list[i].block, list[i].micro});
+      }
+      if (fused) timed.fused.push_back(std::move(unit));
+      free_at[device] = start + span;
+      next[device] = last;
+      for (size_t i = first; i < last; ++i) {
+        auto waiting = parked.find(key_of(list[i]));
+        if (waiting == parked.end()) continue;
         to_try.insert(to_try.end(), waiting->second.begin(), waiting->second.end());
         parked.erase(waiting);
       }
     }
   }
-  if (timed.size() < total) {
+  if (timed.instances.size() < total) {
     std::map<long long, std::pair<int, int>> where = locate(orders);
     std::vector<StuckDevice> stuck;
     for (int device = 0; device < devices; ++device) {
-      if (next[device] >= orders[device].size()) continue;
+      const std::vector<OrderedInstance>& list = orders[device];
+      if (next[device] >= list.size()) continue;
       StuckDevice entry;
       entry.device = device;
       entry.position = static_cast<int>(next[device]);
-      entry.head = orders[device][next[device]];
-      for (int before : needs[entry.head.block]) {
-        OrderedInstance missing{before, entry.head.micro};
-        if (finish.count(key_of(missing))) continue;
-        StuckDevice::Wait wait{missing, -1, -1};
-        auto found = where.find(key_of(missing));
-        if (found != where.end()) std::tie(wait.device, wait.position) = found->second;
-        entry.waits_for.push_back(wait);
-      }
+      entry.head = list[next[device]];
+      size_t first = next[device], last = unit_end(list, first);
+      for (size_t i = first; i < last; ++i)
+        for (int before : needs[list[i].block]) {
+          OrderedInstance missing{before, list[i].micro};
+          if (finish.count(key_of(missing)) || in_unit(list, first, last, key_of(missing))) continue;
+          StuckDevice::Wait wait{missing, -1, -1};
+          auto found = where.find(key_of(missing));
+          if (found != where.end()) std::tie(wait.device, wait.position) = found->second;
+          entry.waits_for.push_back(wait);
+        }
       stuck.push_back(entry);
     }
     throw DeadlockError(describe_deadlock(placement, stuck, namer), stuck);

@@ -5,6 +5,12 @@
 // finished). When no device can advance, the order can never run: a
 // deadlock, reported with the instance each stuck device waits at and what
 // it waits for, before anything runs on a cluster.
+//
+// Consecutive entries of a list may be joined into one fused unit (an
+// overlapped forward and backward, or a full backward run as its input and
+// weight parts): the unit starts when the device is free and every
+// dependency of every member from outside the unit has finished; all members
+// start then and finish at start + the unit's span.
 #pragma once
 
 #include <stdexcept>
@@ -19,6 +25,8 @@ namespace tessel::classic {
 struct OrderedInstance {
   int block = 0;
   int micro = 0;
+  bool joins_next = false;  // one fused unit with the next entry of the list
+  Time fused_span = 0;      // on the last member of a fused unit: its span
   bool operator==(const OrderedInstance&) const = default;
 };
 
@@ -49,11 +57,16 @@ struct DeadlockError : std::runtime_error {
 using InstanceNamer = std::string (*)(const Placement&, const OrderedInstance&);
 std::string default_instance_name(const Placement& placement, const OrderedInstance& instance);
 
-// Start steps for every listed instance, in the order of the lists (device by
-// device). Every block must run on exactly one device, the one whose list
-// holds it (checked: std::invalid_argument). Throws DeadlockError.
-std::vector<Instance> run_as_soon_as_possible(const Placement& placement, const DeviceOrders& orders,
-                                              InstanceNamer namer = default_instance_name);
+struct TimedOrders {
+  std::vector<Instance> instances;  // in the order of the lists, device by device
+  std::vector<FusedUnit> fused;
+};
+
+// Start steps for every listed instance. Every block must run on exactly one
+// device, the one whose list holds it, and a fused unit must end with a span
+// (checked: std::invalid_argument). Throws DeadlockError.
+TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrders& orders,
+                                    InstanceNamer namer = default_instance_name);
 
 // Peak memory per device of a timed schedule, with deltas counted from the
 // start step (SPEC section 1); never below 0.

@@ -20,7 +20,17 @@ Schedule schedule_from_orders(const StageGraph& graph, const RankOrders& orders,
                               const std::string& name, int nmicros,
                               const std::optional<std::vector<long long>>& memory_limit = std::nullopt);
 
-// "1F2" / "0I3" / "2W0": the PyTorch name of a stage-placement instance.
+// The block-level lists of rank orders: a B of a split stage becomes its I
+// and W joined into one unit of the backward span; an overlapped pair of
+// actions becomes one unit of the overlap span (default: the sum of the
+// actions' spans). Throws std::invalid_argument for an action without block.
+// `origin`, when given, receives for every entry of every device list the
+// index of the action it comes from in that rank's order.
+DeviceOrders device_orders_of(const StageGraph& graph, const StagePlacement& stages, const RankOrders& orders,
+                              std::vector<std::vector<int>>* origin = nullptr);
+
+// "1F2" / "0I3" / "2W0": the PyTorch name of a stage-placement instance
+// ("3F1r" for the "up" copy of a bidirectional stage).
 std::string pytorch_instance_name(const Placement& placement, const OrderedInstance& instance);
 
 }  // namespace tessel::classic

@@ -109,6 +109,7 @@ RankOrders list_schedule(const StageGraph& graph, int nmicros, const ListPolicy&
       free_at[rank] = end;
       memory[rank] += memory_of(graph, action.kind, action.stage);
       orders[rank].push_back(action);
+      if (action.kind == 'B' && graph.split[action.stage]) orders[rank].back().kind = 'I';
       ++placed;
       started = true;
       if (action.kind == 'F') ++next_forward[action.stage];

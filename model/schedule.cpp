@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <tuple>
 
 namespace tessel {
@@ -17,10 +18,25 @@ Schedule empty_schedule(const Placement& placement, const std::vector<Memory>& m
   return schedule;
 }
 
+std::vector<Time> instance_ends(const Schedule& schedule) {
+  std::vector<Time> ends;
+  ends.reserve(schedule.instances.size());
+  for (const Instance& instance : schedule.instances)
+    ends.push_back(instance.start + schedule.placement.blocks[instance.block].span);
+  if (schedule.fused.empty()) return ends;
+  std::map<std::pair<int, int>, Time> unit_end;  // (block, micro) -> span of its unit
+  for (const FusedUnit& unit : schedule.fused)
+    for (const FusedMember& member : unit.members) unit_end[{member.block, member.micro}] = unit.span;
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    auto found = unit_end.find({schedule.instances[i].block, schedule.instances[i].micro});
+    if (found != unit_end.end()) ends[i] = schedule.instances[i].start + found->second;
+  }
+  return ends;
+}
+
 Time makespan(const Schedule& schedule) {
   Time end = 0;
-  for (const Instance& instance : schedule.instances)
-    end = std::max(end, instance.start + schedule.placement.blocks[instance.block].span);
+  for (Time finish : instance_ends(schedule)) end = std::max(end, finish);
   return end;
 }
 

@@ -27,6 +27,24 @@ struct Repetend {
   int micros_per_period = 1;
 };
 
+// Instances declared to run together as one unit on their device: an
+// overlapped forward and backward of two micro-batches (DualPipe's trick,
+// PyTorch's OVERLAP_F_B cell), or the full backward of a split stage run as
+// its input and weight parts at once. All members start at the unit's start
+// and count as finished at start + span for what depends on them, whatever
+// their own spans; the device is busy for [start, start + span). Memory is as
+// usual (each member's change at the start). docs/formats.md, "fused".
+struct FusedMember {
+  int block = 0;  // index into placement.blocks
+  int micro = 0;
+  bool operator==(const FusedMember&) const = default;
+};
+
+struct FusedUnit {
+  std::vector<FusedMember> members;  // at least two, distinct, on the same devices
+  Time span = 0;                     // ticks, >= 1
+};
+
 struct Schedule {
   Placement placement;
   // One limit per device; empty = no limit. `uniform_limit` remembers whether
@@ -36,6 +54,7 @@ struct Schedule {
   int nmicros = 0;
   std::vector<Instance> instances;
   std::optional<Repetend> repetend;
+  std::vector<FusedUnit> fused;  // empty for schedules without fused units
   nlohmann::json search;  // free object (strategy, backend, ...) or null
   nlohmann::json meta;    // free object or null
 };
@@ -44,7 +63,11 @@ struct Schedule {
 // as uniform when every device has the same one.
 Schedule empty_schedule(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros);
 
-// Largest start + span over the instances (0 for none).
+// When each instance stops occupying its device and its dependants may
+// start: start + span, or the end of its fused unit.
+std::vector<Time> instance_ends(const Schedule& schedule);
+
+// Largest end over the instances (0 for none).
 Time makespan(const Schedule& schedule);
 
 // Orders instances by (start, first device, block, micro): the canonical order

@@ -58,14 +58,54 @@ ReadRepetend read_repetend(const nlohmann::json& value, const JsonPlace& place) 
   return repetend;
 }
 
+struct ReadFused {
+  std::vector<FusedMember> members;
+  Decimal span;
+};
+
+// "fused": [{"instances": [["f7", 4], ["b0", 0]], "span": 3}] (docs/formats.md).
+std::vector<ReadFused> read_fused(const nlohmann::json& document, const std::map<std::string, int>& index,
+                                  long long nmicros, const JsonPlace& place) {
+  std::vector<ReadFused> units;
+  auto it = document.find("fused");
+  if (it == document.end() || it->is_null()) return units;
+  JsonPlace list = place.field("fused");
+  if (!it->is_array()) list.fail("expected a list of fused units");
+  for (size_t u = 0; u < it->size(); ++u) {
+    JsonPlace at = list.index(u);
+    const nlohmann::json& value = (*it)[u];
+    if (!value.is_object()) at.fail("a fused unit is an object with instances and span");
+    require_known_keys(value, {"instances", "span"}, at);
+    ReadFused unit;
+    unit.span = require_decimal(value, "span", at);
+    if (unit.span.digits <= 0) at.field("span").fail("must be > 0");
+    const nlohmann::json& members = require_array(value, "instances", at);
+    for (size_t m = 0; m < members.size(); ++m) {
+      JsonPlace member = at.field("instances").index(m);
+      if (!members[m].is_array() || members[m].size() != 2 || !members[m][0].is_string() ||
+          !members[m][1].is_number_integer())
+        member.fail("expected [block id, micro-batch]");
+      auto found = index.find(members[m][0].get<std::string>());
+      if (found == index.end()) member.fail("unknown block '" + members[m][0].get<std::string>().substr(0, 100) + "'");
+      long long micro = members[m][1].get<long long>();
+      if (micro < 0 || micro >= nmicros) member.fail("micro-batch outside [0, " + std::to_string(nmicros) + ")");
+      unit.members.push_back({found->second, static_cast<int>(micro)});
+    }
+    if (unit.members.size() < 2) at.field("instances").fail("a fused unit has at least two members");
+    units.push_back(std::move(unit));
+  }
+  return units;
+}
+
 // Puts the schedule's numbers on the placement's scales, raising them when a
 // start or limit has more decimals than any span.
 void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instances,
                     const std::vector<Decimal>& limits, const std::optional<ReadRepetend>& repetend,
-                    const JsonPlace& place) {
+                    const std::vector<ReadFused>& fused, const JsonPlace& place) {
   Placement& placement = schedule.placement;
   int time_decimals = placement.time_decimals;
   for (const ReadInstance& instance : instances) time_decimals = std::max(time_decimals, instance.start.decimals);
+  for (const ReadFused& unit : fused) time_decimals = std::max(time_decimals, unit.span.decimals);
   if (repetend)
     for (const Decimal& value : {repetend->start, repetend->end, repetend->period})
       time_decimals = std::max(time_decimals, value.decimals);
@@ -84,6 +124,9 @@ void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instanc
     schedule.instances.push_back({instances[i].block, instances[i].micro,
                                   decimal_ticks(instances[i].start, time_decimals,
                                                 place.field("instances").index(i).field("start"))});
+  for (size_t u = 0; u < fused.size(); ++u)
+    schedule.fused.push_back(
+        {fused[u].members, decimal_ticks(fused[u].span, time_decimals, place.field("fused").index(u).field("span"))});
   if (!repetend) return;
   const JsonPlace at = place.field("repetend");
   Repetend window;
@@ -99,7 +142,8 @@ void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instanc
 
 Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a schedule object");
-  require_known_keys(document, {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "search", "meta"},
+  require_known_keys(document,
+                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "search", "meta"},
                      place);
   require_format(document, kScheduleFormat, place);
   Schedule schedule;
@@ -134,7 +178,7 @@ Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& pla
   std::optional<ReadRepetend> repetend;
   if (document.contains("repetend") && !document["repetend"].is_null())
     repetend = read_repetend(document["repetend"], place.field("repetend"));
-  place_on_scale(schedule, instances, limits, repetend, place);
+  place_on_scale(schedule, instances, limits, repetend, read_fused(document, index, nmicros, place), place);
   if (document.contains("search")) schedule.search = document["search"];
   if (document.contains("meta")) schedule.meta = document["meta"];
   return schedule;
@@ -170,6 +214,16 @@ nlohmann::json schedule_to_json(const Schedule& schedule) {
                             {"end", time_to_json(schedule.repetend->end, time_decimals)},
                             {"period", time_to_json(schedule.repetend->period, time_decimals)},
                             {"micros_per_period", schedule.repetend->micros_per_period}};
+  if (!schedule.fused.empty()) {
+    nlohmann::json units = nlohmann::json::array();
+    for (const FusedUnit& unit : schedule.fused) {
+      nlohmann::json members = nlohmann::json::array();
+      for (const FusedMember& member : unit.members)
+        members.push_back({schedule.placement.blocks[member.block].id, member.micro});
+      units.push_back({{"instances", members}, {"span", time_to_json(unit.span, time_decimals)}});
+    }
+    document["fused"] = std::move(units);
+  }
   if (!schedule.search.is_null()) document["search"] = schedule.search;
   if (!schedule.meta.is_null()) document["meta"] = schedule.meta;
   return document;

@@ -7,11 +7,14 @@
 // schedule stays visible rather than hidden). Cells are as wide as the
 // longest label and have no separator, so a 4-device schedule of 60 steps
 // and up to 10 micro-batches fits 130 columns. `|` marks the repetend's
-// start and end; a ruler above the rows numbers every tenth step.
+// start and end; a ruler above the rows numbers every tenth step. A fused
+// unit shows its members' labels joined by `+` over the unit's steps.
 #include "model/timeline_text.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace tessel {
@@ -36,17 +39,48 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   constexpr int kLongestTimeline = 100000;
   const int limit = max_steps > 0 ? std::min(max_steps, kLongestTimeline) : kLongestTimeline;
   const int steps = static_cast<int>(std::min<Time>(total_steps, limit));
-  int largest_micro = 0;
-  for (const Instance& instance : schedule.instances) largest_micro = std::max(largest_micro, instance.micro);
-  const int width = 1 + digits(largest_micro);
+  auto label_of = [&](int block, int micro) { return cell_letter(placement.blocks[block].kind) + std::to_string(micro); };
+  // A fused unit is drawn once, from its first member, with all labels.
+  std::map<std::pair<int, int>, std::string> unit_label;  // first member -> joined labels
+  std::set<std::pair<int, int>> later_members;
+  for (const FusedUnit& unit : schedule.fused) {
+    std::string joined;
+    for (size_t m = 0; m < unit.members.size(); ++m) {
+      const FusedMember& member = unit.members[m];
+      if (m > 0) later_members.insert({member.block, member.micro});
+      std::string label = label_of(member.block, member.micro);
+      // The input and weight backward of one stage together are its full backward b.
+      const FusedMember* next = m + 1 < unit.members.size() ? &unit.members[m + 1] : nullptr;
+      const Block& block = placement.blocks[member.block];
+      if (next && block.kind == BlockKind::BackwardInput && next->micro == member.micro &&
+          placement.blocks[next->block].kind == BlockKind::BackwardWeight &&
+          placement.blocks[next->block].stage == block.stage) {
+        label = "b" + std::to_string(member.micro);
+        later_members.insert({next->block, next->micro});
+        ++m;
+      }
+      joined += (joined.empty() ? "" : "+") + label;
+    }
+    unit_label[{unit.members.front().block, unit.members.front().micro}] = joined;
+  }
+  int width = 0;
+  for (const Instance& instance : schedule.instances) {
+    auto joined = unit_label.find({instance.block, instance.micro});
+    width = std::max<int>(width, joined != unit_label.end() ? joined->second.size()
+                                                          : label_of(instance.block, instance.micro).size());
+  }
 
   // cells[device][step]: the label, "" for idle, "#" for a collision.
   std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
-  for (const Instance& instance : schedule.instances) {
+  const std::vector<Time> ends = instance_ends(schedule);
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    const Instance& instance = schedule.instances[i];
+    if (later_members.count({instance.block, instance.micro})) continue;
     const Block& block = placement.blocks[instance.block];
-    std::string label = cell_letter(block.kind) + std::to_string(instance.micro);
+    auto joined = unit_label.find({instance.block, instance.micro});
+    std::string label = joined != unit_label.end() ? joined->second : label_of(instance.block, instance.micro);
     for (int device : block.devices)
-      for (Time step = instance.start; step < instance.start + block.span && step < steps; ++step) {
+      for (Time step = instance.start; step < ends[i] && step < steps; ++step) {
         std::string& cell = cells[device][step];
         cell = cell.empty() ? label : "#";
       }

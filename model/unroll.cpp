@@ -274,6 +274,8 @@ int whole_window_count(const Schedule& schedule, int nmicros) {
 Schedule unroll(const Schedule& schedule, int nmicros) {
   if (nmicros < 1)
     throw InputError("", "--nmicros", "must be at least 1, got " + std::to_string(nmicros));
+  // A repetend is defined over spans, not fused units (docs/formats.md).
+  if (!schedule.fused.empty()) throw InputError("", "fused", "a schedule with fused units has no repetend to unroll");
   Repetend unit = unit_of(schedule);
   const int whole = whole_window_count(schedule, nmicros);
   int copies = 0;

@@ -76,8 +76,16 @@ class Backend {
   virtual int value(IntVar x) = 0;
 };
 
+// Measured alternatives inside a backend (solver/tuning.hpp sets them):
+// CaDiCaL's cardinality encoding for memory sums (0 totalizer, 1 sequential
+// counter) and its configuration (0 default, 1 "sat", 2 "unsat").
+struct BackendSettings {
+  int cardinality = 0;
+  int configuration = 0;
+};
+
 // "z3" or "cadical"; throws std::invalid_argument for anything else.
-std::unique_ptr<Backend> make_backend(const std::string& name);
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings = {});
 std::vector<std::string> backend_names();
 
 }  // namespace tessel

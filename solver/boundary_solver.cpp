@@ -234,7 +234,7 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     auto start = std::chrono::steady_clock::now();
     Answer answer = backend->solve(assumptions, phase_deadline);
     double seconds = seconds_since(start);
-    outcome.calls.push_back({what, answer_name(answer), seconds});
+    outcome.calls.push_back({what, answer, seconds});
     std::ostringstream line;
     line << "boundary: " << what << ": " << answer_name(answer) << " (" << seconds << " s)";
     report(line.str());

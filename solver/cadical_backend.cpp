@@ -23,10 +23,11 @@
 // chunk (no_overlap_modulo, one dependency case) guarded by its selectors.
 //
 // Time limits: a CaDiCaL::Terminator polls the Deadline inside the search,
-// so a call stops within milliseconds of the limit and answers Unknown.
+// so a call stops within milliseconds of the limit (or of an interrupt: the
+// deadline carries the stop flag) and answers Unknown.
 //
-// Measurement switches (environment, read once per instance):
-//   TESSEL_CADICAL_CARDINALITY=totalizer|sequential   (default totalizer)
+// Measured alternatives (cardinality encoding, configuration) arrive as
+// BackendSettings from the search's tuning table (solver/tuning.hpp).
 #include <cadical.hpp>
 
 #include <cstdlib>
@@ -54,10 +55,9 @@ class DeadlineTerminator : public CaDiCaL::Terminator {
   Deadline deadline_;
 };
 
-cnf::CardinalityEncoding cardinality_from_environment() {
-  const char* choice = std::getenv("TESSEL_CADICAL_CARDINALITY");
-  if (choice != nullptr && std::string(choice) == "sequential") return cnf::CardinalityEncoding::SequentialCounter;
-  return cnf::CardinalityEncoding::Totalizer;
+cnf::CardinalityEncoding cardinality_of(const BackendSettings& settings) {
+  return settings.cardinality == 1 ? cnf::CardinalityEncoding::SequentialCounter
+                                   : cnf::CardinalityEncoding::Totalizer;
 }
 
 long long floor_div(long long a, long long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -69,11 +69,11 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   // Linear sums with at most this many terms try the enumeration encoding.
   static constexpr size_t kEnumerationTerms = 4;
 
-  CadicalBackend() : pb_(*this, cardinality_from_environment()) {
+  explicit CadicalBackend(const BackendSettings& settings) : pb_(*this, cardinality_of(settings)) {
     truth_ = new_var();
     solver_.set("quiet", 1);
-    if (const char* config = std::getenv("TESSEL_CADICAL_CONFIG"))
-      if (CaDiCaL::Solver::is_valid_configuration(config)) solver_.configure(config);
+    if (settings.configuration == 1) solver_.configure("sat");
+    if (settings.configuration == 2) solver_.configure("unsat");
     solver_.add(truth_.code);
     solver_.add(0);
   }
@@ -261,6 +261,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cadical_backend() { return std::make_unique<CadicalBackend>(); }
+std::unique_ptr<Backend> make_cadical_backend(const BackendSettings& settings) {
+  return std::make_unique<CadicalBackend>(settings);
+}
 
 }  // namespace tessel

@@ -1,28 +1,60 @@
-// A wall-clock deadline shared by a whole search, so that every solver call
-// below it stops in time (the SAT solver through a terminator, Z3 through its
-// timeout parameter) and the command can answer "gave up" with exit 3.
+// When a search must stop: a wall-clock time (or none) and a stop flag that
+// an interrupt (Ctrl-C, SIGTERM, a sibling thread that made the work moot)
+// raises. Every solver call below a search takes one, so that the SAT
+// solver's terminator and Z3's interrupt see both, and the command can
+// answer "gave up" with exit 3 and the best schedule so far.
+//
+// A deadline derived for a sub-task (`within`) keeps the stop flag: an
+// interrupt reaches every budget cut from the search's own deadline.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 
 namespace tessel {
 
+// Raised once, never lowered: "stop what you are doing and report".
+using StopFlag = std::atomic<bool>;
+
 struct Deadline {
   using Clock = std::chrono::steady_clock;
   Clock::time_point at = Clock::time_point::max();
+  const StopFlag* stop = nullptr;
 
-  static Deadline after_seconds(double seconds) {
-    if (seconds <= 0 || seconds > 1e9) return {};
-    return {Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds))};
+  // No time limit (a stop flag may still end the work).
+  static Deadline none(const StopFlag* stop = nullptr) { return {Clock::time_point::max(), stop}; }
+  // `seconds` from now; 0 or less is already expired.
+  static Deadline after_seconds(double seconds, const StopFlag* stop = nullptr) {
+    if (seconds > 1e9) return none(stop);
+    return {Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                               std::max(seconds, 0.0))),
+            stop};
   }
+  // The sooner of this deadline and `seconds` from now, with the same flag.
+  Deadline within(double seconds) const {
+    Deadline own = after_seconds(seconds, stop);
+    return own.at < at ? own : *this;
+  }
+  // The sooner of two deadlines; the flag of this one.
+  Deadline sooner(const Deadline& other) const { return other.at < at ? Deadline{other.at, stop} : *this; }
+
   bool unlimited() const { return at == Clock::time_point::max(); }
-  bool expired() const { return !unlimited() && Clock::now() >= at; }
+  bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
+  bool expired() const { return stopped() || (!unlimited() && Clock::now() >= at); }
   double seconds_left() const {
+    if (stopped()) return 0;
     if (unlimited()) return std::numeric_limits<double>::infinity();
-    return std::chrono::duration<double>(at - Clock::now()).count();
+    return std::max(0.0, std::chrono::duration<double>(at - Clock::now()).count());
   }
 };
+
+// Why a deadline ended the work, for messages: an interrupt is not a time
+// limit, and the user should read which one happened.
+inline const char* stop_reason(const Deadline& deadline) {
+  return deadline.stopped() ? "interrupted" : "time limit reached";
+}
 
 // Seconds elapsed since `start`, for the progress lines and reported times.
 inline double seconds_since(Deadline::Clock::time_point start) {

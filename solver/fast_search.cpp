@@ -55,8 +55,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   if (improve_seconds > 0 && chosen.period > result.lower_bound &&
       placement.blocks.size() <= kLargestShortenedWindow && !options.deadline.expired()) {
     const auto improve_begin = std::chrono::steady_clock::now();
-    Deadline improve_deadline = Deadline::after_seconds(improve_seconds);
-    if (options.deadline.at < improve_deadline.at) improve_deadline = options.deadline;
+    Deadline improve_deadline = options.deadline.within(improve_seconds);
     const int max_in_flight = options.nmicros.value_or(std::max<int>(1, placement.blocks.size()));
     ShortenedWindow shortened = shorten_window(placement, options.memory_limit, chosen, options.backend,
                                                max_in_flight, improve_deadline, options.progress);
@@ -87,8 +86,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   const bool small_enough = built.schedule.instances.size() <= kLargestBoundaryInstances;
   // Not past the deadline: shorten_boundary reads a spent deadline as none.
   if (options.boundary_seconds > 0 && excess > budget && small_enough && !options.deadline.expired()) {
-    Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
-    if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
+    Deadline boundary_deadline = options.deadline.within(options.boundary_seconds);
     BoundaryOutcome shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
     for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
     if (shortened.improved) built.schedule = shortened.schedule;
@@ -98,16 +96,8 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
 
   Schedule schedule = built.schedule;
-  schedule.search = {{"strategy", "fast"},
-                     {"backend", options.backend},
-                     {"construction", fast.construction},
-                     {"constructed_period", fast.solution.period},
-                     {"window_shortened_by_solver", window_shortened},
-                     {"proven_lower_bound", result.proven_lower_bound},
-                     {"micros_per_window", 1},
-                     {"squeezed", built.squeezed},
-                     {"boundary_solved", shortened_improved},
-                     {"boundary_proven_minimal", shortened_complete}};
+  result.construction = Construction{fast.construction, fast.solution.period, window_shortened};
+  result.boundary = {built.squeezed, shortened_improved, shortened_complete};
   result.schedule = schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;

@@ -24,7 +24,7 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
     if (!encoding.complete) break;
     Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     const double seconds = seconds_since(start);
-    outcome.calls.push_back({"fast: period " + std::to_string(period), answer_name(answer), seconds});
+    outcome.calls.push_back({"fast: period " + std::to_string(period), answer, seconds});
     if (progress) {
       std::ostringstream line;
       line << "fast: shorten to period " << period << ": " << answer_name(answer) << " (" << seconds << " s)";

@@ -4,9 +4,9 @@
 // bound just below the answer is the proof of optimality.
 //
 // Why these choices: the horizon H comes from a schedule built first (the
-// repetend search's schedule unrolled to nmicros when the placement has a
-// steady state and nmicros reaches its window, else micro-batches one after
-// another), which is also the answer if the solver runs out of time; the
+// caller's start schedule, solve() passes the repetend search's schedule
+// unrolled to nmicros, else micro-batches one after another), which is
+// also the answer if the solver runs out of time; the
 // repetend's is usually within a few steps of the optimum, so the horizon,
 // and with it the encoding, is several times smaller than the serial one; memory is a bound per device and step over order
 // literals [start <= t], which both backends handle natively (Z3 as
@@ -23,7 +23,6 @@
 #include "solver/backend.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/makespan_bound.hpp"
-#include "solver/repetend_search.hpp"
 #include "solver/schedule_check.hpp"
 #include "solver/single_micro.hpp"
 
@@ -43,34 +42,10 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
   return schedule;
 }
 
-// The repetend search's schedule unrolled to `nmicros`, when there is one:
-// a few seconds at most (a quarter of the time left, short boundary budget).
-std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros) {
-  if (options.memory_limit.empty() || options.deadline.seconds_left() < 0.1) return std::nullopt;
-  SearchOptions quick = options;
-  quick.nmicros.reset();
-  quick.micros_per_window = 1;
-  quick.boundary_seconds = 2;
-  double seconds = options.deadline.unlimited() ? 10 : std::min(10.0, options.deadline.seconds_left() / 4);
-  quick.deadline = Deadline::after_seconds(seconds);
-  quick.progress = nullptr;
-  try {
-    SearchResult found = search_repetend(placement, quick);
-    if (found.status != SearchStatus::Found || !found.schedule || !found.schedule->repetend) return std::nullopt;
-    if (nmicros < smallest_unroll(*found.schedule)) return std::nullopt;
-    Schedule unrolled = unroll(*found.schedule, nmicros);
-    if (!schedule_fits(unrolled)) return std::nullopt;
-    unrolled.repetend.reset();
-    unrolled.search = nullptr;
-    return unrolled;
-  } catch (const InputError&) {
-    return std::nullopt;  // no steady state, or a window the count cannot reach
-  }
-}
-
 }  // namespace
 
-SearchResult search_full(const Placement& placement, const SearchOptions& options) {
+SearchResult search_full(const Placement& placement, const SearchOptions& options,
+                         const std::optional<Schedule>& start_schedule) {
   const auto begin = std::chrono::steady_clock::now();
   const int nmicros = options.nmicros.value_or(1);
   const int nblocks = static_cast<int>(placement.blocks.size());
@@ -93,12 +68,12 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   } else {
     for (const Block& block : placement.blocks) horizon += block.span * nmicros;
   }
-  if (std::optional<Schedule> periodic = repetend_start(placement, options, nmicros);
-      periodic && makespan(*periodic) < horizon) {
-    report("full: start from the repetend schedule unrolled to " + std::to_string(nmicros) +
-           " micro-batches, makespan " + std::to_string(makespan(*periodic)));
-    best = periodic;
-    horizon = makespan(*periodic);
+  if (start_schedule && start_schedule->nmicros == nmicros && schedule_fits(*start_schedule) &&
+      makespan(*start_schedule) < horizon) {
+    report("full: start from a schedule of makespan " + std::to_string(makespan(*start_schedule)));
+    best = *start_schedule;
+    best->repetend.reset();
+    horizon = static_cast<int>(makespan(*start_schedule));
   }
 
   // Refuse what cannot be built (see encoding_budget.hpp).
@@ -139,7 +114,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     // takes as long as building it, and the caller is out of time.
     (void)backend.release();
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while building the encoding of " + std::to_string(nmicros) +
+    result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " + std::to_string(nmicros) +
                      " micro-batches" + (best ? "; the schedule is the serial one" : "");
     if (best) {
       result.makespan = makespan(*best);
@@ -149,7 +124,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     return true;
   };
 
-  backend = make_backend(options.backend);
+  backend = make_backend(options.backend, options.backend_settings);
   std::vector<std::vector<IntVar>> start(nblocks);  // [block][micro]
   for (int b = 0; b < nblocks; ++b)
     for (int micro = 0; micro < nmicros; ++micro) {
@@ -209,7 +184,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     auto call_start = std::chrono::steady_clock::now();
     Answer answer = backend->solve({}, options.deadline);
     double seconds = seconds_since(call_start);
-    result.calls.push_back({"makespan <= " + std::to_string(horizon), answer_name(answer), seconds});
+    result.calls.push_back({"makespan <= " + std::to_string(horizon), answer, seconds});
     report("full: any schedule within " + std::to_string(horizon) + " steps: " + answer_name(answer));
     if (answer == Answer::Unsat) {
       result.status = SearchStatus::Infeasible;
@@ -219,7 +194,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     }
     if (answer == Answer::Unknown) {
       result.status = SearchStatus::Timeout;
-      result.message = "time limit reached before any schedule was found";
+      result.message = std::string(stop_reason(options.deadline)) + " before any schedule was found";
       result.phases.push_back({"full", seconds_since(begin)});
       return result;
     }
@@ -239,7 +214,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     auto call_start = std::chrono::steady_clock::now();
     Answer answer = backend->solve(assumptions, options.deadline);
     double seconds = seconds_since(call_start);
-    result.calls.push_back({"makespan <= " + std::to_string(bound), answer_name(answer), seconds});
+    result.calls.push_back({"makespan <= " + std::to_string(bound), answer, seconds});
     std::ostringstream line;
     line << "full: makespan <= " << bound << ": " << answer_name(answer) << " (" << seconds << " s, "
          << seconds_since(begin) << " s elapsed)";
@@ -253,7 +228,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       continue;
     }
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while proving makespan " + std::to_string(makespan(*best)) +
+    result.message = std::string(stop_reason(options.deadline)) + " while proving makespan " + std::to_string(makespan(*best)) +
                      " optimal (proven lower bound " + std::to_string(result.proven_lower_bound) + ")";
     break;
   }

@@ -3,7 +3,10 @@
 // bound one below it unsatisfiable. The paper's naive baseline.
 #pragma once
 
+#include <optional>
+
 #include "model/placement.hpp"
+#include "model/schedule.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
@@ -11,6 +14,9 @@ namespace tessel {
 // Fills status, schedule, makespan, lower_bound (the simple makespan bound),
 // proven_lower_bound (last unsatisfiable bound + 1, or the simple bound when
 // the answer reaches it) and the solver calls.
-SearchResult search_full(const Placement& placement, const SearchOptions& options);
+// `start_schedule`, a valid schedule of the same micro-batches when given,
+// bounds the horizon and is the answer if time runs out.
+SearchResult search_full(const Placement& placement, const SearchOptions& options,
+                         const std::optional<Schedule>& start_schedule = std::nullopt);
 
 }  // namespace tessel

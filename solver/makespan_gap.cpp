@@ -15,12 +15,6 @@ double relative_gap(long long makespan, long long bound) {
 
 namespace {
 
-bool flag(const Schedule* schedule, const char* name) {
-  if (!schedule || !schedule->search.is_object()) return false;
-  auto found = schedule->search.find(name);
-  return found != schedule->search.end() && found->is_boolean() && found->get<bool>();
-}
-
 std::string full_reason(const GapFacts& facts) {
   const SearchResult& result = *facts.result;
   if (result.status == SearchStatus::Found && result.makespan == result.proven_lower_bound)
@@ -31,11 +25,11 @@ std::string full_reason(const GapFacts& facts) {
 }
 
 std::string boundary_reason(const GapFacts& facts) {
-  if (facts.boundary_seconds <= 0) return "warmup/cooldown were not shortened by the solver (--boundary-seconds 0)";
-  if (flag(facts.schedule, "boundary_proven_minimal"))
+  if (facts.boundary_seconds <= 0) return "warmup/cooldown were not shortened by the solver (--tune boundary_seconds=0)";
+  if (facts.result->boundary.proven_minimal)
     return "warmup and cooldown are proven minimal around this repetend (its window fixed); "
            "another repetend of the same period or a non-periodic schedule may still be shorter";
-  return "the boundary shortening ran out of its budget (--boundary-seconds " +
+  return "the boundary shortening ran out of its budget (--tune boundary_seconds=" +
          [&] {
            std::ostringstream text;
            text << facts.boundary_seconds;

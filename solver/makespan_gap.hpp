@@ -15,8 +15,7 @@ namespace tessel {
 
 struct GapFacts {
   bool full = false;          // strategy full (else repetend)
-  const SearchResult* result = nullptr;
-  const Schedule* schedule = nullptr;  // the written one (its `search` flags)
+  const SearchResult* result = nullptr;  // its boundary facts say what was proven
   double boundary_seconds = 0;         // the budget the boundary solver had
   long long nmicros = 0;               // N of the makespan below
   long long makespan = 0;              // at N micro-batches

@@ -100,7 +100,7 @@ struct Search {
   const Graph& graph;  // scaled
   int stages;
   const Deadline& deadline;
-  const Progress& progress;
+  const PartitionProgress& progress;
   Backend& backend;
   PartitionEncoding encoding;
   Clock::time_point start = Clock::now();
@@ -162,7 +162,7 @@ struct Search {
 
 PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& request,
                                 const std::string& method, const std::string& backend_name,
-                                const Deadline& deadline, const Progress& progress) {
+                                const Deadline& deadline, const PartitionProgress& progress) {
   Clock::time_point start = Clock::now();
   PartitionAnswer answer;
   const bool pippy = request.objective == PartitionObjective::Pippy;

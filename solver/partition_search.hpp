@@ -34,12 +34,12 @@ struct PartitionAnswer {
   double solve_seconds = 0;
 };
 
-using Progress = std::function<void(const std::string&)>;
+using PartitionProgress = std::function<void(const std::string&)>;
 
 // method "exact" (the bound search on `backend`) or "dp" (the baseline
 // alone: status feasible, proven bound only the trivial one).
 PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& request,
                                 const std::string& method, const std::string& backend,
-                                const Deadline& deadline, const Progress& progress = {});
+                                const Deadline& deadline, const PartitionProgress& progress = {});
 
 }  // namespace tessel

@@ -150,7 +150,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
         outcome.gave_up = true;
         break;
       }
-      backend = make_backend(options.backend);
+      backend = make_backend(options.backend, options.backend_settings);
       encoding = encode_modulo(*backend, window, options.memory_limit, period,
                                std::min(last_period, period + chunk - 1), max_in_flight, rules, deadline);
       if (!encoding.complete) {
@@ -161,7 +161,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     auto call_start = std::chrono::steady_clock::now();
     Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     double seconds = seconds_since(call_start);
-    calls.push_back({label + "period " + std::to_string(period), answer_name(answer), seconds});
+    calls.push_back({label + "period " + std::to_string(period), answer, seconds});
     std::ostringstream line;
     line << "repetend: " << label << "period " << period << ": " << answer_name(answer) << " (" << seconds
          << " s, " << seconds_since(begin) << " s for this window)";
@@ -183,16 +183,16 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   if (!outcome.solution) {
     outcome.attempt.seconds = seconds_since(begin);
     if (outcome.gave_up) {
-      outcome.attempt.status = "timeout";
+      outcome.attempt.status = WindowStatus::Timeout;
     } else if (capped) {
-      outcome.attempt.status = "not_better";
+      outcome.attempt.status = WindowStatus::NotBetter;
     } else if (fallback.in_flight <= max_in_flight) {
       // Cannot happen when the encoding is right: the fallback is a solution
       // of the largest period tried. Say so rather than hide it.
       throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
                              " decided unsat although micro-batches run one at a time fit");
     } else {
-      outcome.attempt.status = "infeasible";
+      outcome.attempt.status = WindowStatus::Infeasible;
     }
     return outcome;
   }
@@ -205,8 +205,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   Deadline latency_deadline = deadline;
   if (options.latency_budget) {
     const double budget = std::max(options.latency_min_seconds, outcome.period_seconds);
-    Deadline own = Deadline::after_seconds(budget);
-    if (own.at < latency_deadline.at) latency_deadline = own;
+    latency_deadline = latency_deadline.within(budget);
   }
   const int period = outcome.solution->period;
   int low = critical_path(window);
@@ -216,7 +215,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     const Lit bounded = latency_literal(*backend, encoding, window, period, mid);
     Answer answer = backend->solve({period_assumption(encoding, period), bounded}, latency_deadline);
     double seconds = seconds_since(call_start);
-    calls.push_back({label + "latency <= " + std::to_string(mid), answer_name(answer), seconds});
+    calls.push_back({label + "latency <= " + std::to_string(mid), answer, seconds});
     std::ostringstream line;
     line << "repetend: " << label << "latency <= " << mid << ": " << answer_name(answer) << " (" << seconds
          << " s)";
@@ -233,7 +232,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     }
   }
   outcome.latency_seconds = seconds_since(latency_begin);
-  outcome.attempt.status = "found";
+  outcome.attempt.status = WindowStatus::Found;
   outcome.attempt.period = outcome.solution->period;
   outcome.attempt.latency = outcome.solution->latency;
   outcome.attempt.seconds = seconds_since(begin);
@@ -292,11 +291,11 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
       // never costs the answer k = 1 already has.
       double share = options.wider_window_seconds > 0 ? options.wider_window_seconds : 1e18;
       if (!options.deadline.unlimited()) share = std::min(share, options.deadline.seconds_left() / 2);
-      if (share < 1e17) wider_deadline = Deadline::after_seconds(std::max(share, 1e-3));
+      if (share < 1e17) wider_deadline = options.deadline.within(std::max(share, 1e-3));
     }
     const Deadline& deadline = exploring ? wider_deadline : options.deadline;
     if (deadline.expired()) {
-      result.windows.push_back({k, exploring ? "undecided" : "timeout", 0, k * per_micro_bound, 0, 0});
+      result.windows.push_back({k, exploring ? WindowStatus::Undecided : WindowStatus::Timeout, 0, k * per_micro_bound, 0, 0});
       (exploring ? wider_undecided : timed_out) = true;
       break;
     }
@@ -317,7 +316,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                                           fallback, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
-    if (outcome.gave_up && exploring) outcome.attempt.status = "undecided";
+    if (outcome.gave_up && exploring) outcome.attempt.status = WindowStatus::Undecided;
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
@@ -337,7 +336,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     if (outcome.latency_gave_up) {
       const bool at_bound = best && best->solution.period == best->k * per_micro_bound;
       if (automatic && k < last_k && !at_bound) {
-        result.windows.push_back({k + 1, "undecided", 0, (k + 1) * per_micro_bound, 0, 0});
+        result.windows.push_back({k + 1, WindowStatus::Undecided, 0, (k + 1) * per_micro_bound, 0, 0});
         wider_undecided = true;
       }
       break;
@@ -377,36 +376,29 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // Only with time left: shorten_boundary reads a spent deadline as none
   // (a margin, so that it cannot expire between this test and that read).
   if (options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
-    Deadline boundary_deadline = Deadline::after_seconds(options.boundary_seconds);
-    if (options.deadline.at < boundary_deadline.at) boundary_deadline = options.deadline;
+    Deadline boundary_deadline = options.deadline.within(options.boundary_seconds);
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
   }
   for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
   if (shortened.improved) built.schedule = shortened.schedule;
   Schedule schedule = schedule_from_window(built.schedule, placement, k);
-  schedule.search = {{"strategy", "repetend"},
-                     {"backend", options.backend},
-                     {"proven_lower_bound", result.proven_lower_bound},
-                     {"micros_per_window", k},
-                     {"squeezed", built.squeezed},
-                     {"boundary_solved", shortened.improved},
-                     {"boundary_proven_minimal", shortened.complete}};
+  result.boundary = {built.squeezed, shortened.improved, shortened.complete};
   result.schedule = schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;
   result.nmicros_in_flight = chosen.in_flight * k;
   result.makespan = makespan(schedule);
-  const bool period_gave_up = !result.windows.empty() && result.windows.back().status == "timeout";
+  const bool period_gave_up = !result.windows.empty() && result.windows.back().status == WindowStatus::Timeout;
   if (!best) {
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while deciding period " + std::to_string(result.proven_lower_bound) +
+    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " + std::to_string(result.proven_lower_bound) +
                      "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
                      std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
                      " above the proven bound";
   } else if (timed_out && period_gave_up) {
     result.status = SearchStatus::Timeout;
-    result.message = "time limit reached while trying windows of " + std::to_string(result.windows.back().k) +
+    result.message = std::string(stop_reason(options.deadline)) + " while trying windows of " + std::to_string(result.windows.back().k) +
                      " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
                      ", period " + std::to_string(chosen.period) + ")";
   } else {
@@ -419,7 +411,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     if (wider_undecided)
       result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
                         std::to_string(result.windows.back().k) +
-                        " micro-batches were not fully decided in the time given (--window-seconds, "
+                        " micro-batches were not fully decided in the time given (--tune window_seconds, "
                         "--time-limit); the answer is the best window decided";
   }
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;

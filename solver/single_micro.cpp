@@ -71,7 +71,7 @@ SingleMicroFit single_micro_within_memory(const Placement& placement, const Sear
     return fit;
   }
   if (single.status == SearchStatus::Timeout) {
-    fit.message = "time limit reached while looking for any order of one micro-batch that fits memory";
+    fit.message = std::string(stop_reason(options.deadline)) + " while looking for any order of one micro-batch that fits memory";
     return fit;
   }
   for (const Instance& instance : single.schedule->instances) fit.starts[instance.block] = instance.start;

@@ -12,6 +12,9 @@
 // partition at 8 stages), which would overrun the --time-limit the user
 // asked for; a time-out ends the command soon after, so the memory is
 // reclaimed by the process exit.
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -116,6 +119,33 @@ class Z3Backend final : public Backend {
     }
   }
 
+  // Z3 watches its own timeout, but not our stop flag: while it searches, a
+  // watcher polls the flag and interrupts the context when it rises.
+  z3::check_result check_interruptibly(const z3::expr_vector& terms, const Deadline& deadline) {
+    if (!deadline.stop) return solver_.check(terms);
+    std::mutex mutex;
+    std::condition_variable done_signal;
+    bool done = false;
+    std::thread watcher([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      while (!done) {
+        if (deadline.stopped()) {
+          context_.interrupt();
+          return;
+        }
+        done_signal.wait_for(lock, std::chrono::milliseconds(20));
+      }
+    });
+    z3::check_result result = solver_.check(terms);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    done_signal.notify_one();
+    watcher.join();
+    return result;
+  }
+
   Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) override {
     if (deadline.expired()) {
       gave_up_ = true;
@@ -129,7 +159,7 @@ class Z3Backend final : public Backend {
     solver_.set(params);
     z3::expr_vector terms(context_);
     for (Lit lit : assumptions) terms.push_back(expr_of(lit));
-    z3::check_result result = solver_.check(terms);
+    z3::check_result result = check_interruptibly(terms, deadline);
     if (result == z3::sat) {
       model_ = solver_.get_model();
       return Answer::Sat;

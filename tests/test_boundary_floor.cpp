@@ -25,7 +25,7 @@ TEST_CASE("boundary: at the makespan bound the shortening stops, proven minimal"
   SearchResult result = search_repetend(placement, options);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   REQUIRE(result.status == SearchStatus::Found);
-  CHECK(result.schedule->search["boundary_proven_minimal"] == true);
+  CHECK(result.boundary.proven_minimal);
   CHECK(seconds < 10);
   for (int nmicros : {result.schedule->nmicros, 64, 128}) {
     verify::Report report = testing::verify_schedule(unroll(*result.schedule, nmicros));

@@ -139,12 +139,21 @@ TEST_CASE("nnshape and nnshape_eager place the second all-device block as define
   CHECK(ids_of(make_case("nnshape_eager", 4, false)) ==
         std::vector<std::string>{"fs1", "f0", "fs2", "f1", "f2", "f3", "b3", "b2", "b1", "bs2", "b0", "bs1"});
   CHECK(ids_of(make_case("nnshape", 4, true)) == std::vector<std::string>{"fs1", "f0", "f1", "fs2", "f2", "f3"});
+  // Odd D: the first half is D//2 devices, as the Python Tessel splits it.
+  Placement five = make_case("nnshape", 5, false);
+  CHECK(ids_of(five) == std::vector<std::string>{"fs1", "f0", "f1", "fs2", "f2", "f3", "f4", "b4", "b3", "b2", "bs2",
+                                                 "b1", "b0", "bs1"});
+  CHECK(five.blocks[find_block(five, "f2")].devices == std::vector<int>{2});
+  CHECK(five.blocks[find_block(five, "fs2")].devices == std::vector<int>{0, 1, 2, 3, 4});
+  CHECK(period_lower_bound(five) == 8);  // device 0: fs1, f0, fs2, b0, bs2, bs1 = 1+1+1+3+1+1
+  CHECK(ids_of(make_case("nnshape", 3, false)) ==
+        std::vector<std::string>{"fs1", "f0", "fs2", "f1", "f2", "b2", "b1", "bs2", "b0", "bs1"});
 }
 
 TEST_CASE("unknown cases and unsupported device counts are rejected clearly", "[cases]") {
   CHECK_THAT(input_error("wshape", 4), Catch::Contains("--case") && Catch::Contains("unknown case 'wshape'") &&
                                            Catch::Contains("mshape") && Catch::Contains("alphafold"));
-  CHECK_THAT(input_error("nnshape", 5), Catch::Contains("--ndevs") && Catch::Contains("even"));
+  CHECK(input_error("nnshape", 5).empty());
   CHECK_THAT(input_error("kshape", 3), Catch::Contains("--ndevs") && Catch::Contains("even"));
   CHECK_THAT(input_error("nnshape_eager", 8), Catch::Contains("--ndevs") && Catch::Contains("D = 4"));
   CHECK_THAT(input_error("vshape", 1), Catch::Contains("--ndevs"));
@@ -179,7 +188,7 @@ TEST_CASE("tessel cases and tessel placement on the command line", "[cases][cli]
   CHECK(inference.blocks.size() == 5);
   CHECK(period_lower_bound(inference) == 2);
 
-  auto odd = testing::run_tessel("placement --case nnshape --ndevs 5");
+  auto odd = testing::run_tessel("placement --case kshape --ndevs 5");
   CHECK(odd.exit_code == 2);
   CHECK_THAT(odd.err, Catch::Contains("--ndevs") && Catch::Contains("even"));
   auto unknown = testing::run_tessel("placement --case nope --ndevs 4");

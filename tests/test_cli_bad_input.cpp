@@ -98,7 +98,7 @@ TEST_CASE("bad input: zero, negative, huge and non-finite numbers", "[cli][bad-i
       {"search --case vshape --ndevs 0 --memory 4", "'--ndevs'"},
       {"search --case vshape --ndevs -3 --memory 4", "'--ndevs'"},
       {"search --case vshape --ndevs 99999999999 --memory 4", "'--ndevs'"},
-      {"search --case nnshape --ndevs 3 --memory 4", "even D"},
+      {"search --case kshape --ndevs 3 --memory 4", "even D"},
       {"search --case vshape --ndevs 4 --memory abc", "'--memory'"},
       {"search --case vshape --ndevs 4 --memory 4,4", "'--memory'"},
       {"search --case vshape --ndevs 4 --memory 4 --nmicros 0", "'--nmicros'"},
@@ -127,11 +127,14 @@ TEST_CASE("bad input: conflicting options and unwritable outputs", "[cli][bad-in
       {"search --case vshape --ndevs 4 --placement {dir}/broken.json --memory 4", "exactly one of"},
       {"search --case vshape --ndevs 4 --memory 4 --strategy full", "'--nmicros'"},
       {"search --case vshape --ndevs 4 --memory 4 -o /nonexistent/x.json", "/nonexistent/x.json"},
-      {"search --case vshape --ndevs 4 --memory 4 --staged-output /nonexistent/x.json", "/nonexistent/x.json"},
-      {"search --case vshape --ndevs 4 --memory 4 --window-seconds -1", "'--window-seconds'"},
-      {"search --case vshape --ndevs 4 --memory 4 --periods-per-solver 0", "'--periods-per-solver'"},
-      {"search --case vshape --ndevs 4 --memory 4 --periods-per-solver 65", "'--periods-per-solver'"},
-      {"search --case vshape --ndevs 4 --memory 4 --strategy fast --improve-seconds -1", "'--improve-seconds'"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune window_seconds=-1", "window_seconds takes a number in [0, 3600]"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune periods_per_solver=0", "periods_per_solver takes an integer"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune periods_per_solver=65", "periods_per_solver takes an integer"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune boundary_secs=1", "did you mean 'boundary_seconds'?"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune boundary_seconds", "not name=value"},
+      {"search --case vshape --ndevs 4 --memory 4 --time-limit 0", "'--time-limit'"},
+      {"search --case vshape --ndevs 4 --memory -1", "negative"},
+      {"search --case vshape --ndevs 4 --memory 4 --threads -2", "'--threads'"},
       {"search --case vshape --ndevs 4 --memory 4 --micros-per-window -1", "'--micros-per-window'"},
       {"placement --case vshape --ndevs 4 -o /nonexistent/x.json", "/nonexistent/x.json"},
       {"generate 1f1b --stages 4 --nmicros 4 -o /nonexistent/x.json", "/nonexistent/x.json"},
@@ -147,9 +150,6 @@ TEST_CASE("bad input: an unwritable -o is refused before searching", "[cli][bad-
   CHECK(run.exit_code == 2);
   CHECK(run.err.find("does not exist") != std::string::npos);
   CHECK(run.err.find("repetend:") == std::string::npos);  // no period was asked
-  auto staged = run_tessel("search --case nnshape --ndevs 8 --memory 8 --staged-output /nonexistent/dir/x.json");
-  CHECK(staged.exit_code == 2);
-  CHECK(staged.err.find("repetend:") == std::string::npos);
   auto directory = run_tessel("search --case vshape --ndevs 4 --memory 4 -o /tmp");
   CHECK(directory.exit_code == 2);
   CHECK(directory.err.find("is a directory") != std::string::npos);

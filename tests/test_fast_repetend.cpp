@@ -194,7 +194,7 @@ TEST_CASE("fast: search_fast reports L as its only bound and builds verified end
   CHECK(result.lower_bound == period_lower_bound(placement));
   CHECK(result.proven_lower_bound == result.lower_bound);
   CHECK(result.period >= result.lower_bound);
-  CHECK(result.schedule->search["strategy"] == "fast");
+  CHECK(result.construction.has_value());
   check_verified(*result.schedule);
   check_verified(unroll(*result.schedule, 128));
 }
@@ -210,10 +210,10 @@ TEST_CASE("fast: the solver shortens the constructed window, never below the exa
   SearchResult shortened = search_fast(placement, options, 128, 0.02, 5);
   REQUIRE(constructed.status == SearchStatus::Found);
   REQUIRE(shortened.status == SearchStatus::Found);
-  CHECK(constructed.schedule->search["window_shortened_by_solver"] == false);
+  CHECK(!constructed.construction->window_shortened);
   CHECK(shortened.period <= constructed.period);
   CHECK(shortened.period >= 7);
-  if (shortened.period < constructed.period) CHECK(shortened.schedule->search["window_shortened_by_solver"] == true);
+  if (shortened.period < constructed.period) CHECK(shortened.construction->window_shortened);
   CHECK(shortened.proven_lower_bound == period_lower_bound(placement));  // downward answers prove nothing
   check_verified(*shortened.schedule);
   check_verified(unroll(*shortened.schedule, 2 * shortened.schedule->nmicros + 1));

@@ -26,14 +26,15 @@ std::string fixture() { return std::string(TESSEL_SOURCE_DIR) + "/tests/data/meg
 
 TEST_CASE("a Megatron order for 4 ranks, 2 chunks, 8 micro-batches matches generate interleaved-1f1b",
           "[formats]") {
-  std::vector<std::vector<int>> orders = megatron_order_from_json(read_json_file(fixture()), fixture());
+  MegatronOrders orders = megatron_order_from_json(read_json_file(fixture()), fixture());
   REQUIRE(orders.size() == 4);
   CHECK(megatron_chunks(orders) == 2);
   CHECK(megatron_micro_count(orders) == 8);
-  for (int rank = 0; rank < 4; ++rank) CHECK(orders[rank] == classic::megatron_rank_order(4, rank, 2, 8, 4));
+  for (int rank = 0; rank < 4; ++rank)
+    CHECK(orders[rank] == megatron_steps(classic::megatron_rank_order(4, rank, 2, 8, 4)));
 
-  Schedule imported =
-      classic::schedule_from_megatron_order(orders, 2, 8, false, classic::StageCosts{}, fixture());
+  Schedule imported = classic::schedule_from_megatron_order(orders, classic::MegatronShape{2, {}}, 8, false,
+                                                            classic::StageCosts{}, fixture());
   classic::SchemeRequest request;
   request.scheme = "interleaved-1f1b";
   request.ranks = 4;
@@ -78,6 +79,15 @@ TEST_CASE("bad Megatron orders name the entry", "[formats][cli]") {
 
   write_text(dir.file("shape.json"), "{\"order\": []}");
   CHECK(run_tessel("import --from megatron-order " + dir.file("shape.json")).exit_code == 2);
+
+  // A chunk whose backwards are not all there is bad input, not a schedule with holes.
+  write_text(dir.file("short.json"), "[[1, 2, -2, 1, -1, 2, -2], [1, 2, -2, 1, -1, 2, -2, -1]]");
+  result = run_tessel("import --from megatron-order " + dir.file("short.json"));
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("rank 0 has 1 backwards of chunk 1, expected --nmicros 2"));
+  result = run_tessel("import --from megatron-order --overlap fused " + fixture());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("--overlap") && Catch::Contains("pytorch-csv only"));
 }
 
 TEST_CASE("a Megatron order whose backward comes before its forward is a deadlock", "[formats][cli]") {
@@ -86,6 +96,51 @@ TEST_CASE("a Megatron order whose backward comes before its forward is a deadloc
   auto result = run_tessel("import --from megatron-order " + dir.file("dead.json"));
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("deadlock") && Catch::Contains("rank 0"));
+}
+
+TEST_CASE("Megatron's layer-wise MoE-overlap orders import with --layers-per-chunk", "[formats][cli]") {
+  // Printed by Megatron's own functions (get_schedule_table,
+  // convert_schedule_table_to_order, get_overlap_moe_expert_parallel_comm_order
+  // of megatron/core/transformer/cuda_graphs.py): 2 ranks, 2 chunks of 2
+  // layers, 4 micro-batches, group 2, weight gradients captured (-k.5); and 4
+  // ranks, 2 chunks of 2 layers, 8 micro-batches, group 4, without.
+  TempDir dir;
+  std::string wgrad = std::string(TESSEL_SOURCE_DIR) + "/tests/data/megatron_moe_overlap_2ranks_2chunks_4micros_2layers_wgrad.json";
+  std::string plain = std::string(TESSEL_SOURCE_DIR) + "/tests/data/megatron_moe_overlap_4ranks_2chunks_8micros_2layers.json";
+  MegatronOrders orders = megatron_order_from_json(read_json_file(wgrad), wgrad);
+  CHECK(megatron_has_weights(orders));
+  CHECK(megatron_chunks(orders) == 4);  // layers per rank
+  CHECK(orders[0][11] == MegatronStep{'B', 4});
+  CHECK(orders[0][12] == MegatronStep{'W', 4});
+  Schedule schedule = classic::schedule_from_megatron_order(orders, classic::MegatronShape{2, {2, 2}}, 4, false,
+                                                            classic::StageCosts{}, wgrad);
+  verify::Report report = verify_schedule(schedule);
+  REQUIRE(report.valid);
+  // 2 ranks x 2 chunks x 2 layers = 8 layer stages, each F, I and W.
+  CHECK(schedule.placement.blocks.size() == 8 * 3);
+  CHECK(schedule.instances.size() == 8 * 3 * 4);
+  // Layer k of rank r: chunk (k-1)/2, so stage (chunk*2 + r)*2 + (k-1)%2: rank 1's layer 3 is stage 6.
+  CHECK(schedule.placement.blocks[find_block(schedule.placement, "f6")].devices == std::vector<int>{1});
+  CHECK(schedule.placement.blocks[find_block(schedule.placement, "f5")].devices == std::vector<int>{0});
+
+  auto layered = run_tessel("import --from megatron-order --layers-per-chunk 2 " + plain + " -o " + dir.file("l.json") +
+                            " --report");
+  CHECK(layered.exit_code == 0);
+  CHECK_THAT(layered.err, Catch::Contains("valid (verifier)"));
+  // Read as chunks (the old behaviour) it deadlocks, and the message says what to do.
+  auto as_chunks = run_tessel("import --from megatron-order " + plain);
+  CHECK(as_chunks.exit_code == 1);
+  CHECK_THAT(as_chunks.err, Catch::Contains("deadlock") && Catch::Contains("--layers-per-chunk"));
+  auto weights_as_chunks = run_tessel("import --from megatron-order " + wgrad);
+  CHECK(weights_as_chunks.exit_code == 2);
+  CHECK_THAT(weights_as_chunks.err, Catch::Contains("layer-wise") && Catch::Contains("--layers-per-chunk"));
+  auto uneven = run_tessel("import --from megatron-order --layers-per-chunk 3 " + plain);
+  CHECK(uneven.exit_code == 2);
+  CHECK_THAT(uneven.err, Catch::Contains("not a multiple of 3"));
+  write_text(dir.file("bad.json"), "[[1, -1.25]]");
+  auto bad = run_tessel("import --from megatron-order " + dir.file("bad.json"));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("[0][1]"));
 }
 
 TEST_CASE("import --from tessel-json takes the placement from --case", "[formats][cli]") {

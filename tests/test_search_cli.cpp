@@ -12,7 +12,7 @@ using tessel::testing::run_tessel;
 
 TEST_CASE("search --json: the contract keys, a verified file that unrolls", "[search][cli]") {
   testing::TempDir dir;
-  auto result = run_tessel("search --case mshape --ndevs 4 --memory 6 --boundary-seconds 2 --json -o " + dir.file("s.json"));
+  auto result = run_tessel("search --case mshape --ndevs 4 --memory 6 --tune boundary_seconds=2 --json -o " + dir.file("s.json"));
   REQUIRE(result.exit_code == 0);
   nlohmann::json out = nlohmann::json::parse(result.out);
   CHECK(out["status"] == "found");

@@ -148,7 +148,7 @@ TEST_CASE("modulo: the re-check of decoded answers catches broken solutions", "[
 
 TEST_CASE("modulo: a wider window left undecided keeps a decided answer (exit 0)", "[search][modulo][windows]") {
   auto result = testing::run_tessel(
-      "search --case mshape --ndevs 8 --memory 8 --boundary-seconds 0 --window-seconds 0.0001 --json");
+      "search --case mshape --ndevs 8 --memory 8 --tune boundary_seconds=0 --tune window_seconds=0.0001 --json");
   REQUIRE(result.exit_code == 0);
   nlohmann::json out = nlohmann::json::parse(result.out);
   CHECK(out["status"] == "found");

@@ -44,7 +44,7 @@ void check_proof(const SearchResult& result) {
   for (int period = result.lower_bound; period < result.period; ++period) {
     bool unsat = false;
     for (const SolverCall& call : result.calls)
-      unsat |= call.what == "period " + std::to_string(period) && call.answer == "unsat";
+      unsat |= call.what == "period " + std::to_string(period) && call.answer == Answer::Unsat;
     CHECK(unsat);
   }
   CHECK(result.proven_lower_bound == result.period);
@@ -157,6 +157,6 @@ TEST_CASE("repetend: the solver shortens warmup and cooldown to the makespan bou
   int solved_length = makespan(unroll(*solved.schedule, 128));
   CHECK(solved_length <= squeezed_length);
   CHECK(solved_length == 772);  // the bound max_d(head_d + 128 load(d) + tail_d)
-  CHECK(solved.schedule->search["boundary_proven_minimal"] == true);
+  CHECK(solved.boundary.proven_minimal);
   check_valid_for_any_length(solved);
 }

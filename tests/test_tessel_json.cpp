@@ -226,3 +226,27 @@ TEST_CASE("a saved 4-device kshape inference schedule matches the case by gid", 
   require_valid(unrolled);
   CHECK(makespan(unrolled) == makespan(schedule) + 2 * 7);
 }
+
+TEST_CASE("a Python Tessel schedule of nnshape on 5 devices imports (odd D: first half D//2)", "[tessel-json]") {
+  // Two micro-batches one after the other, each block at its one-micro-batch
+  // ASAP step: the shape of what SchedPlan.save() writes for a 5-device
+  // nnshape (first half 2 devices, as the Python Tessel splits it), gids in
+  // the placement's order.
+  Placement placement = make_case("nnshape", 5, false);
+  std::vector<Time> start = earliest_starts(placement);
+  Time length = critical_path(placement);
+  nlohmann::json blocks = nlohmann::json::array();
+  for (int micro = 0; micro < 2; ++micro)
+    for (size_t gid = 0; gid < placement.blocks.size(); ++gid) {
+      const Block& block = placement.blocks[gid];
+      blocks.push_back({{"mid", micro}, {"span", block.span}, {"memory", block.memory},
+                        {"btype", block.kind == BlockKind::Forward ? "forward" : "backward"}, {"gid", gid},
+                        {"step", start[gid] + micro * length}, {"device", block.devices}});
+    }
+  nlohmann::json saved = {{"ndevs", 5}, {"blocks", blocks}, {"repetend", {0, length}}};
+  Schedule schedule = import_tessel_json(saved, placement, "saved5.json", {2});
+  CHECK(schedule.nmicros == 2);
+  CHECK(schedule.instances.size() == 2 * 14);
+  CHECK(makespan(schedule) == 2 * length);
+  require_valid(schedule);
+}

@@ -61,7 +61,7 @@ TEST_CASE("tessel verify --json has the contract keys", "[verify][cli]") {
   nlohmann::json out = nlohmann::json::parse(result.out);
   CHECK(out["valid"] == true);
   CHECK(out["violations"].empty());
-  for (const char* kind : {"missing", "duplicate", "unknown", "overlap", "dependency", "memory", "repetend"})
+  for (const char* kind : {"missing", "duplicate", "unknown", "overlap", "dependency", "memory", "repetend", "fused"})
     CHECK(out["violation_counts"][kind] == 0);
   CHECK(out["makespan"] == 12);
   CHECK(out["bubble_ratio"].get<double>() == Approx(0.25));

@@ -157,7 +157,7 @@ TEST_CASE("windows: tessel search --micros-per-window on the command line", "[wi
   testing::TempDir dir;
   const std::string fixture_file = std::string(TESSEL_SOURCE_DIR) + "/tests/data/windows_vshape3.placement.json";
   auto found = testing::run_tessel("search --placement " + fixture_file +
-                                   " --memory 2 --backend cadical --boundary-seconds 1 --micros-per-window 2 --json -o " +
+                                   " --memory 2 --backend cadical --tune boundary_seconds=1 --micros-per-window 2 --json -o " +
                                    dir.file("w.json"));
   REQUIRE(found.exit_code == 0);
   nlohmann::json out = nlohmann::json::parse(found.out);
@@ -199,7 +199,7 @@ TEST_CASE("windows: mshape on 8 devices, memory 8 — k = 2 reaches 14 with 12 a
   REQUIRE(automatic.windows.size() == 2);
   CHECK(automatic.windows[0].period == 8);
   CHECK(automatic.windows[0].proven_lower_bound == 8);
-  CHECK(automatic.windows[1].status == "found");
+  CHECK(automatic.windows[1].status == WindowStatus::Found);
   CHECK(automatic.windows[1].period == 14);
   CHECK(automatic.windows[1].proven_lower_bound == 14);
   CHECK(automatic.micros_per_window == 2);

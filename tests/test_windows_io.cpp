@@ -63,7 +63,7 @@ TEST_CASE("windows io: the fixture is a k = 2 window that beats every k = 1 repe
   // cannot go below 8 steps per micro-batch, the window reaches 12 / 2 = 6.
   TempDir dir;
   auto two = run_tessel("search --placement " + kPlacementFile +
-                        " --memory 2 --micros-per-window 2 --boundary-seconds 1 --json -o " + dir.file("k2.json"));
+                        " --memory 2 --micros-per-window 2 --tune boundary_seconds=1 --json -o " + dir.file("k2.json"));
   REQUIRE(two.exit_code == 0);
   nlohmann::json found = nlohmann::json::parse(two.out);
   CHECK(found["micros_per_period"] == 2);
@@ -356,7 +356,7 @@ TEST_CASE("windows io: search reports a k = 2 window at an odd --total-micros", 
   // 127 is no whole number of windows: the unrolled schedule drops the last
   // micro-batch of the 128 that whole windows reach.
   auto odd = run_tessel("search --placement " + kPlacementFile +
-                        " --memory 2 --micros-per-window 2 --boundary-seconds 1 --total-micros 127 --json");
+                        " --memory 2 --micros-per-window 2 --tune boundary_seconds=1 --total-micros 127 --json");
   REQUIRE(odd.exit_code == 0);
   nlohmann::json found = nlohmann::json::parse(odd.out);
   CHECK(found["total_micros"] == 127);

@@ -1,6 +1,7 @@
 // Key=value options of the classic schedules and the --report summary.
 #include "tools/classic_options.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <ostream>
@@ -14,26 +15,32 @@
 
 namespace tessel::cli {
 
-std::map<char, long long> parse_key_values(const std::string& text, const std::string& allowed,
-                                           const std::string& option) {
-  std::map<char, long long> values;
+KeyValues parse_key_values(const std::string& text, const std::vector<std::string>& allowed,
+                           const std::string& option) {
+  std::string names;
+  for (const std::string& key : allowed) names += (names.empty() ? "" : ", ") + key;
+  KeyValues values;
   std::stringstream stream(text);
   std::string item;
   while (std::getline(stream, item, ',')) {
     size_t equals = item.find('=');
-    if (equals != 1 || allowed.find(item[0]) == std::string::npos)
-      throw InputError("", option, "'" + item + "' is not KEY=VALUE with KEY one of " + allowed);
-    try {
-      size_t used = 0;
-      std::string number = item.substr(2);
-      long long value = std::stoll(number, &used);
-      if (used != number.size()) throw std::invalid_argument(number);
-      values[item[0]] = value;
-    } catch (const std::exception&) {
-      throw InputError("", option, "'" + item + "': the value is not an integer");
-    }
+    std::string key = item.substr(0, equals);
+    if (equals == std::string::npos || std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw InputError("", option, "'" + item + "' is not KEY=VALUE with KEY one of " + names);
+    if (values.count(key)) throw InputError("", option, "key " + key + " is given twice");
+    std::optional<Decimal> value = parse_quantity(item.substr(equals + 1));
+    if (!value) throw InputError("", option, "'" + item + "': the value is not a number");
+    values[key] = *value;
   }
   return values;
+}
+
+std::vector<std::string> given_keys(const std::optional<std::string>& text, const std::vector<std::string>& allowed,
+                                    const std::string& option) {
+  std::vector<std::string> keys;
+  if (!text) return keys;
+  for (const auto& [key, value] : parse_key_values(*text, allowed, option)) keys.push_back(key);
+  return keys;
 }
 
 std::optional<std::string> optional_text(const boost::program_options::variables_map& values,
@@ -42,55 +49,19 @@ std::optional<std::string> optional_text(const boost::program_options::variables
   return values[name].as<std::string>();
 }
 
-namespace {
-
-std::map<char, long long> spans_of(const std::optional<std::string>& text, const std::string& keys) {
-  if (!text) return {};
-  std::map<char, long long> spans = parse_key_values(*text, keys, "--span");
-  for (const auto& [key, span] : spans)
-    if (span < 1 || span > 1000000) throw InputError("", "--span", std::string(1, key) + " must be in [1, 1e6]");
-  return spans;
-}
-
-long long value_or(const std::map<char, long long>& values, char key, long long fallback) {
-  auto found = values.find(key);
-  return found == values.end() ? fallback : found->second;
-}
-
-}  // namespace
-
 classic::StageCosts scheme_costs(const std::optional<std::string>& span,
                                  const std::optional<std::string>& memory, bool split) {
-  std::map<char, long long> spans = spans_of(span, "FBW");
-  std::map<char, long long> deltas = memory ? parse_key_values(*memory, "FBW", "--memory") : std::map<char, long long>{};
-  if (!split && deltas.count('W'))
-    throw InputError("", "--memory", "W is given but the backward is not split (add W to --span)");
-  classic::StageCosts costs;
-  costs.forward_span = static_cast<int>(value_or(spans, 'F', 1));
-  costs.backward_span = static_cast<int>(value_or(spans, 'B', 2));
-  costs.input_span = static_cast<int>(value_or(spans, 'B', 1));
-  costs.weight_span = static_cast<int>(value_or(spans, 'W', 1));
-  costs.forward_memory = value_or(deltas, 'F', 1);
-  costs.backward_memory = value_or(deltas, 'B', -1);
-  costs.input_memory = value_or(deltas, 'B', 0);
-  costs.weight_memory = value_or(deltas, 'W', -1);
-  return costs;
+  KeyValues spans = span ? parse_key_values(*span, classic::scheme_letters(), "--span") : KeyValues{};
+  KeyValues deltas = memory ? parse_key_values(*memory, classic::scheme_letters(), "--memory") : KeyValues{};
+  return classic::scheme_costs(spans, deltas, split);
 }
 
 classic::StageCosts pytorch_costs(const std::optional<std::string>& span,
                                   const std::optional<std::string>& memory) {
-  std::map<char, long long> spans = spans_of(span, "FBIW");
-  std::map<char, long long> deltas = memory ? parse_key_values(*memory, "FBIW", "--memory") : std::map<char, long long>{};
-  classic::StageCosts costs;
-  costs.forward_span = static_cast<int>(value_or(spans, 'F', 1));
-  costs.input_span = static_cast<int>(value_or(spans, 'I', 1));
-  costs.weight_span = static_cast<int>(value_or(spans, 'W', 1));
-  costs.backward_span = static_cast<int>(value_or(spans, 'B', costs.input_span + costs.weight_span));
-  costs.forward_memory = value_or(deltas, 'F', 1);
-  costs.backward_memory = value_or(deltas, 'B', -1);
-  costs.input_memory = value_or(deltas, 'I', 0);
-  costs.weight_memory = value_or(deltas, 'W', -1);
-  return costs;
+  KeyValues spans = span ? parse_key_values(*span, classic::pytorch_letters(), "--span") : KeyValues{};
+  KeyValues deltas =
+      memory ? parse_key_values(*memory, {"F", "B", "I", "W"}, "--memory") : KeyValues{};
+  return classic::pytorch_costs(spans, deltas);
 }
 
 bool print_schedule_report(const Schedule& schedule, std::ostream& out) {

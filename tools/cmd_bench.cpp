@@ -21,8 +21,7 @@
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "solver/backend.hpp"
-#include "solver/full_search.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/search.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "verify/verify.hpp"
@@ -55,8 +54,8 @@ struct Row {
   Problem problem;
   std::string backend;
   std::string result;   // optimum | bound | timeout | infeasible | error
-  int value = 0;        // the period (repetend) or makespan (full) found, 0 if none
-  int proven_bound = 0; // largest bound proven impossible + 1 (or the simple bound)
+  Time value = 0;       // the period (repetend) or makespan (full) found, 0 if none
+  Time proven_bound = 0; // largest bound proven impossible + 1 (or the simple bound)
   double seconds = 0;   // the whole search
   double decide_seconds = 0;  // repetend: deciding the period; full: everything
   std::string verified; // valid | INVALID | UNREADABLE | - (no schedule)
@@ -109,51 +108,67 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string check_with_verifier(const Schedule& schedule) {
-  try {
-    verify::Report report = verify::check_schedule(schedule_to_json(schedule));
-    return report.valid ? "valid" : "INVALID";
-  } catch (const verify::FormatError&) {
-    return "UNREADABLE";  // the schedule writer and the verifier disagree on the format: a bug
+// Progress for one bench row: the lines only with --verbose.
+class RowProgress : public Progress {
+ public:
+  explicit RowProgress(bool verbose) : verbose_(verbose) {}
+  void line(const std::string& text) override {
+    if (verbose_) std::cerr << "\n  " << text;
   }
-}
+
+ private:
+  bool verbose_;
+};
 
 Row run_problem(const Problem& problem, const std::string& backend, double time_limit, bool verbose) {
   Row row{problem, backend, "error", 0, 0, 0, 0, "-", "", ""};
-  Placement placement = make_case(problem.case_name, problem.ndevs, problem.infer);
-  SearchOptions options;
-  options.backend = backend;
-  if (problem.memory) options.memory_limit.assign(placement.ndevs, *problem.memory);
-  if (problem.strategy == "full") options.nmicros = problem.nmicros;
-  if (problem.strategy == "repetend" && problem.in_flight > 0) options.nmicros = problem.in_flight;
-  options.deadline = Deadline::after_seconds(time_limit);
-  if (verbose) options.progress = [](const std::string& line) { std::cerr << "\n  " << line; };
+  SearchRequest request;
+  request.placement = make_case(problem.case_name, problem.ndevs, problem.infer);
+  request.backend = backend;
+  // No limit is a limit no schedule reaches.
+  request.memory_limit.assign(request.placement.ndevs, problem.memory ? *problem.memory : kMaxTicks);
+  request.strategy = problem.strategy == "full" ? Strategy::Full : Strategy::Repetend;
+  if (problem.strategy == "full") request.nmicros = problem.nmicros;
+  if (problem.strategy == "repetend" && problem.in_flight > 0) request.nmicros = problem.in_flight;
+  request.micros_per_window = problem.strategy == "repetend" ? 1 : 0;
+  request.deadline = time_limit > 0 ? Deadline::after_seconds(time_limit) : Deadline::none();
+  RowProgress progress(verbose);
   auto start = std::chrono::steady_clock::now();
-  SearchResult result;
+  SearchReport report;
   try {
-    result = problem.strategy == "full" ? search_full(placement, options) : search_repetend(placement, options);
+    report = solve(request, progress);
   } catch (const InputError& error) {
     row.note = error.what();
     return row;
   }
   row.seconds = seconds_since(start);
   row.decide_seconds = row.seconds;
-  for (const PhaseTime& phase : result.phases)
+  for (const PhaseTime& phase : report.phases)
     if (phase.phase == "period") row.decide_seconds = phase.seconds;
-  row.value = problem.strategy == "full" ? result.makespan : result.period;
-  row.proven_bound = result.proven_lower_bound;
-  if (result.status == SearchStatus::Infeasible) {
+  Time lower_bound = 0;
+  if (report.period) {
+    row.value = report.period->period;
+    row.proven_bound = report.period->proven_lower_bound;
+    lower_bound = report.period->lower_bound;
+  } else if (report.makespan) {
+    row.value = report.makespan->makespan;
+    row.proven_bound = report.makespan->proven_lower_bound;
+    lower_bound = report.makespan->bound.value;
+  }
+  const bool decided = report.period ? report.period->optimal : report.makespan && report.makespan->proven_optimal;
+  if (report.outcome == Outcome::Infeasible) {
     row.result = "infeasible";
     row.value = 0;
-  } else if (result.schedule && row.value == row.proven_bound) {
+  } else if (report.best && decided) {
     row.result = "optimum";
-  } else if (row.proven_bound > result.lower_bound) {
+  } else if (row.proven_bound > lower_bound) {
     row.result = "bound";
   } else {
     row.result = "timeout";
   }
-  if (result.status == SearchStatus::Timeout) row.note = result.message;
-  if (result.schedule) row.verified = check_with_verifier(*result.schedule);
+  if (report.outcome == Outcome::Timeout) row.note = report.message;
+  // solve() verified every schedule it reports.
+  if (report.best) row.verified = "valid";
   return row;
 }
 

@@ -19,22 +19,66 @@ namespace tessel::cli {
 namespace {
 
 const char* kUsage =
-    "tessel generate SCHEME --stages S --nmicros N [--chunks V] [--span F=..,B=..[,W=..]]\n"
-    "                [--memory F=..,B=..[,W=..]] [--memory-limit M] [-o FILE] [--report]\n\n"
-    "SCHEME: gpipe | 1f1b | interleaved-1f1b | zb-h1 | zb-h2 | zb-v\n"
-    "  --stages S is the number of pipeline ranks (devices). interleaved-1f1b puts\n"
-    "  --chunks V stages on each rank (stage c*S+r on rank r, Megatron's order);\n"
-    "  zb-v puts two stages on each rank in a \"v\" (ranks 0..S-1, then S-1..0).\n"
-    "Spans (steps): default F=1,B=2 (B = full backward). Giving W splits the backward\n"
-    "  into B (input gradient) and W (weight gradient); zb-* always split, default\n"
-    "  F=1,B=1,W=1.\n"
-    "Memory (change at the block's start): default F=1,B=-1; split: F=1,B=0,W=-1\n"
-    "  (F allocates one activation unit, the backward - or W when split - frees it).\n"
+    "tessel generate SCHEME --stages S --nmicros N [--chunks V] [--flavour megatron|pytorch] [--group G]\n"
+    "                [--max-pending K] [--span ..] [--memory ..] [--memory-limit M] [-o FILE] [--report]\n\n"
+    "SCHEME (reference it matches order for order):\n"
+    "  gpipe, 1f1b         one stage per rank\n"
+    "  interleaved-1f1b    --chunks V stages per rank (stage c*S+r on rank r); --flavour megatron\n"
+    "                      (default; Megatron-LM, micro-batch group --group G, default S) or pytorch\n"
+    "                      (ScheduleInterleaved1F1B's rounds: groups of N / max(1, N // S))\n"
+    "  looped-bfs          PyTorch's ScheduleLoopedBFS, --chunks V stages per rank\n"
+    "  interleaved-zb      PyTorch's ScheduleInterleavedZeroBubble, --chunks V stages per rank\n"
+    "  zb-h1, zb-h2, zb-v  zero bubble (zb-v: two stages per rank in a \"v\": ranks 0..S-1, S-1..0)\n"
+    "  zb-auto             the zero-bubble repository's heuristic under a memory limit of --max-pending K\n"
+    "                      activations per rank (default S: about ZB-H1's memory; 2S: ZB-H2's)\n"
+    "  v-half, v-min       the controllable-memory V schedules (half, a third of 1F1B's activations)\n"
+    "  dualpipev           DeepSeek's DualPipeV (= PyTorch's ScheduleDualPipeV), N >= 2S\n"
+    "  dualpipe            DeepSeek's bidirectional DualPipe: S even, N even >= 2S, N/2 micro-batches\n"
+    "                      each way; the schedule holds N/2 micro-batch PAIRS (one per direction)\n"
+    "  --stages S is the number of pipeline ranks (devices). --chunks is refused where the scheme\n"
+    "  fixes it (1, or 2 for the v-shaped ones and dualpipe).\n"
+    "Spans (steps) and memory (change at the block's start):\n"
+    "  dualpipe, dualpipev: keys F, I (input backward), W, B (full backward, default I+W), FB (an\n"
+    "    overlapped forward+backward unit, default F+B); memory F, I, W (default 1, 0, -1).\n"
+    "  all others: keys F, B, W; default F=1,B=2. Giving W splits the backward into B (input\n"
+    "    gradient) and W (weight gradient); the zero-bubble and v ones always split, default\n"
+    "    F=1,B=1,W=1. Memory default F=1,B=-1; split: F=1,B=0,W=-1.\n"
+    "  A key the scheme does not use is an error.\n"
     "The schedule's memory limit is the peak it needs per device, or --memory-limit.\n"
     "Its steady state (the longest run of identical periods, if any) is written as its\n"
     "repetend, which `tessel verify` checks.\n"
     "The schedule goes to -o FILE, else to stdout; --report runs the verifier and\n"
     "prints makespan, bubble ratio and peak memory per device on stderr";
+
+bool pytorch_words(const std::string& scheme) { return scheme == "dualpipe" || scheme == "dualpipev"; }
+
+classic::StageCosts costs_for(const po::variables_map& values, const std::string& scheme, bool& split) {
+  std::optional<std::string> span = optional_text(values, "span"), memory = optional_text(values, "memory");
+  if (pytorch_words(scheme)) {
+    given_keys(span, {"F", "B", "I", "W", "FB"}, "--span");
+    given_keys(memory, {"F", "I", "W"}, "--memory");
+    split = true;
+    return pytorch_costs(span, memory);
+  }
+  std::vector<std::string> keys = given_keys(span, {"F", "B", "W"}, "--span");
+  split = classic::always_split(scheme) || std::find(keys.begin(), keys.end(), "W") != keys.end();
+  return scheme_costs(span, memory, split);
+}
+
+void check_scheme_options(const po::variables_map& values, const classic::SchemeRequest& request) {
+  const std::string& scheme = request.scheme;
+  if (values.count("chunks") && !classic::chunks_adjustable(scheme) &&
+      request.chunks != classic::default_chunks(scheme))
+    throw InputError("", "--chunks", scheme + " has " + std::to_string(classic::default_chunks(scheme)) +
+                                         " stage(s) per rank; only interleaved-1f1b, looped-bfs and "
+                                         "interleaved-zb take another count");
+  if (values.count("flavour") && scheme != "interleaved-1f1b")
+    throw InputError("", "--flavour", "applies to interleaved-1f1b only");
+  if (values.count("group") && (scheme != "interleaved-1f1b" || request.flavour != classic::Flavour::megatron))
+    throw InputError("", "--group", "applies to interleaved-1f1b --flavour megatron only (PyTorch derives it)");
+  if (values.count("max-pending") && scheme != "zb-auto")
+    throw InputError("", "--max-pending", "applies to zb-auto only");
+}
 
 }  // namespace
 
@@ -44,7 +88,10 @@ int run_generate(int argc, char** argv) {
       ("scheme", po::value<std::string>()->required(), "the scheme (positional)")
       ("stages", po::value<int>()->required(), "pipeline ranks (devices)")
       ("nmicros", po::value<int>()->required(), "micro-batches")
-      ("chunks", po::value<int>()->default_value(2), "interleaved-1f1b: model chunks per rank")
+      ("chunks", po::value<int>(), "interleaved-1f1b, looped-bfs, interleaved-zb: model chunks per rank (default 2)")
+      ("flavour", po::value<std::string>(), "interleaved-1f1b: megatron (default) | pytorch")
+      ("group", po::value<int>(), "interleaved-1f1b (megatron): micro-batch group size (default: --stages)")
+      ("max-pending", po::value<long long>(), "zb-auto: activations a rank may hold (default: --stages)")
       ("span", po::value<std::string>(), "spans, e.g. F=1,B=2 or F=1,B=1,W=1 (W = split backward)")
       ("memory", po::value<std::string>(), "memory deltas, e.g. F=1,B=-1 or F=1,B=0,W=-1")
       ("memory-limit", po::value<std::string>(), "limit written into the schedule: M or M0,M1,.. (default: its peak)")
@@ -60,26 +107,43 @@ int run_generate(int argc, char** argv) {
     classic::SchemeRequest request;
     request.scheme = values["scheme"].as<std::string>();
     const auto& names = classic::scheme_names();
-    if (std::find(names.begin(), names.end(), request.scheme) == names.end())
-      throw InputError("", "SCHEME", "unknown scheme '" + request.scheme +
-                                         "' (gpipe, 1f1b, interleaved-1f1b, zb-h1, zb-h2, zb-v)");
+    if (std::find(names.begin(), names.end(), request.scheme) == names.end()) {
+      std::string known;
+      for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+      throw InputError("", "SCHEME", "unknown scheme '" + request.scheme + "' (" + known + ")");
+    }
     request.ranks = values["stages"].as<int>();
     request.nmicros = values["nmicros"].as<int>();
-    request.chunks = values["chunks"].as<int>();
+    request.chunks = values.count("chunks") ? values["chunks"].as<int>() : 0;
+    if (values.count("flavour")) {
+      std::string flavour = values["flavour"].as<std::string>();
+      if (flavour != "megatron" && flavour != "pytorch")
+        throw InputError("", "--flavour", "expected megatron or pytorch, got '" + flavour + "'");
+      request.flavour = flavour == "pytorch" ? classic::Flavour::pytorch : classic::Flavour::megatron;
+    }
+    if (values.count("group")) request.group = values["group"].as<int>();
+    if (values.count("max-pending")) request.max_pending = values["max-pending"].as<long long>();
     if (request.ranks < 1 || request.ranks > 4096) throw InputError("", "--stages", "must be in [1, 4096]");
     if (request.nmicros < 1 || request.nmicros > 100000) throw InputError("", "--nmicros", "must be in [1, 100000]");
-    if (request.chunks < 1 || request.chunks > 64) throw InputError("", "--chunks", "must be in [1, 64]");
-    long long stages_total = static_cast<long long>(request.ranks) *
-                             (request.scheme == "interleaved-1f1b" ? request.chunks : request.scheme == "zb-v" ? 2 : 1);
+    if (values.count("chunks") && (request.chunks < 1 || request.chunks > 64))
+      throw InputError("", "--chunks", "must be in [1, 64]");
+    if (values.count("group") && (request.group < 1 || request.group > 100000))
+      throw InputError("", "--group", "must be in [1, 100000]");
+    if (values.count("max-pending") && (request.max_pending < 1 || request.max_pending > 1000000))
+      throw InputError("", "--max-pending", "must be in [1, 1e6]");
+    check_scheme_options(values, request);
+    int chunks = request.chunks > 0 ? request.chunks : classic::default_chunks(request.scheme);
+    long long stages_total = static_cast<long long>(request.ranks) * chunks;
     if (stages_total * request.nmicros * 3 > 3000000)
       throw InputError("", "--nmicros", "stages x micro-batches is too large (at most 1e6 stage runs)");
-    bool zero_bubble = request.scheme.rfind("zb-", 0) == 0;
-    bool w_given = values.count("span") &&
-                   parse_key_values(values["span"].as<std::string>(), "FBW", "--span").count('W');
-    request.split = zero_bubble || w_given;
-    request.costs = scheme_costs(optional_text(values, "span"), optional_text(values, "memory"), request.split);
+    request.costs = costs_for(values, request.scheme, request.split);
 
-    Schedule schedule = classic::generate_scheme(request);
+    Schedule schedule;
+    try {
+      schedule = classic::generate_scheme(request);
+    } catch (const std::invalid_argument& error) {
+      throw InputError("", request.scheme, error.what());
+    }
     return write_classic_output(values, schedule);
   });
 }

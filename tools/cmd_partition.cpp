@@ -153,8 +153,8 @@ int run_partition(int argc, char** argv) {
     if (placement_options.memory_unit < 0) throw InputError("", "--memory-unit", "must be >= 0");
 
     Graph graph = read_graph_file(graph_path);
-    Progress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
-    PartitionAnswer answer = solve_partition(graph, request, method, backend, Deadline::after_seconds(time_limit),
+    PartitionProgress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
+    PartitionAnswer answer = solve_partition(graph, request, method, backend, time_limit > 0 ? Deadline::after_seconds(time_limit) : Deadline::none(),
                                              progress);
 
     nlohmann::json result = {{"status", status_name(answer.status)},

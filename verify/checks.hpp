@@ -18,7 +18,7 @@ inline constexpr size_t kListedPerKind = 20;
 // The order in which kinds are reported (and the complete set of kinds).
 inline const std::vector<std::string>& violation_kinds() {
   static const std::vector<std::string> kinds = {"missing", "duplicate", "unknown", "overlap",
-                                                 "dependency", "memory", "repetend"};
+                                                 "dependency", "memory", "repetend", "fused"};
   return kinds;
 }
 
@@ -57,11 +57,25 @@ struct DistinctInstances {
 // Condition 1 (missing, duplicate, unknown); returns the distinct instances.
 DistinctInstances check_completeness(const ScheduleDocument& schedule, Findings& findings);
 
-// Condition 2: no two instances on one device at one step.
-void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
+// Fused units (fused.cpp): per entry of DistinctInstances::by_block, the unit
+// it belongs to (-1 for none) and when it ends for what depends on it (start +
+// span, or its unit's start + span). Reports members that are not scheduled,
+// belong to two units, sit on other devices or start apart as `fused`.
+struct FusedTimes {
+  std::vector<int> unit;
+  std::vector<long long> end;
+};
+FusedTimes check_fused(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
 
-// Condition 3: every edge a -> b holds within every micro-batch.
-void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
+// Condition 2: no two instances on one device at one step (a fused unit
+// occupies its steps once, for all its members).
+void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                       Findings& findings);
+
+// Condition 3: every edge a -> b holds within every micro-batch (b starts
+// when a ends, its unit's end for a fused a; an edge inside one unit holds).
+void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                        Findings& findings);
 
 // Condition 4 with the peak memory per device (counted over the complete
 // micro-batches, see memory.cpp).
@@ -78,7 +92,7 @@ struct Metrics {
   std::vector<long long> busy_steps;
   double bubble_ratio = 0.0;
 };
-Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct);
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused);
 
 // Looks up (block, micro) among the distinct instances; nullptr when absent.
 const PlacedInstance* find_instance(const DistinctInstances& distinct, int block, long long micro);

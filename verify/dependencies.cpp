@@ -1,5 +1,7 @@
 // Condition 3 of SPEC section 1, "dependencies": for every edge a -> b and
-// every micro-batch m, start(a, m) + span(a) <= start(b, m).
+// every micro-batch m, start(a, m) + span(a) <= start(b, m); for a member of a
+// fused unit its end is the unit's, and an edge inside one unit holds (the
+// unit computes both together).
 //
 // The distinct instances are sorted by (block, micro), so each edge is one
 // merge of block a's and block b's micro-batch lists. A micro-batch where one
@@ -23,7 +25,8 @@ std::vector<int> devices_of_both(const BlockSpec& a, const BlockSpec& b) {
 
 }  // namespace
 
-void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings) {
+void check_dependencies(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                        Findings& findings) {
   for (const EdgeSpec& edge : schedule.edges) {
     const BlockSpec& from = schedule.blocks[edge.from];
     const BlockSpec& to = schedule.blocks[edge.to];
@@ -42,8 +45,9 @@ void check_dependencies(const ScheduleDocument& schedule, const DistinctInstance
         ++b;
         continue;
       }
-      long long finish = before.start + from.span;
-      if (finish > after.start)
+      long long finish = fused.end[a];
+      bool same_unit = fused.unit[a] >= 0 && fused.unit[a] == fused.unit[b];
+      if (finish > after.start && !same_unit)
         findings.add({"dependency",
                       name_of(schedule, after) + " starts at step " + std::to_string(after.start) + " but " +
                           name_of(schedule, before) + " runs until step " + std::to_string(finish) + " (edge " +

@@ -7,7 +7,8 @@
 // before that one ends overlaps it. Each instance that starts on a busy
 // device is one violation, naming the device, the first shared step and the
 // two instances; so n instances stacked on one step give n - 1 violations,
-// not n^2 / 2.
+// not n^2 / 2. A fused unit is one occupancy, [start, start + its span),
+// named by its first member.
 #include <algorithm>
 #include <tuple>
 
@@ -31,14 +32,17 @@ struct Occupancy {
 
 }  // namespace
 
-void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings) {
+void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                       Findings& findings) {
   std::vector<Occupancy> occupancies;
   occupancies.reserve(distinct.by_block.size());
+  std::vector<char> unit_placed(schedule.fused.size(), 0);
   for (size_t i = 0; i < distinct.by_block.size(); ++i) {
     const PlacedInstance& instance = distinct.by_block[i];
     const BlockSpec& block = schedule.blocks[instance.block];
-    for (int device : block.devices)
-      occupancies.push_back({device, instance.start, instance.start + block.span, i});
+    int unit = fused.unit[i];
+    if (unit >= 0 && unit_placed[unit]++) continue;
+    for (int device : block.devices) occupancies.push_back({device, instance.start, fused.end[i], i});
   }
   std::sort(occupancies.begin(), occupancies.end(), [](const Occupancy& a, const Occupancy& b) {
     return std::tie(a.device, a.start, a.end, a.instance) < std::tie(b.device, b.start, b.end, b.instance);

@@ -1,5 +1,5 @@
 // The figures of a schedule (SPEC section 1): makespan = the largest
-// start + span; busy steps of a device = the steps in [0, makespan) where at
+// start + span (a fused unit's end for its members); busy steps of a device = the steps in [0, makespan) where at
 // least one instance occupies it; bubble ratio = idle steps / (ndevs *
 // makespan). Busy steps are a union of intervals, so an invalid schedule
 // with overlaps still gets truthful figures.
@@ -9,13 +9,14 @@
 
 namespace tessel::verify {
 
-Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct) {
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused) {
   Metrics metrics;
   std::vector<std::vector<std::pair<long long, long long>>> intervals(schedule.ndevs);
-  for (const PlacedInstance& instance : distinct.by_block) {
+  for (size_t i = 0; i < distinct.by_block.size(); ++i) {
+    const PlacedInstance& instance = distinct.by_block[i];
     const BlockSpec& block = schedule.blocks[instance.block];
-    metrics.makespan = std::max(metrics.makespan, instance.start + block.span);
-    for (int device : block.devices) intervals[device].push_back({instance.start, instance.start + block.span});
+    metrics.makespan = std::max(metrics.makespan, fused.end[i]);
+    for (int device : block.devices) intervals[device].push_back({instance.start, fused.end[i]});
   }
 
   metrics.busy_steps.assign(schedule.ndevs, 0);

@@ -239,6 +239,7 @@ ScheduleDocument read_schedule_document(const nlohmann::json& document) {
     fail("nmicros", "must be in [0, 1e9], got " + std::to_string(schedule.nmicros));
   read_instances(document, schedule, index);
   read_repetend(document, schedule);
+  read_fused(document, schedule);
   return schedule;
 }
 

@@ -48,6 +48,14 @@ struct ForeignInstance {
   std::string reason;
 };
 
+// A fused unit as the file declares it (docs/formats.md, "fused"): its
+// members by block index and micro-batch, and its span.
+struct FusedSpec {
+  std::vector<std::pair<int, long long>> members;  // (index into blocks, micro), at least two
+  long long span = 1;
+  size_t position = 0;  // index in the file's "fused" list
+};
+
 struct ClaimedRepetend {
   long long start = 0;
   long long end = 0;
@@ -64,6 +72,7 @@ struct ScheduleDocument {
   std::vector<PlacedInstance> instances;
   std::vector<ForeignInstance> foreign;
   std::optional<ClaimedRepetend> repetend;
+  std::vector<FusedSpec> fused;
 };
 
 // Largest start step and span accepted, so that every sum fits in an int
@@ -73,6 +82,10 @@ inline constexpr long long kMaxSpan = 1000000000;
 
 // Reads the document; throws FormatError naming the field on unreadable input.
 ScheduleDocument read_schedule_document(const nlohmann::json& document);
+
+// Reads the optional "fused" list into `schedule` (whose blocks are read);
+// fused_document.cpp.
+void read_fused(const nlohmann::json& document, ScheduleDocument& schedule);
 
 // "f3#5": block f3 of micro-batch 5, the way every message names an instance.
 std::string instance_name(const std::string& block, long long micro);

@@ -49,7 +49,7 @@ for ndevs in $devices; do
       echo "$name $ndevs $mode $memory" >&2
       start=$(date +%s.%N)
       "$tessel" search --case "$name" --ndevs "$ndevs" $infer_flag --memory "$memory" --backend "$backend" \
-        --time-limit "$limit" --boundary-seconds "$boundary" --json -o "$work/s.json" >"$work/out.json" 2>/dev/null
+        --time-limit "$limit" --tune boundary_seconds="$boundary" --json -o "$work/s.json" >"$work/out.json" 2>/dev/null
       code=$?
       seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.2f')
       python=$(python_of "$ndevs" "$name" "$memory" "$infer_key")

@@ -26,7 +26,7 @@ for name in mshape nnshape xshape kshape; do
     for memory in $((ndevs / 2)) $ndevs $((ndevs * 2)); do
       begin=$(date +%s.%N)
       json=$("$tessel" search --case "$name" --ndevs "$ndevs" --memory "$memory" --backend "$backend" \
-               --time-limit "$limit" --boundary-seconds "$boundary" --window-seconds "$windows" --json 2>/dev/null)
+               --time-limit "$limit" --tune boundary_seconds="$boundary" --tune window_seconds="$windows" --json 2>/dev/null)
       code=$?
       wall=$(echo "$(date +%s.%N) - $begin" | bc)
       if [ -z "$json" ]; then

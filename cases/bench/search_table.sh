@@ -33,7 +33,7 @@ for name in vshape xshape mshape nnshape kshape; do
     infer_flag="" infer_key=False
     [ "$mode" = infer ] && infer_flag="--infer" infer_key=True
     json=$("$tessel" search --case "$name" --ndevs 4 $infer_flag --memory "$memory" --backend "$backend" \
-             --time-limit "$limit" --boundary-seconds "$boundary" --json 2>/dev/null)
+             --time-limit "$limit" --tune boundary_seconds="$boundary" --json 2>/dev/null)
     code=$?
     read -r ref_period ref_ms ref_sec <<<"$(reference_of "$name" "$memory" "$infer_key")"
     if [ -z "$json" ]; then

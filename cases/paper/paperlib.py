@@ -184,7 +184,8 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
         os.remove(schedule_file)
     args = [tessel, "search", "--case", config["placement"], "--ndevs", str(config["ndevs"]),
             "--memory", str(config["memory"]), "--strategy", strategy, "--backend", backend,
-            "--time-limit", str(time_limit), "--json", "-o", schedule_file]
+            "--time-limit", str(time_limit), "--json",
+            "-o" if strategy == "full" else "--repetend-output", schedule_file]
     if config.get("infer"):
         args.append("--infer")
     if config.get("nmicros"):
@@ -192,7 +193,7 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
     if config.get("micros_per_window") is not None:
         args += ["--micros-per-window", str(config["micros_per_window"])]
     if strategy == "repetend":
-        args += ["--total-micros", "128", "--boundary-seconds", str(boundary_seconds)]
+        args += ["--total-micros", "128", "--tune", "boundary_seconds=" + str(boundary_seconds)]
     log(f"paper: {name}: {' '.join(args[1:])}")
     code, out, err, wall = run(args, time_limit + 60)
     row = {c: "-" for c in COLUMNS}

@@ -20,14 +20,17 @@ nlohmann::json chrome_trace(const Schedule& schedule) {
     events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 0}, {"tid", device},
                       {"args", {{"sort_index", device}}}});
   }
-  for (const Instance& instance : schedule.instances) {
+  // A member of a fused unit lasts as long as its unit (nested on the track).
+  const std::vector<Time> ends = instance_ends(schedule);
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    const Instance& instance = schedule.instances[i];
     const Block& block = placement.blocks[instance.block];
     for (int device : block.devices)
       events.push_back({{"name", std::string(1, kind_letter(block.kind)) + std::to_string(instance.micro)},
                         {"cat", kind_name(block.kind)},
                         {"ph", "X"},
                         {"ts", time_to_json(instance.start, placement.time_decimals)},
-                        {"dur", time_to_json(block.span, placement.time_decimals)},
+                        {"dur", time_to_json(ends[i] - instance.start, placement.time_decimals)},
                         {"pid", 0},
                         {"tid", device},
                         {"args", {{"micro", instance.micro}, {"block", block.id},

@@ -15,7 +15,7 @@ namespace tessel {
 
 enum class PytorchDialect {
   current,  // F, I (input backward), W (weight backward), B (full backward = I + W)
-  legacy,   // PyTorch ~2.4/2.5: no I; B is the input backward when W is used
+  legacy,   // PyTorch ~2.4/2.5: no I; B is the input backward when W is used, BW the full backward
 };
 
 struct PytorchAction {
@@ -24,7 +24,12 @@ struct PytorchAction {
   int stage = 0;
   std::string action;  // F|I|B|W, or a non-compute action (SEND_F, UNSHARD, ...)
   int micro = -1;      // -1 when the cell has none (UNSHARD, RESHARD, REDUCE_GRAD)
-  bool compute() const { return action == "F" || action == "I" || action == "B" || action == "W"; }
+  // Runs overlapped with the next action of the same cell: every action of a
+  // `(a;b)OVERLAP_F_B` cell but the last.
+  bool overlaps_next = false;
+  bool compute() const {
+    return action == "F" || action == "I" || action == "B" || action == "W" || action == "BW";
+  }
 };
 
 struct PytorchTable {
@@ -34,7 +39,10 @@ struct PytorchTable {
 
 // Parses the CSV text. An unknown action, a compute action without a
 // micro-batch or a malformed cell is an InputError naming `file`, the row
-// (rank) and the column (step). `(a;b)OVERLAP_F_B` cells give both actions.
+// (rank) and the column (step). `(a;b)OVERLAP_F_B` cells give both actions,
+// the first marked `overlaps_next`. `BW` (the legacy full backward) is read
+// in the legacy dialect only; in the current one it is an error suggesting
+// --dialect legacy.
 PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, PytorchDialect dialect);
 PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect dialect);
 
@@ -42,7 +50,11 @@ PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect diale
 // device; forward blocks are stages 0.. in dependency order, backward (or
 // input-backward) blocks the same stages counted from the last, a weight
 // block takes the stage of its input-backward. Each action sits in the
-// column of its start step (a span > 1 leaves the following cells empty).
+// column of its start step (a span > 1 leaves the following cells empty); a
+// fused unit is one cell at its start: B for the I and W of one stage and
+// micro-batch, else (a;b)OVERLAP_F_B. A bidirectional placement (every
+// (stage, kind) twice) writes its stages, the up copies' micro-batches after
+// the down ones.
 // Throws InputError (field "placement") when the schedule has no such shape.
 std::string write_pytorch_csv(const Schedule& schedule);
 

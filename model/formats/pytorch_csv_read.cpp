@@ -21,7 +21,7 @@ const std::regex& cell_pattern(PytorchDialect dialect) {
   static const std::regex current(
       R"((\d+)(F|I|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
   static const std::regex legacy(
-      R"((\d+)(F|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
+      R"((\d+)(F|BW|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
   return dialect == PytorchDialect::current ? current : legacy;
 }
 
@@ -43,9 +43,11 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
                       std::to_string(column) + " (step " + std::to_string(column) + ")";
   std::smatch match;
   if (!std::regex_match(text, match, cell_pattern(dialect))) {
-    std::string hint = dialect == PytorchDialect::legacy && text.find('I') != std::string::npos
-                           ? " (the legacy dialect has no I; try --dialect current)"
-                           : "";
+    std::string hint;
+    if (dialect == PytorchDialect::legacy && text.find('I') != std::string::npos)
+      hint = " (the legacy dialect has no I; try --dialect current)";
+    if (dialect == PytorchDialect::current && text.find("BW") != std::string::npos)
+      hint = " (BW is the full backward of PyTorch ~2.4/2.5 tables; try --dialect legacy)";
     throw InputError(file, where, "unknown action '" + text + "'" + hint);
   }
   PytorchAction action;
@@ -78,11 +80,18 @@ PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, 
       std::string value = trim(cells[column]);
       if (value.empty()) continue;
       // The newest releases write an overlapped pair as (0F7;7B3)OVERLAP_F_B.
-      static const std::regex overlap(R"(\((.*);(.*)\)OVERLAP_F_B)");
-      std::smatch pair;
-      if (std::regex_match(value, pair, overlap)) {
-        table.actions.push_back(parse_action(trim(pair[1].str()), rank, column, file, dialect));
-        table.actions.push_back(parse_action(trim(pair[2].str()), rank, column, file, dialect));
+      static const std::regex overlap(R"(\((.*)\)OVERLAP_F_B)");
+      std::smatch group;
+      if (std::regex_match(value, group, overlap)) {
+        std::istringstream parts(group[1].str());
+        std::string part;
+        size_t first = table.actions.size();
+        while (std::getline(parts, part, ';')) {
+          table.actions.push_back(parse_action(trim(part), rank, column, file, dialect));
+          table.actions.back().overlaps_next = true;
+        }
+        if (table.actions.size() == first) throw InputError(file, "row " + std::to_string(rank), "empty OVERLAP_F_B cell");
+        table.actions.back().overlaps_next = false;
         continue;
       }
       table.actions.push_back(parse_action(value, rank, column, file, dialect));

@@ -156,26 +156,36 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   double font = 11;
   double gutter = step >= 6 ? 1 : 0;
   std::set<std::string> kinds_used;
-  for (const Instance& instance : schedule.instances) {
+  // A fused unit's members share its steps, each in a band of the row.
+  std::map<std::pair<int, int>, std::pair<int, int>> band;  // member -> (index, members)
+  for (const FusedUnit& unit : schedule.fused)
+    for (size_t m = 0; m < unit.members.size(); ++m)
+      band[{unit.members[m].block, unit.members[m].micro}] = {static_cast<int>(m), static_cast<int>(unit.members.size())};
+  const std::vector<Time> ends = instance_ends(schedule);
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    const Instance& instance = schedule.instances[i];
     const Block& block = placement.blocks[instance.block];
     const KindStyle& style = style_of(kind_name(block.kind));
     kinds_used.insert(style.kind);
     if (chunk[instance.block] > 0) chunks_shaded = true;
     double x = left + instance.start * step;
-    double w = std::max(block.span * step - gutter, 0.5);
+    double w = std::max((ends[i] - instance.start) * step - gutter, 0.5);
+    auto in_unit = band.find({instance.block, instance.micro});
+    double height = in_unit == band.end() ? row : row / in_unit->second.second;
+    double offset = in_unit == band.end() ? 0 : height * in_unit->second.first;
     for (int device : block.devices) {
-      double y = top + device * (row + gap);
+      double y = top + device * (row + gap) + offset;
       svg << "<rect x=\"" << number(x) << "\" y=\"" << number(y) << "\" width=\"" << number(w)
-          << "\" height=\"" << number(row) << "\" fill=\""
+          << "\" height=\"" << number(height) << "\" fill=\""
           << (chunk[instance.block] > 0 ? lighter(style.fill) : std::string(style.fill)) << "\"><title>"
           << escape(block.id)
-          << " micro " << instance.micro << ", steps " << instance.start << ".." << instance.start + block.span
-          << "</title></rect>\n";
+          << " micro " << instance.micro << ", steps " << instance.start << ".." << ends[i]
+          << (in_unit == band.end() ? "" : " (fused)") << "</title></rect>\n";
       std::string label = std::to_string(instance.micro);
       // Shrink the label to the box, down to a still readable size.
-      double size = std::min(font, (w - 2) / (label.size() * 0.62));
+      double size = std::min({font, (w - 2) / (label.size() * 0.62), height * 0.9});
       if (size < 6.5) continue;
-      svg << "<text x=\"" << number(x + w / 2) << "\" y=\"" << number(y + row / 2 + size * 0.36)
+      svg << "<text x=\"" << number(x + w / 2) << "\" y=\"" << number(y + height / 2 + size * 0.36)
           << "\" font-size=\"" << number(size) << "\" fill=\"" << (chunk[instance.block] > 0 ? "#1a1a1a" : style.text)
           << "\" text-anchor=\"middle\">" << label << "</text>\n";
     }

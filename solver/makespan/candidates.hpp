@@ -1,0 +1,39 @@
+// The makespan at N micro-batches (docs/algorithms.md, "The makespan at N"):
+// the schedules of N micro-batches the search weighs against each other.
+// The period search gives one (its repetend unrolled to N); other shapes
+// may beat it at a given N: the staged schedule, and the constructions of
+// this folder. Each candidate is built within the time it is given, and
+// solve() verifies every one and keeps the shortest.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/schedule.hpp"
+#include "solver/search.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+struct CandidateInput {
+  const Placement* placement = nullptr;  // static memory taken off (solver's view)
+  int total_micros = 128;
+  const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
+  SearchOptions options;                 // limits, backend, deadline, progress
+  double staged_seconds = 3;
+  // Above this relative gap of the repetend, the other shapes are tried.
+  double gap_to_try_others = 0.01;
+};
+
+struct BuiltCandidate {
+  Candidate summary;
+  std::optional<Schedule> schedule;  // N micro-batches (a repetend: its unrollable form)
+  std::optional<Schedule> at_total;  // the same at exactly N micro-batches
+};
+
+// Every candidate tried, in a fixed order (the report lists them so); the
+// schedules are in the solver's view of the placement.
+std::vector<BuiltCandidate> build_candidates(const CandidateInput& input);
+
+}  // namespace tessel

@@ -1,0 +1,294 @@
+// solve(): the request checked, the strategy run on the solver's view of the
+// placement (static memory folded into the limits), the makespan candidates
+// at N gathered, every schedule verified by verify/ (the judge), the best
+// chosen, and one report built. What "proven" means is decided here only.
+#include "solver/search.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/input_error.hpp"
+#include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
+#include "solver/fast_search.hpp"
+#include "solver/full_search.hpp"
+#include "solver/makespan/candidates.hpp"
+#include "solver/makespan_gap.hpp"
+#include "solver/repetend_search.hpp"
+#include "solver/unit_step_problem.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel {
+
+const char* strategy_name(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::Repetend: return "repetend";
+    case Strategy::Full: return "full";
+    case Strategy::Fast: return "fast";
+  }
+  return "repetend";
+}
+
+std::optional<Strategy> parse_strategy(const std::string& text) {
+  for (Strategy strategy : {Strategy::Repetend, Strategy::Full, Strategy::Fast})
+    if (text == strategy_name(strategy)) return strategy;
+  return std::nullopt;
+}
+
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Found: return "found";
+    case Outcome::Infeasible: return "infeasible";
+    case Outcome::Timeout: return "timeout";
+    case Outcome::Interrupted: return "interrupted";
+  }
+  return "found";
+}
+
+const char* shape_name(Shape shape) {
+  switch (shape) {
+    case Shape::Repetend: return "repetend";
+    case Shape::Staged: return "staged";
+    case Shape::Aperiodic: return "aperiodic";
+  }
+  return "repetend";
+}
+
+const char* window_status_name(WindowStatus status) {
+  switch (status) {
+    case WindowStatus::Found: return "found";
+    case WindowStatus::NotBetter: return "not_better";
+    case WindowStatus::Infeasible: return "infeasible";
+    case WindowStatus::Timeout: return "timeout";
+    case WindowStatus::Undecided: return "undecided";
+  }
+  return "found";
+}
+
+SearchOptions options_from_tuning(const Tuning& tuning) {
+  SearchOptions options;
+  options.backend_settings = {static_cast<int>(tuning.cadical_cardinality),
+                              static_cast<int>(tuning.cadical_configuration)};
+  options.boundary_seconds = tuning.boundary_seconds;
+  options.largest_auto_window = static_cast<int>(tuning.largest_window);
+  options.wider_window_seconds = tuning.window_seconds;
+  options.symmetry = tuning.symmetry != 0;
+  options.latency_budget = tuning.latency_budget != 0;
+  options.latency_min_seconds = tuning.latency_min_seconds;
+  options.periods_per_solver = static_cast<int>(tuning.periods_per_solver);
+  return options;
+}
+
+namespace {
+
+void check_request(const SearchRequest& request) {
+  const std::vector<std::string> backends = backend_names();
+  if (std::find(backends.begin(), backends.end(), request.backend) == backends.end())
+    throw InputError("", "--backend", "'" + request.backend + "' is not one of cadical, z3");
+  if (static_cast<int>(request.memory_limit.size()) != request.placement.ndevs)
+    throw InputError("", "--memory", "give one limit per device (" + std::to_string(request.placement.ndevs) + ")");
+  for (Memory limit : request.memory_limit)
+    if (limit < 0) throw InputError("", "--memory", "a memory limit must be >= 0");
+  if (request.total_micros < 1) throw InputError("", "--total-micros", "must be >= 1");
+  if (request.nmicros && *request.nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
+  if (request.strategy == Strategy::Full && !request.nmicros)
+    throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
+  if (request.micros_per_window < 0 || request.micros_per_window > 64)
+    throw InputError("", "--micros-per-window", "must be in 0 .. 64 (0 = automatic)");
+  if (request.micros_per_window != 0 && request.strategy != Strategy::Repetend)
+    throw InputError("", "--micros-per-window", "applies to strategy repetend only");
+}
+
+// A quick repetend unrolled to N: the start of the full solver (an upper
+// bound that is usually within a few steps of the optimum), at most a
+// quarter of the time left.
+std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros) {
+  if (options.deadline.seconds_left() < 0.1) return std::nullopt;
+  SearchOptions quick = options;
+  quick.nmicros.reset();
+  quick.micros_per_window = 1;
+  quick.boundary_seconds = std::min(options.boundary_seconds, 2.0);
+  quick.deadline = options.deadline.within(options.deadline.unlimited() ? 10 : std::min(10.0, options.deadline.seconds_left() / 4));
+  quick.progress = nullptr;
+  try {
+    SearchResult found = search_repetend(placement, quick);
+    if (found.status != SearchStatus::Found || !found.schedule || !found.schedule->repetend) return std::nullopt;
+    if (nmicros < smallest_unroll(*found.schedule)) return std::nullopt;
+    Schedule unrolled = unroll(*found.schedule, nmicros);
+    unrolled.repetend.reset();
+    return unrolled;
+  } catch (const InputError&) {
+    return std::nullopt;  // no steady state, or a window the count cannot reach
+  }
+}
+
+SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
+  switch (request.strategy) {
+    case Strategy::Full:
+      return search_full(placement, options, repetend_start(placement, options, *options.nmicros));
+    case Strategy::Fast:
+      return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,
+                         request.tuning.fast_improve_seconds);
+    case Strategy::Repetend:
+      break;
+  }
+  return search_repetend(placement, options);
+}
+
+// The verifier's verdict; a rejected schedule is a bug in tessel's search.
+verify::Report verified(const Schedule& schedule, const std::string& what) {
+  verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  if (!report.valid)
+    throw std::logic_error("the verifier REJECTS the " + what + " (a bug in tessel's search):\n" +
+                           verify::report_to_text(report));
+  return report;
+}
+
+// The solver saw the blocks' memory against what static memory leaves; the
+// schedules it returns get the whole placement and the user's limits back.
+Schedule restored(Schedule schedule, const SearchRequest& request) {
+  schedule.placement = request.placement;
+  schedule.memory_limit = request.memory_limit;
+  return schedule;
+}
+
+PeriodReport period_report(const SearchResult& result, Strategy strategy) {
+  PeriodReport period;
+  period.period = result.period;
+  period.micros_per_window = result.micros_per_window;
+  period.lower_bound = result.lower_bound;
+  period.proven_lower_bound = result.proven_lower_bound;
+  // fast proves nothing beyond L; its period is optimal only at L.
+  period.optimal = result.status == SearchStatus::Found &&
+                   (strategy == Strategy::Fast ? result.period == result.lower_bound
+                                               : result.period == result.proven_lower_bound);
+  period.in_flight = result.nmicros_in_flight;
+  period.latency = result.latency;
+  period.latency_minimal = result.latency_minimal;
+  period.windows = result.windows;
+  period.construction = result.construction;
+  if (result.schedule && result.schedule->repetend) {
+    period.warmup = result.schedule->repetend->start;
+    period.cooldown = makespan(*result.schedule) - result.schedule->repetend->end;
+  }
+  return period;
+}
+
+// The candidates of the period strategies, verified, the shortest first in
+// rank (ties keep the earlier: the repetend, which unrolls to any N).
+void choose_best(const SearchRequest& request, const Placement& placement, const SearchResult& result,
+                 const SearchOptions& options, SearchReport& report, Progress& progress) {
+  CandidateInput input;
+  input.placement = &placement;
+  input.total_micros = request.total_micros;
+  input.period = &result;
+  input.options = options;
+  input.staged_seconds = request.tuning.staged_seconds;
+  MakespanReport makespan_report;
+  makespan_report.total_micros = request.total_micros;
+  std::optional<Schedule> best_at_total;
+  for (BuiltCandidate& built : build_candidates(input)) {
+    if (built.at_total) {
+      Schedule at_total = restored(*built.at_total, request);
+      verified(at_total, built.summary.name + " schedule at " + std::to_string(request.total_micros) +
+                             " micro-batches");
+      const bool better = !best_at_total || *built.summary.makespan < makespan_report.makespan;
+      if (better) {
+        best_at_total = at_total;
+        report.best = restored(*built.schedule, request);
+        makespan_report.shape = built.summary.shape;
+        makespan_report.construction = built.summary.name;
+        makespan_report.makespan = *built.summary.makespan;
+        progress.improved(*report.best, built.summary.shape, makespan_report.makespan);
+      }
+    }
+    makespan_report.candidates.push_back(built.summary);
+  }
+  if (!best_at_total) return;
+  verify::Report checked = verified(*best_at_total, "best schedule");
+  makespan_report.bubble_ratio = checked.bubble_ratio;
+  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.bound = makespan_bound(placement, request.total_micros);
+  makespan_report.proven_lower_bound = makespan_report.bound.value;
+  makespan_report.proven_optimal = makespan_report.makespan == makespan_report.bound.value;
+  GapFacts facts;
+  facts.full = false;
+  facts.result = &result;
+  facts.boundary_seconds = options.boundary_seconds;
+  facts.nmicros = request.total_micros;
+  facts.makespan = makespan_report.makespan;
+  facts.bound = makespan_report.bound;
+  if (makespan_report.shape == Shape::Repetend) makespan_report.gap_reason = explain_gap(facts);
+  else if (relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01)
+    makespan_report.gap_reason = "the best schedule found (" + makespan_report.construction +
+                                 ") stays above the bound; the bound is not proven tight";
+  report.makespan = makespan_report;
+}
+
+// Strategy full: its schedule is the answer at N = --nmicros.
+void full_makespan(const SearchRequest& request, const Placement& placement, const SearchResult& result,
+                   SearchReport& report, Progress& progress) {
+  if (!result.schedule) return;
+  report.best = restored(*result.schedule, request);
+  verify::Report checked = verified(*report.best, "schedule of the full search");
+  MakespanReport makespan_report;
+  makespan_report.total_micros = report.best->nmicros;
+  makespan_report.shape = Shape::Aperiodic;
+  makespan_report.construction = "full";
+  makespan_report.makespan = makespan(*report.best);
+  makespan_report.bound = makespan_bound(placement, makespan_report.total_micros);
+  makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
+  makespan_report.proven_optimal =
+      result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
+  makespan_report.bubble_ratio = checked.bubble_ratio;
+  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
+  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
+  makespan_report.gap_reason = explain_gap(facts);
+  progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
+  report.makespan = makespan_report;
+}
+
+Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
+  if (result.status == SearchStatus::Found) return Outcome::Found;
+  if (result.status == SearchStatus::Infeasible) return Outcome::Infeasible;
+  return deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
+}
+
+}  // namespace
+
+SearchReport solve(const SearchRequest& request, Progress& progress) {
+  const auto begin = std::chrono::steady_clock::now();
+  check_request(request);
+  SearchOptions options = options_from_tuning(request.tuning);
+  options.backend = request.backend;
+  options.memory_limit = unit_step_limits(request.placement, request.memory_limit);
+  options.nmicros = request.nmicros;
+  options.deadline = request.deadline;
+  options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
+  if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
+  options.progress = [&progress](const std::string& text) { progress.line(text); };
+  Placement placement = request.placement;
+  placement.static_memory.clear();
+
+  SearchReport report;
+  report.strategy = request.strategy;
+  report.backend = request.backend;
+  SearchResult result = run_strategy(request, placement, options);
+  report.outcome = outcome_of(result, request.deadline);
+  report.message = result.message;
+  if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
+    report.period = period_report(result, request.strategy);
+  if (result.schedule && request.strategy != Strategy::Full) {
+    report.repetend = restored(*result.schedule, request);
+    verified(*report.repetend, "repetend schedule");
+  }
+  if (request.strategy == Strategy::Full) full_makespan(request, placement, result, report, progress);
+  else if (result.schedule) choose_best(request, placement, result, options, report, progress);
+  report.calls = std::move(result.calls);
+  report.phases = std::move(result.phases);
+  report.seconds = seconds_since(begin);
+  return report;
+}
+
+}  // namespace tessel

@@ -1,0 +1,134 @@
+// The one entry of solver/ (docs/algorithms.md, "The search"): a request in,
+// a report out. The command line, the benchmarks and the Python module all
+// go through `solve`, so that what a result means ("proven optimal", the
+// gap, which schedule is the answer) is decided in one place.
+//
+// A search has two questions. The PERIOD: the repetend with the smallest
+// period (per micro-batch), with a proof for every shorter one (strategy
+// repetend; fast constructs one without proof; full skips it). The
+// MAKESPAN at the number of micro-batches N the user runs: the best valid
+// schedule of any shape (the repetend unrolled, a staged schedule, an
+// aperiodic one from the portfolio), with its bound and gap. The report
+// carries both; `best` is the answer to the second and what `-o` writes.
+//
+// Anytime: every valid schedule found is offered to the Progress, so a
+// caller interrupted at any moment (the request's deadline carries a stop
+// flag) has the best so far; solve() itself returns promptly once the
+// deadline expires, with outcome Timeout or Interrupted and whatever it has.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/schedule.hpp"
+#include "solver/deadline.hpp"
+#include "solver/makespan_bound.hpp"
+#include "solver/search_result.hpp"
+#include "solver/tuning.hpp"
+
+namespace tessel {
+
+enum class Strategy { Repetend, Full, Fast };
+enum class Outcome {
+  Found,        // answered; "proven" flags say what is proven
+  Infeasible,   // proven: no schedule within the limits
+  Timeout,      // the time limit struck; `best` holds the best so far if any
+  Interrupted,  // the stop flag was raised; likewise
+};
+// Which kind of schedule is the answer at N micro-batches.
+enum class Shape {
+  Repetend,   // warmup + window x r + cooldown: unrolls to any N
+  Staged,     // memory-free all-device blocks batched at both ends: this N only
+  Aperiodic,  // any other schedule of exactly N micro-batches
+};
+
+const char* strategy_name(Strategy strategy);
+const char* outcome_name(Outcome outcome);  // found | infeasible | timeout | interrupted
+const char* shape_name(Shape shape);
+std::optional<Strategy> parse_strategy(const std::string& text);
+
+struct SearchRequest {
+  Placement placement;
+  std::vector<Memory> memory_limit;  // per device, in the placement's memory ticks; static memory counts
+  Strategy strategy = Strategy::Repetend;
+  std::string backend = "cadical";   // backend_names()
+  int total_micros = 128;            // N: the makespan is judged here
+  std::optional<int> nmicros;        // repetend/fast: most micro-batches in flight; full: N (required)
+  int micros_per_window = 0;         // repetend: k, 0 = automatic (1 .. tuning.largest_window)
+  Deadline deadline = Deadline::none();
+  int threads = 0;                   // 0: every core
+  Tuning tuning;
+};
+
+// The period question (strategies repetend and fast).
+struct PeriodReport {
+  Time period = 0;              // P_k of the chosen window
+  int micros_per_window = 1;    // k
+  Time lower_bound = 0;         // k L
+  Time proven_lower_bound = 0;  // every shorter window proven impossible (repetend)
+  bool optimal = false;         // period == proven_lower_bound, decided
+  int in_flight = 0;            // K
+  Time latency = 0;
+  bool latency_minimal = true;
+  Time warmup = 0;              // of the repetend schedule
+  Time cooldown = 0;
+  std::vector<WindowAttempt> windows;
+  std::optional<Construction> construction;  // fast
+};
+
+// One schedule of N micro-batches the search considered.
+struct Candidate {
+  std::string name;           // "repetend", "staged", "1f1b rule", ...
+  Shape shape = Shape::Aperiodic;
+  std::optional<Time> makespan;  // at N, when it produced a valid schedule
+  std::string note;           // why none, or how it was built
+  double seconds = 0;
+};
+
+// The makespan question at N micro-batches.
+struct MakespanReport {
+  int total_micros = 0;
+  Shape shape = Shape::Repetend;
+  std::string construction;      // the candidate that won
+  Time makespan = 0;
+  MakespanBound bound;
+  Time proven_lower_bound = 0;   // >= bound.value; strategy full raises it by refutation
+  bool proven_optimal = false;   // makespan == proven_lower_bound, decided
+  double bubble_ratio = 0;
+  std::vector<Memory> peak_memory;  // per device, static memory included
+  std::string gap_reason;        // empty within 1% of the bound
+  std::vector<Candidate> candidates;
+};
+
+struct SearchReport {
+  Outcome outcome = Outcome::Infeasible;
+  std::string message;           // why infeasible / what stopped / notes
+  Strategy strategy = Strategy::Repetend;
+  std::string backend;
+  std::optional<PeriodReport> period;
+  std::optional<Schedule> repetend;  // the repetend schedule (K micro-batches, unrollable)
+  std::optional<Schedule> best;      // the answer at N: what -o writes
+  std::optional<MakespanReport> makespan;
+  std::vector<SolverCall> calls;
+  std::vector<PhaseTime> phases;
+  double seconds = 0;
+};
+
+// What a caller sees while the search runs. Called from the searching
+// thread(s); implementations must be thread-safe.
+class Progress {
+ public:
+  virtual ~Progress() = default;
+  // A finished step ("repetend: period 7: unsat (0.12 s)").
+  virtual void line(const std::string&) {}
+  // A new best valid schedule at N micro-batches (anytime answer).
+  virtual void improved(const Schedule&, Shape, Time /*makespan*/) {}
+};
+
+// Throws InputError for a request that cannot be searched (no steady state
+// for a repetend, an encoding past its budget, ...); every schedule in the
+// report has passed the independent verifier.
+SearchReport solve(const SearchRequest& request, Progress& progress);
+
+}  // namespace tessel

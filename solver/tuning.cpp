@@ -1,0 +1,88 @@
+// The tuning table and its one setter.
+#include "solver/tuning.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "model/input_error.hpp"
+#include "model/json_file.hpp"
+
+namespace tessel {
+
+const std::vector<TuningKnob>& tuning_knobs() {
+  static const std::vector<TuningKnob> knobs = {
+      {"boundary_seconds", &Tuning::boundary_seconds, 0, 3600, false,
+       "repetend: seconds for the solver's shortening of warmup and cooldown (0 = skip)"},
+      {"window_seconds", &Tuning::window_seconds, 0, 3600, false,
+       "automatic windows: seconds shared by k = 2 .. largest_window (at most half the time left)"},
+      {"largest_window", &Tuning::largest_window, 1, 64, true, "automatic windows: largest k tried"},
+      {"latency_min_seconds", &Tuning::latency_min_seconds, 0, 3600, false,
+       "latency search: at least this long, else as long as the period took"},
+      {"latency_budget", &Tuning::latency_budget, 0, 1, true,
+       "1: the latency search has the budget above; 0: only the time limit"},
+      {"symmetry", &Tuning::symmetry, 0, 1, true, "modulo encoding: symmetry-breaking rules on (1) or off (0)"},
+      {"periods_per_solver", &Tuning::periods_per_solver, 1, 64, true,
+       "repetend: consecutive periods decided on one incremental solver"},
+      {"fast_improve_seconds", &Tuning::fast_improve_seconds, 0, 3600, false,
+       "fast: seconds for shortening the constructed window below its period (<= 40 blocks)"},
+      {"fast_bubble_budget", &Tuning::fast_bubble_budget, 0, 1, false,
+       "fast: warmup/cooldown within this fraction of N x period of the bound are kept as built"},
+      {"fast_boundary_seconds", &Tuning::fast_boundary_seconds, 0, 3600, false,
+       "fast: seconds for the solver's shortening of warmup and cooldown"},
+      {"staged_seconds", &Tuning::staged_seconds, 0, 3600, false,
+       "makespan: seconds for the staged schedule (memory-free all-device blocks batched)"},
+      {"improve_seconds", &Tuning::improve_seconds, 0, 3600, false,
+       "makespan: seconds for improving the best schedule of N micro-batches by the solver"},
+      {"cadical_cardinality", &Tuning::cadical_cardinality, 0, 1, true,
+       "CaDiCaL memory sums: 0 totalizer, 1 sequential counter"},
+      {"cadical_configuration", &Tuning::cadical_configuration, 0, 2, true,
+       "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'"},
+  };
+  return knobs;
+}
+
+void apply_tuning(Tuning& tuning, const std::string& assignment) {
+  const size_t equals = assignment.find('=');
+  if (equals == std::string::npos)
+    throw InputError("", "--tune", "'" + assignment + "' is not name=value (see --tune help)");
+  const std::string name = assignment.substr(0, equals);
+  const std::string text = assignment.substr(equals + 1);
+  std::vector<std::string> names;
+  for (const TuningKnob& knob : tuning_knobs()) {
+    names.push_back(knob.name);
+    if (name != knob.name) continue;
+    double value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+      throw InputError("", "--tune", "'" + text + "' is not a number (" + name + ")");
+    if (value < knob.minimum || value > knob.maximum || (knob.integer && value != std::floor(value))) {
+      std::ostringstream range;
+      range << name << " takes " << (knob.integer ? "an integer " : "a number ") << "in [" << knob.minimum << ", "
+            << knob.maximum << "], got " << text;
+      throw InputError("", "--tune", range.str());
+    }
+    tuning.*knob.field = value;
+    return;
+  }
+  std::string nearest = nearest_name(name, names);
+  throw InputError("", "--tune", "unknown knob '" + name + "'" +
+                                     (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") +
+                                     "; see --tune help");
+}
+
+std::string tuning_help() {
+  const Tuning defaults;
+  std::ostringstream text;
+  text << "knob                   default  range          meaning\n";
+  for (const TuningKnob& knob : tuning_knobs()) {
+    std::ostringstream range;
+    range << "[" << knob.minimum << ", " << knob.maximum << "]";
+    text << std::left << std::setw(23) << knob.name << std::setw(9) << defaults.*knob.field << std::setw(15)
+         << range.str() << knob.meaning << "\n";
+  }
+  return text.str();
+}
+
+}  // namespace tessel

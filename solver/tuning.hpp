@@ -1,0 +1,61 @@
+// The search's research knobs in one table (docs/algorithms.md, "Tuning"):
+// budgets, switches kept to measure an idea, and solver configurations.
+// None of them changes what is valid or what is proven; they move time
+// between the phases of a search. Users reach them through one flag
+// (`tessel search --tune name=value`, `--tune help` lists the table), so
+// that measurement-only switches do not crowd the command line nor the
+// solver facade.
+//
+// Every knob is a number (switches are 0/1), as in CaDiCaL's options table:
+// one place says its name, default, range and meaning.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tessel {
+
+struct Tuning {
+  // Warmup/cooldown shortening by the solver around the repetend window.
+  double boundary_seconds = 2;
+  // Automatic windows: k = 2 .. largest_window share this many seconds.
+  double window_seconds = 1.5;
+  double largest_window = 4;
+  // The latency search stops after as long as the period took, at least this.
+  double latency_min_seconds = 0.5;
+  double latency_budget = 1;          // 0: only the deadline bounds it
+  double symmetry = 1;                // the modulo encoding's symmetry rules
+  double periods_per_solver = 1;      // consecutive periods on one solver
+  // Fast construction: shorten the window below its period (small placements).
+  double fast_improve_seconds = 1;
+  double fast_bubble_budget = 0.002;  // accept warmup/cooldown this close to the bound
+  double fast_boundary_seconds = 1;
+  // The makespan at N: the staged schedule's share, the improvement phase's.
+  double staged_seconds = 3;
+  double improve_seconds = 2;
+  // CaDiCaL: cardinality encoding (0 totalizer, 1 sequential counter) and
+  // configuration (0 default, 1 "sat", 2 "unsat").
+  double cadical_cardinality = 0;
+  double cadical_configuration = 0;
+};
+
+struct TuningKnob {
+  const char* name;
+  double Tuning::*field;
+  double minimum;
+  double maximum;
+  bool integer;
+  const char* meaning;
+};
+
+// The table, in the order `--tune help` prints it.
+const std::vector<TuningKnob>& tuning_knobs();
+
+// Applies "name=value"; throws InputError (field "--tune") naming the
+// nearest knob for an unknown name, or the range for a bad value.
+void apply_tuning(Tuning& tuning, const std::string& assignment);
+
+// The table as text: name, default, range, meaning.
+std::string tuning_help();
+
+}  // namespace tessel

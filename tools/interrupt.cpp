@@ -1,0 +1,36 @@
+// The signal handlers: a lock-free atomic store is all a handler may do.
+#include "tools/interrupt.hpp"
+
+#include <csignal>
+
+namespace tessel::cli {
+namespace {
+
+StopFlag stop_flag{false};
+volatile std::sig_atomic_t raised_by = 0;
+
+extern "C" void on_interrupt(int signal) {
+  raised_by = signal;
+  stop_flag.store(true);
+}
+
+}  // namespace
+
+const StopFlag* install_interrupt_handlers() {
+  static bool installed = false;
+  if (!installed) {
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    // A second signal takes the default action: the user insists.
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    installed = true;
+  }
+  return &stop_flag;
+}
+
+int interrupt_signal() { return raised_by; }
+
+}  // namespace tessel::cli

@@ -1,0 +1,17 @@
+// Ctrl-C and SIGTERM during a long command: the first one raises a stop
+// flag that every deadline below the command watches, so the search stops
+// at its next check and the command still writes its best result and
+// exits 3; a second one ends the process at once (the default action).
+#pragma once
+
+#include "solver/deadline.hpp"
+
+namespace tessel::cli {
+
+// Installs the handlers (idempotent) and returns the flag they raise.
+const StopFlag* install_interrupt_handlers();
+
+// Which signal raised the flag (0: none yet), for the message.
+int interrupt_signal();
+
+}  // namespace tessel::cli

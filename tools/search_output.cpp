@@ -1,0 +1,210 @@
+// Text and JSON of a SearchReport (see the header).
+#include "tools/search_output.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "model/placement_json.hpp"
+#include "model/timeline_text.hpp"
+#include "solver/makespan_gap.hpp"
+
+namespace tessel::cli {
+namespace {
+
+std::string join(const std::vector<long long>& values, int decimals) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + format_ticks(values[i], decimals);
+  return text;
+}
+
+std::string percent(double fraction) {
+  std::ostringstream text;
+  text << std::setprecision(3) << 100 * fraction << "%";
+  return text.str();
+}
+
+void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
+  const PeriodReport& period = *report.period;
+  auto t = [&](Time value) { return format_ticks(value, placement.time_decimals); };
+  const int k = period.micros_per_window;
+  if (period.construction) {
+    const Time gap = period.period - period.lower_bound;
+    out << "period           " << t(period.period) << "  (lower bound L = " << t(period.lower_bound) << ", gap to L "
+        << t(gap) << " = " << percent(double(gap) / double(std::max<Time>(1, period.lower_bound))) << ", "
+        << (gap == 0 ? "proven optimal (P = L)" : "not proven optimal: constructed, not searched") << ")\n";
+    out << "construction     " << period.construction->name;
+    if (period.construction->window_shortened)
+      out << " (period " << t(period.construction->constructed_period)
+          << "), window shortened by the solver (--tune fast_improve_seconds)";
+    out << "\n";
+  } else if (k == 1) {
+    out << "period           " << t(period.period) << "  (lower bound L = " << t(period.lower_bound)
+        << ", proven lower bound " << t(period.proven_lower_bound) << ", "
+        << (period.optimal ? "proven optimal" : "not proven optimal") << ")\n";
+  } else {
+    out << "period           " << t(period.period) << " for a window of k = " << k << " micro-batches, average "
+        << std::setprecision(4) << double(period.period) / k << "  (lower bound k L = " << t(period.lower_bound)
+        << ", proven lower bound " << t(period.proven_lower_bound) << ", "
+        << (period.optimal ? "proven optimal" : "not proven optimal") << " for this k)\n";
+  }
+  if (period.windows.size() > 1 || k > 1) {
+    out << "windows tried    k  status      P_k  average  proven P_k >=  seconds\n";
+    for (const WindowAttempt& attempt : period.windows) {
+      out << "                 " << std::left << std::setw(3) << attempt.k << std::setw(12)
+          << window_status_name(attempt.status) << std::right << std::setw(3)
+          << (attempt.period ? t(attempt.period) : "-") << "  " << std::setw(7);
+      if (attempt.period) out << std::fixed << std::setprecision(2) << double(attempt.period) / attempt.k;
+      else out << "-";
+      out << "  " << std::setw(13) << t(attempt.proven_lower_bound) << "  " << std::setw(7) << std::fixed
+          << std::setprecision(2) << attempt.seconds << std::defaultfloat << "\n";
+    }
+  }
+  out << "in flight        K = " << period.in_flight << " micro-batches, latency " << t(period.latency) << "\n";
+  out << "warmup/cooldown  " << t(period.warmup) << " / " << t(period.cooldown) << "\n";
+}
+
+void makespan_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
+  const MakespanReport& at = *report.makespan;
+  auto t = [&](Time value) { return format_ticks(value, placement.time_decimals); };
+  out << "peak memory      " << join(at.peak_memory, placement.memory_decimals) << "\n";
+  out << "at " << at.total_micros << " micro-batches: makespan " << t(at.makespan) << " (" << shape_name(at.shape)
+      << (at.construction == shape_name(at.shape) ? "" : ", " + at.construction) << "), bubble ratio " << std::setprecision(4) << at.bubble_ratio << ", bound "
+      << t(at.proven_lower_bound) << " (gap " << t(at.makespan - at.proven_lower_bound) << ", "
+      << percent(relative_gap(at.makespan, at.proven_lower_bound)) << ")"
+      << (at.proven_optimal ? ", proven optimal" : "") << "\n";
+  if (at.bound.value != at.bound.simple)
+    out << "                 bound: device " << at.bound.device << " idles >= " << t(at.bound.idle_head)
+        << " before and " << t(at.bound.idle_tail) << " after (simple bound " << t(at.bound.simple) << ")\n";
+  if (at.candidates.size() > 1) {
+    out << "candidates       ";
+    for (size_t i = 0; i < at.candidates.size(); ++i) {
+      const Candidate& candidate = at.candidates[i];
+      out << (i ? "                 " : "") << std::left << std::setw(10) << candidate.name << std::right
+          << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate.note << "\n";
+    }
+  }
+  if (!at.gap_reason.empty()) out << "gap above 1%     " << at.gap_reason << "\n";
+}
+
+}  // namespace
+
+std::string report_text(const SearchRequest& request, const SearchReport& report) {
+  std::ostringstream out;
+  const Placement& placement = request.placement;
+  if (report.best) out << render_timeline(*report.best, 200) << "\n";
+  out << "placement        " << placement.name << " (" << placement.ndevs << " devices, " << placement.blocks.size()
+      << " blocks), memory limit " << join(request.memory_limit, placement.memory_decimals) << "\n";
+  out << "strategy         " << strategy_name(report.strategy) << " (backend " << report.backend << ")\n";
+  if (report.period) period_text(out, report, placement);
+  if (report.strategy == Strategy::Full && report.makespan) {
+    const MakespanReport& at = *report.makespan;
+    out << "micro-batches    " << at.total_micros << "\n";
+    out << "makespan         " << format_ticks(at.makespan, placement.time_decimals) << "  (lower bound "
+        << format_ticks(at.bound.value, placement.time_decimals) << ", proven lower bound "
+        << format_ticks(at.proven_lower_bound, placement.time_decimals) << ", "
+        << (at.proven_optimal ? "proven optimal" : "not proven optimal") << ")\n";
+  }
+  if (report.makespan) makespan_text(out, report, placement);
+  out << "solve time       " << std::setprecision(3) << report.seconds << " s (";
+  for (size_t i = 0; i < report.phases.size(); ++i)
+    out << (i ? ", " : "") << report.phases[i].phase << " " << report.phases[i].seconds << " s";
+  out << ")\n";
+  if (report.best) out << "verified         valid\n";
+  return out.str();
+}
+
+nlohmann::json report_json(const SearchRequest& request, const SearchReport& report) {
+  const Placement& placement = request.placement;
+  auto t = [&](Time value) { return time_to_json(value, placement.time_decimals); };
+  nlohmann::json out = {{"status", outcome_name(report.outcome)},
+                        {"strategy", strategy_name(report.strategy)},
+                        {"backend", report.backend},
+                        {"message", report.message},
+                        {"solve_seconds", report.seconds},
+                        {"verified", report.best.has_value()}};
+  const std::optional<PeriodReport>& period = report.period;
+  out["period"] = period ? t(period->period) : nlohmann::json(nullptr);
+  out["micros_per_period"] = period ? period->micros_per_window : 0;
+  out["lower_bound"] = period ? t(period->lower_bound) : report.makespan ? t(report.makespan->bound.value) : nlohmann::json(0);
+  out["proven_lower_bound"] = period ? t(period->proven_lower_bound)
+                              : report.makespan ? t(report.makespan->proven_lower_bound) : nlohmann::json(0);
+  out["optimal"] = period ? period->optimal : report.makespan && report.makespan->proven_optimal;
+  out["average_period"] = period ? nlohmann::json(double(period->period) / period->micros_per_window /
+                                                  double(power_of_ten(placement.time_decimals)))
+                                 : nlohmann::json(nullptr);
+  out["nmicros_in_flight"] = period ? period->in_flight : report.best ? report.best->nmicros : 0;
+  out["latency"] = period ? t(period->latency) : nlohmann::json(0);
+  out["latency_minimal"] = period ? nlohmann::json(period->latency_minimal) : nlohmann::json(nullptr);
+  out["warmup_steps"] = period ? t(period->warmup) : nlohmann::json(0);
+  out["cooldown_steps"] = period ? t(period->cooldown) : nlohmann::json(0);
+  nlohmann::json windows = nlohmann::json::array();
+  if (period)
+    for (const WindowAttempt& attempt : period->windows)
+      windows.push_back({{"k", attempt.k},
+                         {"status", window_status_name(attempt.status)},
+                         {"period", attempt.period ? t(attempt.period) : nlohmann::json(nullptr)},
+                         {"proven_lower_bound", t(attempt.proven_lower_bound)},
+                         {"optimal", attempt.period != 0 && attempt.period == attempt.proven_lower_bound},
+                         {"latency", t(attempt.latency)},
+                         {"seconds", attempt.seconds}});
+  out["windows"] = windows;
+  if (period && period->construction) {
+    out["construction"] = period->construction->name;
+    out["constructed_period"] = t(period->construction->constructed_period);
+    out["window_shortened_by_solver"] = period->construction->window_shortened;
+    out["gap_to_lower_bound"] = t(period->period - period->lower_bound);
+  }
+  const std::optional<MakespanReport>& at = report.makespan;
+  out["total_micros"] = at ? at->total_micros : request.total_micros;
+  out["shape"] = at ? nlohmann::json(shape_name(at->shape)) : nlohmann::json(nullptr);
+  out["best_construction"] = at ? nlohmann::json(at->construction) : nlohmann::json(nullptr);
+  out["makespan_at_total"] = at ? t(at->makespan) : nlohmann::json(nullptr);
+  out["bubble_ratio_at_total"] = at ? nlohmann::json(at->bubble_ratio) : nlohmann::json(nullptr);
+  out["makespan_bound_at_total"] = at ? t(at->bound.value) : nlohmann::json(nullptr);
+  out["makespan_simple_bound_at_total"] = at ? t(at->bound.simple) : nlohmann::json(nullptr);
+  out["makespan_gap_at_total"] = at ? t(at->makespan - at->proven_lower_bound) : nlohmann::json(nullptr);
+  out["makespan_proven_optimal"] = at && at->proven_optimal;
+  out["makespan_gap_reason"] = at ? at->gap_reason : "";
+  nlohmann::json peak = nlohmann::json::array();
+  if (at)
+    for (Memory value : at->peak_memory) peak.push_back(time_to_json(value, placement.memory_decimals));
+  out["peak_memory"] = peak;
+  nlohmann::json candidates = nlohmann::json::array();
+  if (at)
+    for (const Candidate& candidate : at->candidates)
+      candidates.push_back({{"name", candidate.name},
+                            {"shape", shape_name(candidate.shape)},
+                            {"makespan", candidate.makespan ? t(*candidate.makespan) : nlohmann::json(nullptr)},
+                            {"note", candidate.note},
+                            {"seconds", candidate.seconds}});
+  out["candidates"] = candidates;
+  out["makespan"] = report.best ? t(makespan(*report.best)) : nlohmann::json(nullptr);
+  nlohmann::json phases = nlohmann::json::object();
+  for (const PhaseTime& phase : report.phases) phases[phase.phase] = phase.seconds;
+  out["phase_seconds"] = phases;
+  nlohmann::json calls = nlohmann::json::array();
+  for (const SolverCall& call : report.calls)
+    calls.push_back({{"question", call.what}, {"answer", answer_name(call.answer)}, {"seconds", call.seconds}});
+  out["solver_calls"] = calls;
+  return out;
+}
+
+nlohmann::json provenance(const SearchRequest& request, const SearchReport& report) {
+  const int decimals = request.placement.time_decimals;
+  nlohmann::json search = {{"strategy", strategy_name(report.strategy)},
+                           {"backend", report.backend},
+                           {"solve_seconds", report.seconds}};
+  if (report.period) {
+    search["proven_lower_bound"] = time_to_json(report.period->proven_lower_bound, decimals);
+    search["micros_per_window"] = report.period->micros_per_window;
+  }
+  if (report.makespan) {
+    search["shape"] = shape_name(report.makespan->shape);
+    search["construction"] = report.makespan->construction;
+    search["total_micros"] = report.makespan->total_micros;
+    search["makespan_bound"] = time_to_json(report.makespan->proven_lower_bound, decimals);
+  }
+  return search;
+}
+
+}  // namespace tessel::cli
