@@ -331,7 +331,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
     const long long calls_before = solver.solver_calls, cycles_before = solver.cycles_learned;
     Reply reply = solver.ask(target, std::nullopt, deadline);
     const double seconds = seconds_since(call_start);
-    calls.push_back({question.label + "period <= " + std::to_string(target), answer_name(reply.answer), seconds});
+    calls.push_back({question.label + "period <= " + std::to_string(target), reply.answer, seconds});
     std::ostringstream line;
     line << "repetend (orders): " << question.label << "period <= " << target << ": " << answer_name(reply.answer);
     if (reply.answer == Answer::Sat) line << ", period " << reply.period;
@@ -374,7 +374,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
     const auto call_start = std::chrono::steady_clock::now();
     Reply reply = solver.ask(period, bound, latency_deadline);
     const double seconds = seconds_since(call_start);
-    calls.push_back({question.label + "latency <= " + std::to_string(mid), answer_name(reply.answer), seconds});
+    calls.push_back({question.label + "latency <= " + std::to_string(mid), reply.answer, seconds});
     std::ostringstream line;
     line << "repetend (orders): " << question.label << "latency <= " << mid << ": " << answer_name(reply.answer)
          << " (" << seconds << " s)";

@@ -104,7 +104,7 @@ WindowOutcome decide_window_by_order(const Placement& window, int k, const Searc
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
   const OrderPeriodAnswer found =
       search_order_period({&window, k, max_in_flight, last_period, label}, options, deadline, calls);
-  WindowOutcome outcome{{k, "found", 0, static_cast<int>(found.proven_lower_bound), 0,
+  WindowOutcome outcome{{k, WindowStatus::Found, 0, static_cast<int>(found.proven_lower_bound), 0,
                          found.period_seconds + found.latency_seconds},
                         found.solution, found.gave_up, found.latency_gave_up, found.latency_unfinished,
                         found.period_seconds, found.latency_seconds};
@@ -112,12 +112,12 @@ WindowOutcome decide_window_by_order(const Placement& window, int k, const Searc
     outcome.attempt.period = found.solution->period;
     outcome.attempt.latency = found.solution->latency;
   }
-  if (found.gave_up) outcome.attempt.status = "timeout";
-  else if (!found.solution && capped) outcome.attempt.status = "not_better";
+  if (found.gave_up) outcome.attempt.status = WindowStatus::Timeout;
+  else if (!found.solution && capped) outcome.attempt.status = WindowStatus::NotBetter;
   else if (!found.solution && fallback.in_flight <= max_in_flight)
     throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
                            " decided impossible on cyclic orders although micro-batches run one at a time fit");
-  else if (!found.solution) outcome.attempt.status = "infeasible";
+  else if (!found.solution) outcome.attempt.status = WindowStatus::Infeasible;
   return outcome;
 }
 
