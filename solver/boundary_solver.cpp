@@ -84,6 +84,17 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     }
   }
 
+  {
+    long long literals = 0;  // the warmup's and the cooldown's start domains
+    for (const Instance& instance : schedule.instances)
+      literals += instance.start < window.start ? window.start : instance.start >= window.end ? horizon - window.end : 0;
+    if (literals > kMaxOrderLiterals) {
+      report("boundary: skipped, its start variables would take " + std::to_string(literals) +
+             " literals (more than " + std::to_string(kMaxOrderLiterals) + "; the time values are large)");
+      return outcome;
+    }
+  }
+
   std::unique_ptr<Backend> backend = make_backend(backend_name);
   std::map<std::pair<int, int>, IntVar> warmup, cooldown;  // (block, micro) -> start
   std::vector<int> window_micro(nblocks, -1), window_start(nblocks, 0);
@@ -122,8 +133,8 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
       for (int micro = 0; micro < nmicros; ++micro) {
         Place from = place(edge.from, micro, nmicros);
         Place to = place(edge.to, micro, nmicros);
-        // to + to.offset >= from + from.offset + span
-        int gap = placement.blocks[edge.from].span + from.offset - to.offset;
+        // to + to.offset >= from + from.offset + span + delay
+        int gap = placement.blocks[edge.from].span + edge.delay + from.offset - to.offset;
         auto key = std::make_pair(to.var.index, from.var.index);
         auto found = differences.find(key);
         if (found == differences.end() || found->second < gap) differences[key] = gap;

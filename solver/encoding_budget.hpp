@@ -12,4 +12,12 @@ namespace tessel {
 
 constexpr long long kMaxMemoryTerms = 150000;
 
+// The same for the order encoding itself (docs/algorithms.md, "Measured
+// costs"): every integer start over a horizon of H steps is a chain of H
+// literals, so measured times (spans of thousands of ticks) make `full` and
+// the boundary shortening pseudo-polynomial whatever the memory. Past this
+// many literals in all, they are refused (full: exit 2 with the reason) or
+// skipped (the boundary: the schedule in hand stays).
+constexpr long long kMaxOrderLiterals = 4000000;
+
 }  // namespace tessel

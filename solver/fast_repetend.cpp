@@ -33,14 +33,16 @@ namespace {
 struct Shape {
   const Placement& placement;
   std::vector<int> order;                 // blocks by (earliest start, index): a dependency order
-  std::vector<std::vector<int>> preds;
+  std::vector<std::vector<std::pair<int, Time>>> preds;  // per block: (predecessor, delay)
   std::vector<int> front;                 // tensor-parallel blocks for the window's front, in order
   std::vector<int> back;                  // ... and for its back, last block first
   std::vector<std::vector<int>> singles;  // per device, its one-device blocks in dependency order
 };
 
 Shape make_shape(const Placement& placement) {
-  Shape shape{placement, {}, predecessors(placement), {}, {}, std::vector<std::vector<int>>(placement.ndevs)};
+  Shape shape{placement, {}, std::vector<std::vector<std::pair<int, Time>>>(placement.blocks.size()), {}, {},
+              std::vector<std::vector<int>>(placement.ndevs)};
+  for (const Edge& edge : placement.edges) shape.preds[edge.to].push_back({edge.from, edge.delay});
   const std::vector<Time> earliest = earliest_starts(placement);
   const int critical = critical_path(placement);
   for (size_t b = 0; b < placement.blocks.size(); ++b) shape.order.push_back(static_cast<int>(b));
@@ -60,43 +62,106 @@ Shape make_shape(const Placement& placement) {
   return shape;
 }
 
-// Busy phases of every device on the circle of length P.
+// Busy intervals of every device on the circle of length P, kept as sorted
+// [begin, end) pieces of [0, P) (a wrapping interval is two pieces), so that
+// the cost of a question grows with the number of blocks, never with P.
 struct Circle {
-  int period;
-  std::vector<std::vector<char>> busy;
+  long long period;
+  std::vector<std::vector<std::pair<long long, long long>>> busy;
 
-  Circle(int ndevs, int period_) : period(period_), busy(ndevs, std::vector<char>(period_, 0)) {}
-  bool free(const std::vector<int>& devices, int phase, int span) const {
-    for (int device : devices)
-      for (int step = 0; step < span; ++step)
-        if (busy[device][(phase + step) % period]) return false;
+  Circle(int ndevs, long long period_) : period(period_), busy(ndevs) {}
+
+  // [phase, phase + span) with phase in [0, P) as at most two pieces of [0, P).
+  std::vector<std::pair<long long, long long>> pieces(long long phase, long long span) const {
+    if (phase + span <= period) return {{phase, phase + span}};
+    return {{phase, period}, {0, phase + span - period}};
+  }
+  bool free(const std::vector<int>& devices, long long phase, long long span) const {
+    if (span > period) return false;
+    for (const auto& [begin, end] : pieces(phase % period, span))
+      for (int device : devices)
+        for (const auto& [b, e] : busy[device])
+          if (b < end && begin < e) return false;
     return true;
   }
-  void take(const std::vector<int>& devices, int phase, int span) {
+  void take(const std::vector<int>& devices, long long phase, long long span) {
+    for (const auto& piece : pieces(phase % period, span))
+      for (int device : devices) {
+        auto& list = busy[device];
+        list.insert(std::upper_bound(list.begin(), list.end(), piece), piece);
+      }
+  }
+  // Phases where a free stretch can begin: 0 and every busy piece's end, on
+  // the given devices (the first free phase at or after any point is one of
+  // them or that point itself).
+  std::vector<long long> openings(const std::vector<int>& devices) const {
+    std::vector<long long> result{0};
     for (int device : devices)
-      for (int step = 0; step < span; ++step) busy[device][(phase + step) % period] = 1;
+      for (const auto& piece : busy[device]) result.push_back(piece.second % period);
+    std::sort(result.begin(), result.end());
+    result.erase(std::unique(result.begin(), result.end()), result.end());
+    return result;
+  }
+  // Phases where a free stretch of `span` can end: P and every piece's begin.
+  std::vector<long long> closings(const std::vector<int>& devices) const {
+    std::vector<long long> result{period};
+    for (int device : devices)
+      for (const auto& piece : busy[device]) result.push_back(piece.first);
+    std::sort(result.begin(), result.end());
+    result.erase(std::unique(result.begin(), result.end()), result.end());
+    return result;
+  }
+  // The first phase in [from, P - span] (no wrapping) where the interval is
+  // free on all the devices, or -1.
+  long long first_free_within(const std::vector<int>& devices, long long from, long long span) const {
+    std::vector<long long> candidates{from};
+    for (long long at : openings(devices))
+      if (at > from) candidates.push_back(at);
+    std::sort(candidates.begin(), candidates.end());
+    for (long long at : candidates) {
+      if (at + span > period) break;
+      if (free(devices, at, span)) return at;
+    }
+    return -1;
+  }
+  // The last phase in [0, P - span] (no wrapping) where it is free, or -1.
+  long long last_free_within(const std::vector<int>& devices, long long span) const {
+    std::vector<long long> candidates;
+    for (long long end : closings(devices))
+      if (end - span >= 0) candidates.push_back(end - span);
+    std::sort(candidates.rbegin(), candidates.rend());
+    for (long long at : candidates)
+      if (at + span <= period && free(devices, at, span)) return at;
+    return -1;
+  }
+  // The first time t >= ready (t mod P may wrap) where it is free, or -1.
+  long long first_free_after(const std::vector<int>& devices, long long ready, long long span) const {
+    const long long base = ready % period;
+    std::vector<long long> offsets{0};  // from ready
+    for (long long at : openings(devices)) offsets.push_back((at - base + period) % period);
+    std::sort(offsets.begin(), offsets.end());
+    for (long long offset : offsets)
+      if (free(devices, (base + offset) % period, span)) return ready + offset;
+    return -1;
   }
 };
 
 // Tensor-parallel blocks at the two ends of the window, without wrapping.
 // False when one finds no phase free on all its devices.
 bool reserve_ends(const Shape& shape, Circle& circle, std::vector<int>& phase) {
-  const int period = circle.period;
   for (int b : shape.front) {
     const Block& block = shape.placement.blocks[b];
-    int at = 0;
-    while (at + block.span <= period && !circle.free(block.devices, at, block.span)) ++at;
-    if (at + block.span > period) return false;
+    const long long at = circle.first_free_within(block.devices, 0, block.span);
+    if (at < 0) return false;
     circle.take(block.devices, at, block.span);
-    phase[b] = at;
+    phase[b] = static_cast<int>(at);
   }
   for (int b : shape.back) {
     const Block& block = shape.placement.blocks[b];
-    int at = period - block.span;
-    while (at >= 0 && !circle.free(block.devices, at, block.span)) --at;
+    const long long at = circle.last_free_within(block.devices, block.span);
     if (at < 0) return false;
     circle.take(block.devices, at, block.span);
-    phase[b] = at;
+    phase[b] = static_cast<int>(at);
   }
   return true;
 }
@@ -112,9 +177,10 @@ ModuloSolution normalised(const Placement& placement, int period, std::vector<in
 }
 
 int ready_time(const Shape& shape, const std::vector<int>& starts, int b) {
-  int ready = 0;
-  for (int pred : shape.preds[b]) ready = std::max<Time>(ready, starts[pred] + shape.placement.blocks[pred].span);
-  return ready;
+  Time ready = 0;
+  for (const auto& [pred, delay] : shape.preds[b])
+    ready = std::max<Time>(ready, starts[pred] + shape.placement.blocks[pred].span + delay);
+  return static_cast<int>(ready);
 }
 
 // The smallest start >= ready with this phase.
@@ -140,17 +206,12 @@ std::optional<ModuloSolution> compact(const Shape& shape, int period, bool flip)
     int cursor = 0;
     for (int b : blocks) {
       const Block& block = placement.blocks[b];
-      auto first_free = [&](int from) {
-        for (int at = from; at + block.span <= period; ++at)
-          if (circle.free(block.devices, at, block.span)) return at;
-        return -1;
-      };
-      int at = first_free(cursor);
-      if (at < 0) at = first_free(0);
+      long long at = circle.first_free_within(block.devices, cursor, block.span);
+      if (at < 0) at = circle.first_free_within(block.devices, 0, block.span);
       if (at < 0) return std::nullopt;
       circle.take(block.devices, at, block.span);
-      phase[b] = at;
-      cursor = at + block.span;
+      phase[b] = static_cast<int>(at);
+      cursor = static_cast<int>(at + block.span);
     }
   }
   return with_offsets(shape, period, phase);
@@ -169,11 +230,10 @@ std::optional<ModuloSolution> modulo_list(const Shape& shape, int period, bool r
       starts[b] = next_with_phase(ready, phase[b], period);
       continue;
     }
-    int at = ready;
-    while (at < ready + period && !circle.free(block.devices, at % period, block.span)) ++at;
-    if (at == ready + period) return std::nullopt;
+    const long long at = circle.first_free_after(block.devices, ready, block.span);
+    if (at < 0) return std::nullopt;
     circle.take(block.devices, at % period, block.span);
-    starts[b] = at;
+    starts[b] = static_cast<int>(at);
   }
   return normalised(placement, period, starts);
 }
@@ -183,25 +243,56 @@ struct Constructed {
   std::string construction;
 };
 
+// Periods tried one by one at most; wider ranges (time values in ticks of
+// a measured profile: thousands of periods between L and the fallback) are
+// walked on a grid of this many points and the first accepted one is
+// bisected down to its grid neighbour, so that the cost never grows with the
+// time values. Acceptance is not monotone in P, so on a grid the answer may
+// miss a shorter period the step jumped over; it proves nothing either way.
+constexpr long long kPeriodsOneByOne = 256;
+
+// The best candidate at one period, if any is accepted.
+std::optional<Constructed> construct_at(const Shape& shape, const std::vector<long long>& memory_limit,
+                                        const std::vector<int>& alone, int max_in_flight, int period,
+                                        int& candidates) {
+  const Placement& placement = shape.placement;
+  std::optional<Constructed> best;
+  auto consider = [&](const std::optional<ModuloSolution>& candidate, const char* name) {
+    ++candidates;
+    if (!candidate) return;
+    if (modulo_violation(placement, memory_limit, *candidate, max_in_flight)) return;
+    if (!best || candidate->latency < best->solution.latency) best = Constructed{*candidate, name};
+  };
+  consider(compact(shape, period, true), "compact");
+  consider(compact(shape, period, false), "compact-unflipped");
+  consider(modulo_list(shape, period, true), "list-ends");
+  consider(modulo_list(shape, period, false), "list");
+  if (!alone.empty()) consider(normalised(placement, period, alone), "alone-overlapped");
+  return best;
+}
+
 // Periods L .. last_period - 1; the first one with an accepted candidate.
 std::optional<Constructed> construct_below(const Placement& placement, const std::vector<long long>& memory_limit,
                                            const std::vector<int>& alone, int max_in_flight, int last_period,
                                            int& candidates) {
   const Shape shape = make_shape(placement);
-  for (int period = period_lower_bound(placement); period < last_period; ++period) {
-    std::optional<Constructed> best;
-    auto consider = [&](const std::optional<ModuloSolution>& candidate, const char* name) {
-      ++candidates;
-      if (!candidate) return;
-      if (modulo_violation(placement, memory_limit, *candidate, max_in_flight)) return;
-      if (!best || candidate->latency < best->solution.latency) best = Constructed{*candidate, name};
-    };
-    consider(compact(shape, period, true), "compact");
-    consider(compact(shape, period, false), "compact-unflipped");
-    consider(modulo_list(shape, period, true), "list-ends");
-    consider(modulo_list(shape, period, false), "list");
-    if (!alone.empty()) consider(normalised(placement, period, alone), "alone-overlapped");
-    if (best) return best;
+  const long long lower = period_lower_bound(placement);
+  const long long step = std::max<long long>(1, (last_period - lower + kPeriodsOneByOne - 1) / kPeriodsOneByOne);
+  for (long long period = lower; period < last_period; period += step) {
+    std::optional<Constructed> best =
+        construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(period), candidates);
+    if (!best) continue;
+    long long rejected = std::max(lower - 1, period - step);
+    while (period - rejected > 1) {
+      const long long middle = rejected + (period - rejected) / 2;
+      if (auto shorter = construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(middle), candidates)) {
+        best = shorter;
+        period = middle;
+      } else {
+        rejected = middle;
+      }
+    }
+    return best;
   }
   return std::nullopt;
 }

@@ -95,6 +95,15 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
                      " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
                      "micro-batches with 'tessel unroll') or fewer --nmicros");
 
+  const long long literals = static_cast<long long>(nblocks) * nmicros * horizon;
+  if (literals > kMaxOrderLiterals)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+                         " ticks are too many for strategy full: its start variables would take " +
+                         std::to_string(literals) + " literals, more than the " + std::to_string(kMaxOrderLiterals) +
+                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
+                         "repetend, fewer --nmicros, or --resolution");
+
   // Building the encoding of many micro-batches takes long by itself (the
   // pairwise no-overlap of Z3 is quadratic per device), so the deadline is
   // checked while building too, not only by the solver calls.
@@ -125,7 +134,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   for (const Edge& edge : placement.edges)
     for (int micro = 0; micro < nmicros; ++micro) {
       if (out_of_time_building()) return result;
-      backend->add_difference(start[edge.to][micro], start[edge.from][micro], placement.blocks[edge.from].span);
+      backend->add_difference(start[edge.to][micro], start[edge.from][micro],
+                              placement.blocks[edge.from].span + edge.delay);
     }
   // Symmetry: micro-batches are interchangeable, so the copies of one block
   // may be taken to run in micro-batch order (sorting each block's copies by

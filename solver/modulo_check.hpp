@@ -23,10 +23,14 @@ void require_steady_state(const Placement& placement);
 // Steady-state memory of every device at every phase of the window:
 // -sum_b mem(b) * (q(b) + [tau(b) > phi]) with s(b) = q(b) P + tau(b) (the
 // formula of modulo_encoding.cpp). Requires memory balance zero per device.
+// One value per phase, so only for small periods (tests, drawings);
+// modulo_violation evaluates the same curve at its changes only.
 std::vector<std::vector<long long>> modulo_memory(const Placement& placement, const ModuloSolution& solution);
 
 // The first broken rule in words, or nullopt when the solution is a valid
-// repetend under `memory_limit` (empty: no limit) with at most
+// repetend (dependencies with their communication delays, the circle of
+// every device, memory at every phase; the cost grows with the number of
+// blocks, not with the time values) under `memory_limit` (empty: no limit) with at most
 // `max_in_flight` micro-batches in flight (0: any).
 std::optional<std::string> modulo_violation(const Placement& placement, const std::vector<long long>& memory_limit,
                                             const ModuloSolution& solution, int max_in_flight = 0);

@@ -15,6 +15,8 @@
 // exclusivity — each guarded by the period's selector literal.
 #include "solver/modulo_encoding.hpp"
 
+#include "solver/steady_memory.hpp"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -28,31 +30,44 @@ bool on_device(const Block& block, int device) {
 }
 
 //------------------------------------------------------------------------------
-// Dependency a -> b: s(b) - s(a) >= span(a), i.e. with the quotient gap
-// g = q(b) - q(a): g P + tau(b) - tau(a) >= span(a). As tau lies in [0, P)
-// and span <= P, g >= 0 always; g = 0 needs tau(b) - tau(a) >= span(a);
-// g = 1 needs tau(b) - tau(a) >= span(a) - P; g >= 2 always holds. Two
-// literals G1 = [g >= 1] and G2 = [g >= 2], defined both ways so that they
-// propagate, select the case; only the g = 1 case depends on P.
+// Dependency a -> b with communication delay d: s(b) - s(a) >= c = span(a) + d,
+// i.e. with the quotient gap g = q(b) - q(a): g P + tau(b) - tau(a) >= c. As
+// tau lies in [0, P), g >= 0 always (when c >= 1); the gap g = j needs
+// tau(b) - tau(a) >= c - j P, which holds anyway once c - j P <= -(P - 1).
+// Literals G_j = [g >= j], defined both ways so that they propagate, select
+// the case; without a delay (c <= P) only g = 0 and g = 1 constrain, and
+// only the g >= 1 cases depend on P. With a delay longer than a period
+// more levels constrain: as many as the shortest period of the run needs.
+
+// Gap levels that can constrain edge constant c at periods >= period.
+int dependency_levels(long long c, int period) { return static_cast<int>(std::max<long long>(1, (c - 1 + period - 1) / period + 1)); }
 
 void add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Placement& placement) {
   for (const Edge& edge : placement.edges) {
     const IntVar q_from = encoding.quotients[edge.from], q_to = encoding.quotients[edge.to];
     const IntVar t_from = encoding.phases[edge.from], t_to = encoding.phases[edge.to];
-    const int span = placement.blocks[edge.from].span;
-    const Lit gap1 = backend.new_bool(), gap2 = backend.new_bool();
+    const long long c = placement.blocks[edge.from].span + edge.delay;
+    const int levels = std::min(dependency_levels(c, encoding.first_period), encoding.max_in_flight);
     backend.add_difference(q_to, q_from, 0);
-    backend.add_difference(q_to, q_from, 1, {gap1});
-    backend.add_difference(q_to, q_from, 2, {gap2});
-    backend.add_difference(q_from, q_to, 0, {~gap1});
-    backend.add_difference(q_from, q_to, -1, {~gap2});
-    backend.add_clause({~gap2, gap1});
-    backend.add_difference(t_to, t_from, span, {~gap1});
-    // tau(b) - tau(a) >= span - P is void when span - P <= -(P - 1).
-    if (span < 2) continue;
-    for (int period = encoding.first_period; period <= encoding.last_period; ++period) {
-      if (span > period) continue;  // the period is impossible anyway
-      backend.add_difference(t_to, t_from, span - period, {~gap2, period_assumption(encoding, period)});
+    std::vector<Lit> at_least(levels + 1);  // at_least[j] = G_j, j >= 1
+    for (int j = 1; j <= levels; ++j) {
+      at_least[j] = backend.new_bool();
+      backend.add_difference(q_to, q_from, j, {at_least[j]});
+      backend.add_difference(q_from, q_to, -(j - 1), {~at_least[j]});
+      if (j > 1) backend.add_clause({~at_least[j], at_least[j - 1]});
+    }
+    for (int j = 0; j < levels; ++j) {
+      if (j == 0) {
+        backend.add_difference(t_to, t_from, static_cast<int>(c), {~at_least[1]});
+        continue;
+      }
+      for (int period = encoding.first_period; period <= encoding.last_period; ++period) {
+        if (placement.blocks[edge.from].span > period) continue;  // the period is impossible anyway
+        const long long need = c - static_cast<long long>(j) * period;
+        if (need <= -(period - 1)) continue;  // void at this period
+        backend.add_difference(t_to, t_from, static_cast<int>(need),
+                               {~at_least[j + 1], period_assumption(encoding, period)});
+      }
     }
   }
 }
@@ -92,64 +107,9 @@ bool add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Pla
 // device has blocks. None of it depends on P: for phases at or past P - 1
 // every tau(b) <= phi and the bound says held <= M, as phase P - 1 does.
 //
-// How `held` is counted matters most for the size of the encoding. As a
-// signed sum of Kmax-literal chains it is a counter with a bound near
-// Kmax * sum |mem|. But a device's allocations and frees usually pair up:
-// a block f that allocates m and a later block b (a descendant of f) that
-// frees it contribute m (q(b) - q(f)) = m d >= 0, the micro-batches started
-// between them. With the deltas split into such pairs, held = sum m d is a
-// sum of non-negative terms, so held <= M bounds each gap d by M / m (a
-// binary-clause difference), and the counter of every phase is cut at about
-// M. Each gap is an integer whose order literal [d <= v] implies
-// q(b) - q(f) <= v, so the counter sees it as one sorted leaf. Devices whose
-// deltas do not split so (an allocation freed by no descendant on the
-// device) keep the signed sum, through one integer `held` per device.
-
-// Above this many values the signed `held` is not worth an integer (memory
-// in bytes): the offset terms then go into every phase's sum directly.
-constexpr long long kHeldDomainLimit = 4096;
-
-struct MemoryPair {
-  size_t allocates;
-  size_t frees;
-  long long amount;
-};
-
-// The device's deltas as allocation/free pairs, each free matched to the
-// latest (in topological order) ancestor allocation with something left;
-// nullopt when some free has no such ancestor.
-std::optional<std::vector<MemoryPair>> memory_pairs(const Placement& placement, const std::vector<size_t>& blocks,
-                                                    const std::vector<int>& rank,
-                                                    const std::vector<std::vector<int>>& preds) {
-  std::vector<size_t> order = blocks;
-  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank[x] < rank[y]; });
-  std::vector<long long> left(placement.blocks.size(), 0);
-  for (size_t b : blocks) left[b] = std::max<long long>(0, placement.blocks[b].memory);
-  std::vector<MemoryPair> pairs;
-  std::vector<char> ancestor(placement.blocks.size());
-  for (size_t b : order) {
-    long long need = -placement.blocks[b].memory;
-    if (need <= 0) continue;
-    std::fill(ancestor.begin(), ancestor.end(), 0);
-    std::vector<int> stack(preds[b].begin(), preds[b].end());
-    while (!stack.empty()) {
-      int a = stack.back();
-      stack.pop_back();
-      if (ancestor[a]) continue;
-      ancestor[a] = 1;
-      for (int p : preds[a]) stack.push_back(p);
-    }
-    for (auto f = order.rbegin(); f != order.rend() && need > 0; ++f) {
-      if (!ancestor[*f] || left[*f] == 0) continue;
-      const long long amount = std::min(need, left[*f]);
-      pairs.push_back({*f, b, amount});
-      left[*f] -= amount;
-      need -= amount;
-    }
-    if (need > 0) return std::nullopt;
-  }
-  return pairs;
-}
+// How `held` is counted (pairs of an allocation and its free, each a
+// non-negative gap) is steady_memory.hpp's; each phase adds a sum of as many
+// literals as the device has blocks.
 
 // Implied constraints that tie a pair's gap to its phases without the chain
 // of dependencies between them (they only speed up the proofs): the free
@@ -179,16 +139,10 @@ void add_distance_implications(Backend& backend, const ModuloEncoding& encoding,
 bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                        const std::vector<long long>& memory_limit, const Deadline& deadline) {
   if (memory_limit.empty()) return true;
-  const long long top = encoding.max_in_flight - 1;
-  std::vector<int> rank(placement.blocks.size());
-  {
-    std::vector<int> order = topological_order(placement);
-    for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<int>(i);
-  }
-  const std::vector<std::vector<int>> preds = predecessors(placement);
   // Longest paths from one block, computed once per allocating block.
   const std::vector<int> topo = topological_order(placement);
-  const std::vector<std::vector<int>> succs = successors(placement);
+  std::vector<std::vector<std::pair<int, Time>>> succs(placement.blocks.size());
+  for (const Edge& edge : placement.edges) succs[edge.from].push_back({edge.to, edge.delay});
   std::map<size_t, std::vector<long long>> distance_cache;
   auto distances = [&](size_t from) -> const std::vector<long long>& {
     auto found = distance_cache.find(from);
@@ -197,69 +151,36 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     dist[from] = 0;
     for (int a : topo) {
       if (dist[a] < 0) continue;
-      for (int b : succs[a]) dist[b] = std::max(dist[b], dist[a] + placement.blocks[a].span);
+      for (const auto& [b, delay] : succs[a]) dist[b] = std::max(dist[b], dist[a] + placement.blocks[a].span + delay);
     }
     return distance_cache.emplace(from, std::move(dist)).first->second;
   };
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
     std::vector<size_t> blocks;
-    long long held_lo = 0, held_hi = 0;
-    for (size_t b = 0; b < placement.blocks.size(); ++b) {
-      const Block& block = placement.blocks[b];
-      if (block.memory == 0 || !on_device(block, device)) continue;
-      blocks.push_back(b);
-      (block.memory > 0 ? held_lo : held_hi) -= block.memory * top;
-    }
+    for (size_t b = 0; b < placement.blocks.size(); ++b)
+      if (placement.blocks[b].memory != 0 && on_device(placement.blocks[b], device)) blocks.push_back(b);
     const long long limit = memory_limit[device];
     if (blocks.empty()) {
       if (limit < 0) backend.add_clause({});
       continue;
     }
-    LinearSum held;  // what every phase's sum starts from
-    if (auto pairs = memory_pairs(placement, blocks, rank, preds)) {
-      if (limit < 0) {
-        backend.add_clause({});
-        continue;
-      }
-      for (const MemoryPair& pair : *pairs) {
-        const IntVar q_alloc = encoding.quotients[pair.allocates], q_free = encoding.quotients[pair.frees];
-        const long long widest = std::min(top, limit / pair.amount);
-        backend.add_difference(q_alloc, q_free, static_cast<int>(-widest));
-        if (widest == 0) {
-          add_distance_implications(backend, encoding, pair, distances(pair.allocates)[pair.frees], std::nullopt);
-          continue;
-        }
-        const IntVar gap = backend.new_int(0, static_cast<int>(widest));
-        for (int v = 0; v < widest; ++v) backend.add_difference(q_alloc, q_free, -v, {backend.at_most(gap, v)});
-        held.ints.push_back({pair.amount, gap});
-        add_distance_implications(backend, encoding, pair, distances(pair.allocates)[pair.frees], gap);
-      }
-    } else {
-      LinearSum offsets;
-      for (size_t b : blocks) offsets.ints.push_back({-placement.blocks[b].memory, encoding.quotients[b]});
-      if (held_hi - held_lo < kHeldDomainLimit) {
-        if (limit < held_lo) {
-          backend.add_clause({});
-          continue;
-        }
-        const IntVar held_var =
-            backend.new_int(static_cast<int>(held_lo), static_cast<int>(std::min(held_hi, limit)));
-        offsets.ints.push_back({-1, held_var});
-        backend.add_linear_at_most(offsets, 0);
-        held.ints.push_back({1, held_var});
-      } else {
-        held = offsets;
-      }
+    const HeldMemory held =
+        encode_held_memory(backend, placement, blocks, encoding.quotients, encoding.max_in_flight, limit);
+    if (held.impossible) {
+      backend.add_clause({});
+      continue;
     }
+    for (const MemoryGap& gap : held.gaps)
+      add_distance_implications(backend, encoding, gap.pair, distances(gap.pair.allocates)[gap.pair.frees], gap.gap);
     for (int phase = 0; phase + 1 < encoding.last_period; ++phase) {
-      LinearSum sum = held;
+      LinearSum sum = held.held;
       for (size_t b : blocks)
         sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
       backend.add_linear_at_most(sum, limit);
     }
     // The end of a period (every tau <= phase): held alone.
-    if (!held.ints.empty()) backend.add_linear_at_most(held, limit);
+    if (!held.held.ints.empty()) backend.add_linear_at_most(held.held, limit);
   }
   return true;
 }

@@ -43,6 +43,8 @@
 #include "solver/fast_repetend.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
+#include "solver/order_period_search.hpp"
+#include "solver/period_method.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/window_placement.hpp"
 
@@ -94,12 +96,39 @@ struct WindowOutcome {
   double latency_seconds = 0;
 };
 
+// The same question decided on cyclic orders (order_period_search.hpp), for
+// time values that make the unit-step encoding slow (period_method.hpp).
+WindowOutcome decide_window_by_order(const Placement& window, int k, const SearchOptions& options,
+                                     const Deadline& deadline, int max_in_flight, int last_period, bool capped,
+                                     const ModuloSolution& fallback, std::vector<SolverCall>& calls) {
+  const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
+  const OrderPeriodAnswer found =
+      search_order_period({&window, k, max_in_flight, last_period, label}, options, deadline, calls);
+  WindowOutcome outcome{{k, WindowStatus::Found, 0, static_cast<int>(found.proven_lower_bound), 0,
+                         found.period_seconds + found.latency_seconds},
+                        found.solution, found.gave_up, found.latency_gave_up, found.latency_unfinished,
+                        found.period_seconds, found.latency_seconds};
+  if (found.solution) {
+    outcome.attempt.period = found.solution->period;
+    outcome.attempt.latency = found.solution->latency;
+  }
+  if (found.gave_up) outcome.attempt.status = WindowStatus::Timeout;
+  else if (!found.solution && capped) outcome.attempt.status = WindowStatus::NotBetter;
+  else if (!found.solution && fallback.in_flight <= max_in_flight)
+    throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
+                           " decided impossible on cyclic orders although micro-batches run one at a time fit");
+  else if (!found.solution) outcome.attempt.status = WindowStatus::Infeasible;
+  return outcome;
+}
+
 // Periods lower_bound .. last_period of the window placement, then the
 // latency at the first satisfiable one. `capped`: last_period is below the
 // fallback's period, so "none found" means "no better window", not a bug.
 WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
                             int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
                             std::vector<SolverCall>& calls) {
+  if (period_method(window) == PeriodMethod::CyclicOrder)
+    return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
   const auto begin = std::chrono::steady_clock::now();
   auto report = [&](const std::string& line) {
     if (options.progress) options.progress(line);

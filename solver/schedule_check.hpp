@@ -8,8 +8,9 @@
 
 namespace tessel {
 
-// Exclusive devices, dependencies and memory (SPEC section 1, conditions
-// 2-4); completeness is the builder's responsibility.
+// Exclusive devices, dependencies (with their communication delays) and
+// memory (SPEC section 1, conditions 2-4); completeness is the builder's
+// responsibility.
 bool schedule_fits(const Schedule& schedule);
 
 }  // namespace tessel

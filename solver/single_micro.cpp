@@ -12,10 +12,12 @@ namespace tessel {
 std::vector<int> single_micro_starts(const Placement& placement) {
   std::vector<int> start(placement.blocks.size(), 0);
   std::vector<int> device_free(placement.ndevs, 0);
-  std::vector<std::vector<int>> preds = predecessors(placement);
+  std::vector<std::vector<const Edge*>> incoming(placement.blocks.size());
+  for (const Edge& edge : placement.edges) incoming[edge.to].push_back(&edge);
   for (int block : topological_order(placement)) {
     int at = 0;
-    for (int pred : preds[block]) at = std::max<Time>(at, start[pred] + placement.blocks[pred].span);
+    for (const Edge* edge : incoming[block])
+      at = std::max<Time>(at, start[edge->from] + placement.blocks[edge->from].span + edge->delay);
     for (int device : placement.blocks[block].devices) at = std::max(at, device_free[device]);
     start[block] = at;
     for (int device : placement.blocks[block].devices) device_free[device] = at + placement.blocks[block].span;

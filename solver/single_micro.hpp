@@ -13,7 +13,7 @@
 namespace tessel {
 
 // List schedule in topological order: each block as early as its
-// predecessors and its devices allow. Start per block.
+// predecessors (and their communication delays) and its devices allow. Start per block.
 std::vector<int> single_micro_starts(const Placement& placement);
 
 // Per device, the highest memory one micro-batch reaches with these starts

@@ -1,4 +1,4 @@
-// The unit-step encodings' admission check.
+// The searches' admission check (see the header).
 #include "solver/unit_step_problem.hpp"
 
 #include "model/input_error.hpp"
@@ -6,19 +6,19 @@
 namespace tessel {
 
 std::vector<Memory> unit_step_limits(const Placement& placement, const std::vector<Memory>& limits) {
-  if (has_delays(placement))
-    throw InputError("", "edges",
-                     "communication delays are not searched yet; verify, show and export take them (remove the "
-                     "delays to search)");
-  for (const Block& block : placement.blocks)
-    if (block.span > kLargestUnitStepSpan)
-      throw InputError("", "blocks", "block '" + block.id + "' has span " + std::to_string(block.span) +
-                                         " ticks; the unit-step search takes at most " +
-                                         std::to_string(kLargestUnitStepSpan));
-  if (period_lower_bound(placement) > kLargestUnitStepLoad)
-    throw InputError("", "blocks", "a device's load is " + std::to_string(period_lower_bound(placement)) +
-                                       " ticks; the unit-step search takes at most " +
-                                       std::to_string(kLargestUnitStepLoad));
+  // One micro-batch's spans and delays: an upper bound on its latency, and
+  // a period that always works; times of the result stay below this times
+  // the micro-batches a makespan is reported for.
+  __int128 serial = 0;
+  for (const Block& block : placement.blocks) serial += block.span;
+  for (const Edge& edge : placement.edges) serial += edge.delay;
+  const __int128 reach = serial * (placement.blocks.size() + 128);
+  if (reach > kLargestSearchTime)
+    throw InputError("", "blocks",
+                     "the time values are too large for the search: one micro-batch takes up to " +
+                         std::to_string(static_cast<long long>(serial)) + " ticks, and its schedules must stay below " +
+                         std::to_string(kLargestSearchTime) + " ticks; give the times in a coarser unit or "
+                         "search with --resolution R (times rounded to multiples of R, error bound printed)");
   std::vector<Memory> usable = limits;
   for (size_t d = 0; d < usable.size(); ++d) usable[d] -= static_memory_of(placement, static_cast<int>(d));
   return usable;

@@ -1,9 +1,14 @@
-// What the unit-step encodings of solver/ can take (docs/algorithms.md,
-// "Numbers"): their variables are integer steps, so their size grows with
-// the time values. Until the order-based search for measured times lands,
-// a placement whose spans are too large for them, or that carries
-// communication delays, is refused here with a reason instead of being
-// searched wrongly or for ever.
+// What the searches of solver/ can take (docs/algorithms.md, "Numbers").
+//
+// Communication delays are searched (every encoding adds the delay to the
+// dependency's span). Time values of any size are searched by the repetend
+// strategy: small ones by the unit-step encodings, large ones on cyclic
+// orders (period_method.hpp), whose cost does not grow with them. What is
+// refused here, with a reason, is only what the search cannot represent:
+// schedules whose times pass 2^31 ticks (periods, starts and makespans are
+// 32-bit in the search's results), which --resolution brings within range.
+// The unit-step encodings of `full` and of the boundary shortening refuse
+// or skip their own oversized encodings (encoding_budget.hpp).
 #pragma once
 
 #include <vector>
@@ -12,14 +17,13 @@
 
 namespace tessel {
 
-// Largest span (in ticks) and largest period lower bound L the unit-step
-// encodings accept.
-inline constexpr Time kLargestUnitStepSpan = 1000000;
-inline constexpr Time kLargestUnitStepLoad = 1000000;
+// Largest time value (in ticks) a search result holds: a makespan of 128
+// micro-batches one after another must stay below it.
+inline constexpr Time kLargestSearchTime = (1LL << 31) - 1;
 
-// Throws InputError (field "placement") when the placement cannot be
-// searched by the unit-step encodings. Static memory is folded into the
-// limits: the returned limits are what the blocks themselves may use.
+// Throws InputError (field "placement") when the placement's times cannot
+// be represented by the search. Static memory is folded into the limits:
+// the returned limits are what the blocks themselves may use.
 std::vector<Memory> unit_step_limits(const Placement& placement, const std::vector<Memory>& limits);
 
 }  // namespace tessel

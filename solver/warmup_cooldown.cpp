@@ -65,8 +65,12 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
   std::map<std::pair<int, int>, int> index_of;
   for (size_t i = 0; i < instances.size(); ++i) index_of[{instances[i].block, instances[i].micro}] = static_cast<int>(i);
   std::vector<std::vector<int>> per_device = device_orders(truncated);
-  std::vector<std::vector<int>> preds = predecessors(placement);
-  std::vector<std::vector<int>> succs = successors(placement);
+  // (neighbour, delay) per block: a dependency waits for the delay too.
+  std::vector<std::vector<std::pair<int, Time>>> preds(placement.blocks.size()), succs(placement.blocks.size());
+  for (const Edge& edge : placement.edges) {
+    preds[edge.to].push_back({edge.from, edge.delay});
+    succs[edge.from].push_back({edge.to, edge.delay});
+  }
   // Position of every instance in its devices' orders.
   std::vector<std::map<int, int>> position(placement.ndevs);
   for (int device = 0; device < placement.ndevs; ++device)
@@ -82,12 +86,12 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
       if (!shape.in_cooldown(instance.block, instance.micro)) continue;
       // Never into the window: the cooldown must stay what follows it.
       int at = shape.window_end;
-      for (int pred : preds[instance.block]) {
+      for (const auto& [pred, delay] : preds[instance.block]) {
         auto found = index_of.find({pred, instance.micro});
         if (found == index_of.end()) continue;
-        int pred_start = shape.in_cooldown(pred, instance.micro) ? instances[found->second].start
-                                                                  : shape.modulo(pred, instance.micro);
-        at = std::max<Time>(at, pred_start + placement.blocks[pred].span);
+        Time pred_start = shape.in_cooldown(pred, instance.micro) ? instances[found->second].start
+                                                                   : shape.modulo(pred, instance.micro);
+        at = std::max<Time>(at, pred_start + placement.blocks[pred].span + delay);
       }
       for (int device : placement.blocks[instance.block].devices) {
         int k = position[device][index];
@@ -104,11 +108,11 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
       if (!shape.in_warmup(instance.block, instance.micro)) continue;
       const int span = placement.blocks[instance.block].span;
       int at = shape.modulo(instance.block, instance.micro);
-      for (int succ : succs[instance.block]) {
+      for (const auto& [succ, delay] : succs[instance.block]) {
         auto found = index_of.find({succ, instance.micro});
-        int succ_start = shape.modulo(succ, instance.micro);
+        Time succ_start = shape.modulo(succ, instance.micro);
         if (found != index_of.end()) succ_start = std::min<Time>(succ_start, instances[found->second].start);
-        at = std::min(at, succ_start - span);
+        at = std::min<Time>(at, succ_start - span - delay);
       }
       for (int device : placement.blocks[instance.block].devices) {
         int k = position[device][*it];

@@ -1,0 +1,26 @@
+// Which method decides a repetend's period question (docs/algorithms.md,
+// "Measured costs"): the unit-step modulo encoding (modulo_encoding.hpp),
+// whose size grows with the time values (a literal per phase, a circle per
+// period, one solver call per period between L and the answer), or the
+// cyclic orders (order_period_search.hpp), whose size does not. The
+// unit-step encoding stays where it is the faster one: small tick counts,
+// as the paper's unit-time placements have. The threshold is measured
+// (cases/bench/measured_costs.sh).
+#pragma once
+
+#include "model/placement.hpp"
+
+namespace tessel {
+
+enum class PeriodMethod { UnitStep, CyclicOrder };
+
+// Up to this many ticks of L the unit-step encoding decides.
+inline constexpr Time kLargestUnitStepPeriod = 64;
+
+// By L of the (window) placement, unless the environment variable
+// TESSEL_PERIOD_METHOD says `unit` or `orders` (for measurement and tests).
+PeriodMethod period_method(const Placement& window);
+
+const char* period_method_name(PeriodMethod method);
+
+}  // namespace tessel
