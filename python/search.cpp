@@ -3,8 +3,8 @@
 // Python see Ctrl-C, and on KeyboardInterrupt raises the search's stop flag
 // and waits for it to return (promptly: every solver call watches the flag)
 // before the exception propagates.
-#include <atomic>
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include <pybind11/functional.h>
@@ -58,7 +58,8 @@ SearchReport solve_interruptibly(SearchRequest request, Progress& progress) {
   request.deadline.stop = &stop;
   std::optional<SearchReport> report;
   std::exception_ptr failure;
-  std::atomic<bool> done{false};
+  std::promise<void> finished;
+  std::future<void> done = finished.get_future();
   bool interrupted = false;
   {
     py::gil_scoped_release release;
@@ -68,10 +69,10 @@ SearchReport solve_interruptibly(SearchRequest request, Progress& progress) {
       } catch (...) {
         failure = std::current_exception();
       }
-      done = true;
+      finished.set_value();
     });
-    while (!done) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Returns as soon as the search does; otherwise looks at signals every 50 ms.
+    while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
       py::gil_scoped_acquire acquire;
       if (!interrupted && PyErr_CheckSignals() != 0) {
         interrupted = true;  // KeyboardInterrupt is now set; keep it for after the join

@@ -125,3 +125,22 @@ def test_ctrl_c_interrupts_the_search():
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=30)
     assert child.returncode == 0 and "interrupted" in out
+
+
+def test_the_type_stubs_name_exactly_what_the_module_has():
+    import ast
+    import pathlib
+
+    stub = pathlib.Path(tessel._tessel.__file__).with_name("_tessel.pyi")
+    tree = ast.parse(stub.read_text())
+    stubbed = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    exported = {name for name in dir(tessel._tessel) if not name.startswith("_")}
+    assert stubbed == exported
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name.endswith("Error"):
+            continue
+        cls = getattr(tessel._tessel, node.name)
+        for member in node.body:
+            name = getattr(member, "name", None) or getattr(getattr(member, "target", None), "id", None)
+            if name and not name.startswith("__"):
+                assert hasattr(cls, name), f"{node.name}.{name} is in the stub but not in the module"
