@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 
 namespace tessel {
 
@@ -276,8 +277,14 @@ Placement make_case(const std::string& name, int ndevs, bool infer) {
                             [&](const CaseDefinition& definition) { return definition.info.name == name; });
   if (found == all.end()) {
     std::string known;
-    for (const CaseDefinition& definition : all) known += (known.empty() ? "" : ", ") + definition.info.name;
-    throw InputError("", "--case", "unknown case '" + name + "' (known: " + known + ")");
+    std::vector<std::string> names;
+    for (const CaseDefinition& definition : all) {
+      known += (known.empty() ? "" : ", ") + definition.info.name;
+      names.push_back(definition.info.name);
+    }
+    const std::string nearest = nearest_name(name, names);
+    const std::string hint = nearest.empty() ? "" : "did you mean '" + nearest + "'? ";
+    throw InputError("", "--case", "unknown case '" + name + "' (" + hint + "known: " + known + ")");
   }
   if (!found->supports(ndevs))
     throw InputError("", "--ndevs",

@@ -151,7 +151,7 @@ TEST_CASE("nnshape and nnshape_eager place the second all-device block as define
 }
 
 TEST_CASE("unknown cases and unsupported device counts are rejected clearly", "[cases]") {
-  CHECK_THAT(input_error("wshape", 4), Catch::Contains("--case") && Catch::Contains("unknown case 'wshape'") &&
+  CHECK_THAT(input_error("wshape", 4), Catch::Contains("--case") && Catch::Contains("unknown case 'wshape'") && Catch::Contains("did you mean 'vshape'") &&
                                            Catch::Contains("mshape") && Catch::Contains("alphafold"));
   CHECK(input_error("nnshape", 5).empty());
   CHECK_THAT(input_error("kshape", 3), Catch::Contains("--ndevs") && Catch::Contains("even"));
