@@ -1,4 +1,4 @@
-// The built-in placements (SPEC section 4): block counts and per-device loads
+// The built-in placements (docs/formats.md, "Built-in placements"): block counts and per-device loads
 // that each definition implies, the reference CSV's lower bounds, the gid
 // order, and the rejection of unknown names and device counts.
 #include <catch2/catch.hpp>
