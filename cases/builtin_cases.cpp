@@ -1,4 +1,4 @@
-// The paper's placements (SPEC section 4) built for a device count.
+// The paper's placements (docs/formats.md, "Built-in placements") built for a device count.
 //
 // Each case is written as the dependency chains of ONE micro-batch, in the
 // order the Tessel paper draws them. The finished placement then lists its
@@ -143,7 +143,7 @@ void build_kshape(CaseBuilder& b) {
 
 // mllm (paper's interlaced multi-modal LM: tensor-parallel encoders wrapped
 // around a pipelined LM): fa, F_0..F_{D-1}, fb, bb, B_{D-1}..B_0, ba.
-// Spans and memory follow SPEC's defaults (the Python Tessel's
+// Spans and memory follow the defaults of docs/formats.md (the Python Tessel's
 // `interlace_mlm` premise uses backward span 2 and memory +-1 on the
 // all-device blocks instead; it is not part of the reference results).
 void build_mllm(CaseBuilder& b) {

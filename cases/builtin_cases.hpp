@@ -1,4 +1,4 @@
-// The paper's placements (SPEC section 4), built for a device count.
+// The paper's placements (docs/formats.md, "Built-in placements"), built for a device count.
 #pragma once
 
 #include <string>

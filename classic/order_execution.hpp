@@ -69,7 +69,7 @@ TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrde
                                     InstanceNamer namer = default_instance_name);
 
 // Peak memory per device of a timed schedule, with deltas counted from the
-// start step (SPEC section 1); never below 0.
+// start step (docs/algorithms.md, "The problem"); never below 0.
 std::vector<long long> peak_memory(const Placement& placement, const std::vector<Instance>& instances);
 
 }  // namespace tessel::classic

@@ -47,7 +47,7 @@ RankOrders gpipe_orders(int ranks, int nmicros, bool split);
 RankOrders one_f_one_b_orders(int ranks, int nmicros, bool split);
 
 // Megatron-LM's order for one rank: +k forward / -k backward of local chunk
-// k-1 (formats.md), with microbatch group size `group` (Megatron's default:
+// k-1 (docs/formats.md, "megatron-order"), with microbatch group size `group` (Megatron's default:
 // the number of ranks).
 std::vector<int> megatron_rank_order(int ranks, int rank, int chunks, int nmicros, int group);
 // Megatron's checks of the group size (std::invalid_argument).

@@ -3,7 +3,7 @@
 // input-backward I and a weight-backward W), every stage living on one rank.
 // Generated and imported schedules embed this placement, so the verifier
 // checks them like any other schedule. The dependencies are the standard
-// ones of formats.md: F(s) after F(s-1); B(S-1) after F(S-1); B(s) after
+// ones of docs/algorithms.md, "Classic schedules": F(s) after F(s-1); B(S-1) after F(S-1); B(s) after
 // B(s+1); W(s) after B(s).
 //
 // A bidirectional pipeline (DualPipe, Chimera) runs the same S stages twice,

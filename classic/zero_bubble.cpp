@@ -17,7 +17,7 @@
 //          of the later chunk first, backwards of the earlier chunk first.
 // The simulation's own start steps are what running its order as soon as
 // possible gives again (a rank only waits when nothing in its order could
-// start), so the order is the output. Memory is in the model of formats.md:
+// start), so the order is the output. Memory is in the model of docs/algorithms.md, "Classic schedules":
 // W frees the unit F allocated; the paper's smaller W-memory is not modelled,
 // which is why ZB-H1 at 1F1B's memory keeps 2/3 of 1F1B's bubble here
 // instead of the paper's 1/3 (see the tests).

@@ -1,4 +1,4 @@
-// The operator graph (SPEC section 2, `tessel.graph/1`): one node per operator
+// The operator graph (docs/formats.md, "tessel.graph/1"): one node per operator
 // of ONE micro-batch's forward pass, with what it costs (compute), what it
 // holds (parameter bytes) and what it sends on (output bytes). It is the
 // input of stage partitioning, which turns it into a placement.

@@ -1,4 +1,4 @@
-// A stage partition of an operator graph (SPEC section 2, `tessel.partition/1`):
+// A stage partition of an operator graph (docs/formats.md, "tessel.partition/1"):
 // which pipeline stage runs each node, and what that costs per stage. The
 // partitioner (solver/partition_*) produces these; verify/partition_check
 // recomputes the costs on its own.

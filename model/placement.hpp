@@ -1,4 +1,4 @@
-// The placement (SPEC section 1): the blocks of ONE micro-batch, the devices
+// The placement (docs/formats.md, "tessel.placement/1"): the blocks of ONE micro-batch, the devices
 // each runs on, and the edges saying what each block waits for. Everything a
 // schedule search or a schedule generator needs to know about the model.
 #pragma once

@@ -1,4 +1,4 @@
-// The schedule (SPEC section 1): a start step for every (block, micro-batch)
+// The schedule (docs/formats.md, "tessel.schedule/1"): a start step for every (block, micro-batch)
 // instance, the memory limit it was built for, and optionally the repetend
 // window that repeats in its steady state.
 #pragma once

@@ -214,7 +214,7 @@ std::vector<long long> peak_memory(const Schedule& schedule) {
 // holds micro-batches top - k + 1 + j k .. top + j k of some block, top the
 // largest micro-batch of copy 0): those are untouched, and the verifier's
 // R2-R4 only look at the claimed copies, so the shorter claim is true. With
-// no whole copy left, the claim is dropped (SPEC: the repetend is optional).
+// no whole copy left, the claim is dropped (docs/formats.md: the repetend is optional).
 Schedule keep_first_micros(const Schedule& unrolled, int nmicros) {
   const Repetend& claim = *unrolled.repetend;
   Schedule kept = unrolled;

@@ -1,5 +1,5 @@
 // Expanding a repetend schedule to any number of micro-batches
-// (ALGORITHMS.md section 3): keep the warmup, repeat the window, shift the
+// (docs/algorithms.md, "Warmup and cooldown"): keep the warmup, repeat the window, shift the
 // cooldown.
 //
 // A repetend {start S, end E, period P, micros_per_period k} claims that the

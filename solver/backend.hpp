@@ -1,4 +1,4 @@
-// The solver facade (ALGORITHMS.md section 4): the handful of verbs every
+// The solver facade (docs/algorithms.md, "Backends"): the handful of verbs every
 // encoding in solver/ is written against. A backend is one file implementing
 // them; Z3 (SMT, integer arithmetic) and CaDiCaL (SAT, order encoding) are
 // the two today, and a third is one more file plus a line in make_backend.

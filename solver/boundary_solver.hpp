@@ -1,5 +1,5 @@
-// Shortening warmup and cooldown with the solver (ALGORITHMS.md section 3,
-// last step): the repetend window stays where it is, the instances before
+// Shortening warmup and cooldown with the solver (docs/algorithms.md,
+// "Warmup and cooldown"): the repetend window stays where it is, the instances before
 // and after it get new starts, and the warmup and then the cooldown length
 // are minimised under the memory limit (the warmup within half the budget,
 // the cooldown within the rest), each bound tested under assumptions on one

@@ -1,4 +1,4 @@
-// The CaDiCaL backend (ALGORITHMS.md section 4): the facade of backend.hpp
+// The CaDiCaL backend (docs/algorithms.md, "Backends"): the facade of backend.hpp
 // compiled to CNF for one incremental CaDiCaL instance.
 //
 //  - integers: the order encoding (order_encoding.hpp), so start steps and

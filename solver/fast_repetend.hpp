@@ -1,4 +1,4 @@
-// Strategy `fast` (ALGORITHMS.md section 5, the Tessel-fast idea): a repetend
+// Strategy `fast` (docs/algorithms.md, "Fast construction"): a repetend
 // constructed without search, for device counts where deciding every period
 // with the solver takes too long, and as the upper end and time-out answer
 // of the exact search.

@@ -1,4 +1,4 @@
-// Strategy `fast` end to end (ALGORITHMS.md section 5): the constructed
+// Strategy `fast` end to end (docs/algorithms.md, "Fast construction"): the constructed
 // repetend (fast_repetend.hpp), its window shortened by the solver where that
 // is quick (fast_shorten.hpp), then warmup and cooldown as the repetend
 // search builds them — the truncated modulo schedule, the squeeze, and the

@@ -1,5 +1,5 @@
-// The improvement step of strategy `fast` (ALGORITHMS.md section 5, "then
-// improve"): the solver is asked for the constructed period minus one, then
+// The improvement step of strategy `fast` (docs/algorithms.md,
+// "Fast construction"): the solver is asked for the constructed period minus one, then
 // minus two, ..., on the modulo encoding, each answer within a short budget.
 // Asked downward, an unsatisfiable period does not prove the ones below it
 // impossible (feasibility is not monotone under a memory limit), so this only

@@ -1,4 +1,4 @@
-// Strategy `full` (ALGORITHMS.md section 1): every instance of `nmicros`
+// Strategy `full` (docs/algorithms.md, "Full search"): every instance of `nmicros`
 // micro-batches gets a start in [0, H), and the makespan bound T is moved
 // under assumptions on one solver (bisection), so that the unsatisfiable
 // bound just below the answer is the proof of optimality.

@@ -156,7 +156,7 @@ DeviceIdle device_idle(const Graph& graph, int device) {
   return best;
 }
 
-// ALGORITHMS.md section 3, unchanged: head_d is the earliest start of a
+// docs/algorithms.md, "The makespan at N", unchanged: head_d is the earliest start of a
 // block on d, tail_d the shortest chain after one.
 long long simple_bound(const Placement& placement, long long nmicros, const Graph& graph) {
   const int n = static_cast<int>(placement.blocks.size());

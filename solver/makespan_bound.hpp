@@ -2,7 +2,7 @@
 // reports its gap against, so it must never exceed a schedule that exists
 // (tests check it against optima the full solver proves).
 //
-// The simple bound (ALGORITHMS.md section 3) is
+// The simple bound (docs/algorithms.md, "The makespan at N") is
 // max(critical path, max_d (head_d + N load(d) + tail_d)) with head_d the
 // earliest start of any block on d and tail_d the shortest chain after one.
 // Blocks on every device (tensor-parallel embeddings) make head_d and tail_d

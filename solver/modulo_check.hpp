@@ -1,4 +1,4 @@
-// Checking a modulo solution directly (ALGORITHMS.md section 2) without a
+// Checking a modulo solution directly (docs/algorithms.md, "The repetend as a modulo schedule") without a
 // solver: the same rules the modulo encoding states — dependencies as
 // differences of starts, exclusivity on a circle of length P on every device,
 // the steady-state memory at every phase under the limit. Constructions that

@@ -1,4 +1,4 @@
-// The repetend as a modulo schedule (ALGORITHMS.md sections 2 and 4): for a
+// The repetend as a modulo schedule (docs/algorithms.md, "The repetend as a modulo schedule"): for a
 // run of periods P, one encoding decides, under the assumption selecting P,
 // whether some repetend with every block once per period, at most Kmax
 // micro-batches in flight and the memory limit exists.

@@ -1,10 +1,10 @@
-// The repetend as a modulo schedule (ALGORITHMS.md section 2), written against
+// The repetend as a modulo schedule (docs/algorithms.md, "The repetend as a modulo schedule"), written against
 // the backend facade only, so that every backend decides the same question.
 //
 // Two small integers per block instead of one start over a horizon of Kmax P:
 // the phase tau(b) in [0, P) and the quotient q(b) in [0, Kmax), with the
 // start of micro-batch m of b at m P + s(b), s(b) = q(b) P + tau(b). The
-// offset of ALGORITHMS.md is o(b) = Kmax - 1 - q(b). Dependencies then need
+// offset of docs/algorithms.md is o(b) = Kmax - 1 - q(b). Dependencies then need
 // two literals per edge (quotient gap >= 1, >= 2), the memory of a device is
 // one offset count plus a small sum per phase, and the period enters only a
 // few guarded constraints — so one encoding can hold a run of periods, each

@@ -6,7 +6,7 @@
 // start steps and phases. A difference x - y >= c becomes one binary clause
 // per value, "x starts at or before t" is a single literal (the occupancy of
 // a step is two), and the memory in use at a phase is a sum over exactly
-// these literals (ALGORITHMS.md section 2). Propagation on the chain gives the
+// these literals (docs/algorithms.md, "Backends"). Propagation on the chain gives the
 // solver bounds reasoning for free.
 #pragma once
 

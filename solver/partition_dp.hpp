@@ -1,4 +1,4 @@
-// The baseline stage partitioner (ALGORITHMS.md section 7): a dynamic
+// The baseline stage partitioner (docs/algorithms.md, "Stage partitioning"): a dynamic
 // programme over ONE topological order that cuts it into contiguous
 // segments. It is what a hand-made split or a simple tool does, it is fast
 // (O(stages * nodes^2)), and every exact answer must match or beat it.

@@ -1,4 +1,4 @@
-// Stage partitioning as an order encoding (ALGORITHMS.md section 7).
+// Stage partitioning as an order encoding (docs/algorithms.md, "Stage partitioning").
 //
 // stage(v) is a facade integer; its order literals y(v,s) = [stage(v) <= s]
 // are what the clauses talk about. An edge u -> v is stage(v) - stage(u) >= 0.

@@ -1,5 +1,5 @@
-// The exact stage-partitioning model on the solver facade (ALGORITHMS.md
-// section 7): which stage each node runs in, under "no edge goes back" and
+// The exact stage-partitioning model on the solver facade (docs/algorithms.md,
+// "Stage partitioning"): which stage each node runs in, under "no edge goes back" and
 // "no stage is empty", with the per-stage compute and the communication as
 // linear sums that a search bounds through guard literals (assumptions), so
 // one incremental solver answers every bound of a search.

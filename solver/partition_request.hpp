@@ -2,7 +2,7 @@
 // by the exact partitioner (partition_search) and the DP baseline
 // (partition_dp) so that the two answer the same question.
 //
-// Objectives (SPEC section 3): `bottleneck` minimises the slowest stage's
+// Objectives (docs/cli.md, "tessel partition"): `bottleneck` minimises the slowest stage's
 // compute, then the communication under it; `pippy` (PiPPy's graph split)
 // minimises the communication with every stage's parameter bytes within
 // 1 +- tolerance of the mean. `max_param_bytes` caps every stage under both.

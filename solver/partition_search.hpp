@@ -1,4 +1,4 @@
-// The exact stage partitioner (ALGORITHMS.md section 7, issue 7): the bound
+// The exact stage partitioner (docs/algorithms.md, "Stage partitioning"): the bound
 // search over the partition encoding on one incremental backend, with the
 // DP baseline as the first incumbent. It answers with a proof of optimality,
 // a proof of infeasibility, or (time limit) the best partition and the gap

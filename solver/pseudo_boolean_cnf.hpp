@@ -1,5 +1,5 @@
 // Linear constraints over literals in CNF: `guard -> sum w_i * l_i <= bound`,
-// the memory limit of a device at a phase or step (ALGORITHMS.md section 2).
+// the memory limit of a device at a phase or step (docs/algorithms.md, "The repetend as a modulo schedule").
 //
 // Three encodings, chosen per constraint:
 //  - cardinality (all weights equal after dividing by their gcd, which is the

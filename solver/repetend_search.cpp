@@ -1,4 +1,4 @@
-// Strategy `repetend` (ALGORITHMS.md sections 2-3, issue 8 items 1-3): for
+// Strategy `repetend` (docs/algorithms.md, "The repetend as a modulo schedule"): for
 // each window size k (micro-batches per period), periods P_k = k L, k L + 1,
 // ... each decided on the modulo encoding of the window placement (k copies
 // of the placement, window_placement.hpp); the first satisfiable one is the

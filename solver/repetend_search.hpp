@@ -1,4 +1,4 @@
-// Strategy `repetend` (ALGORITHMS.md sections 2 and 3): the minimal period
+// Strategy `repetend` (docs/algorithms.md, "The repetend as a modulo schedule"): the minimal period
 // searched upward from L, each unsatisfiable period a proof; then the minimal
 // latency at that period; then warmup and cooldown.
 #pragma once

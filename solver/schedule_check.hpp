@@ -9,7 +9,7 @@
 namespace tessel {
 
 // Exclusive devices, dependencies (with their communication delays) and
-// memory (SPEC section 1, conditions 2-4); completeness is the builder's
+// memory (docs/algorithms.md, "The problem", conditions 2-4); completeness is the builder's
 // responsibility.
 bool schedule_fits(const Schedule& schedule);
 

@@ -17,7 +17,7 @@ namespace tessel {
 std::vector<int> single_micro_starts(const Placement& placement);
 
 // Per device, the highest memory one micro-batch reaches with these starts
-// (deltas count from the start step, as in SPEC section 1).
+// (deltas count from the start step, as in docs/algorithms.md, "The problem").
 std::vector<long long> single_micro_peak(const Placement& placement, const std::vector<int>& starts);
 
 // One micro-batch alone under `options.memory_limit`: the list schedule when

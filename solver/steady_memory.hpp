@@ -1,5 +1,5 @@
 // What the micro-batches in flight hold in the steady state of a modulo
-// schedule (docs/algorithms.md, section 2), as the offset part of every
+// schedule (docs/algorithms.md, "The repetend as a modulo schedule"), as the offset part of every
 // device's memory bound: shared by the unit-step modulo encoding and the
 // order-based one, which differ only in how they add the blocks started
 // inside the window.

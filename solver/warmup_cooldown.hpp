@@ -1,4 +1,4 @@
-// Warmup and cooldown around a modulo repetend (ALGORITHMS.md section 3).
+// Warmup and cooldown around a modulo repetend (docs/algorithms.md, "Warmup and cooldown").
 //
 // The truncated modulo schedule (every micro-batch m of block b at
 // m * P + s(b)) is always valid and is the fallback. The squeeze then packs

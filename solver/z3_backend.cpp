@@ -1,4 +1,4 @@
-// The Z3 backend (ALGORITHMS.md section 4): the facade's verbs as SMT over
+// The Z3 backend (docs/algorithms.md, "Backends"): the facade's verbs as SMT over
 // linear integer arithmetic, the paper's own approach and the baseline the
 // SAT backend must beat. Integers are Z3 integer constants with their domain
 // asserted; `[x <= v]` literals are the comparison terms themselves (cached),

@@ -1,4 +1,4 @@
-// The built-in placements (SPEC section 4): block counts and per-device loads
+// The built-in placements (docs/formats.md, "Built-in placements"): block counts and per-device loads
 // that each definition implies, the reference CSV's lower bounds, the gid
 // order, and the rejection of unknown names and device counts.
 #include <catch2/catch.hpp>
@@ -85,7 +85,7 @@ TEST_CASE("mshape on 4 devices: 10 blocks, load 6 everywhere, one dependency cha
 }
 
 TEST_CASE("lower bounds L match the Python Tessel's reference results", "[cases]") {
-  // shared/reference/tessel-results.csv, column lb_period, 4 devices.
+  // the Python Tessel's results CSV, column lb_period, 4 devices.
   CHECK(period_lower_bound(make_case("mshape", 4, false)) == 6);
   CHECK(period_lower_bound(make_case("nnshape", 4, false)) == 8);
   CHECK(period_lower_bound(make_case("vshape", 4, false)) == 4);

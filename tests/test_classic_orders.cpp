@@ -18,7 +18,7 @@ StageGraph two_stage_graph() {
 
 }  // namespace
 
-TEST_CASE("the stage placement has the pipeline dependencies of formats.md", "[classic]") {
+TEST_CASE("the stage placement has the pipeline dependencies of the classic schedules", "[classic]") {
   StageGraph graph = uniform_stage_graph(2, v_stage_map(2), true, StageCosts{});
   StagePlacement stages = build_stage_placement(graph, "v");
   const Placement& placement = stages.placement;

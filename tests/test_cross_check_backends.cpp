@@ -1,4 +1,4 @@
-// Cross-checking the two backends (ALGORITHMS.md section 4: "both backends
+// Cross-checking the two backends (docs/algorithms.md, "Backends": "both backends
 // must give the same optimum on every case; a difference is a bug in one of
 // them, and the verifier decides which"). Every built-in case on 4 devices
 // whose Z3 run takes seconds, under training memory 4 and 6 and as

@@ -1,4 +1,4 @@
-// Strategy `fast` (ALGORITHMS.md section 5): the constructed repetend is a
+// Strategy `fast` (docs/algorithms.md, "Fast construction"): the constructed repetend is a
 // valid modulo schedule (its own check and, after warmup, cooldown and
 // unrolling, the independent verifier) on every built-in case at 4, 8 and 16
 // devices under several memories; it is never shorter than the exact optimum

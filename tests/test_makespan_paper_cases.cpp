@@ -21,7 +21,7 @@ struct PaperCase {
   int python_makespan128;  // the Python Tessel's figure
 };
 
-// From shared/reference/tessel-results.csv (the public Python Tessel, commit
+// From the Python Tessel's results CSV (the public Python Tessel, commit
 // 44f72c3, measured on this machine kind), suite a, column makespan128: every
 // row with status "found" (mshape inference had no solution there).
 const PaperCase kPaperCases[] = {

@@ -1,5 +1,5 @@
-// `tessel search` as a user runs it: exit codes, the JSON contract of SPEC
-// section 3, the written file (checked by the verifier and unrolled), the
+// `tessel search` as a user runs it: exit codes, the JSON keys of
+// docs/cli.md, the written file (checked by the verifier and unrolled), the
 // time limit and the bad-input paths.
 #include <catch2/catch.hpp>
 

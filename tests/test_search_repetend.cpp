@@ -64,7 +64,7 @@ void check_case(const std::string& name, bool infer, long long memory, std::opti
 }  // namespace
 
 // Periods where the Python Tessel also found a schedule of period L
-// (shared/reference/tessel-results.csv, suite a), so a period-L
+// (the Python Tessel's results CSV, suite a), so a period-L
 // schedule exists: ours must be L.
 TEST_CASE("repetend: vshape and kshape reach L", "[search][repetend]") {
   check_case("vshape", false, 4, 4);

@@ -1,5 +1,5 @@
 // The verifier on hand-written schedules: a valid 2-device 1F1B passes with
-// exact metrics, and each corruption of SPEC section 1's conditions is
+// exact metrics, and each corruption of the conditions of docs/algorithms.md, "The problem", is
 // rejected with exactly its own kind of violation.
 #include <algorithm>
 #include <set>

@@ -1,5 +1,5 @@
 // `tessel verify` end to end: exit codes 0 / 1 / 2, the text and the JSON
-// keys of SPEC section 3, the --memory override and messages naming the
+// keys of docs/cli.md, the --memory override and messages naming the
 // file and the field.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// `tessel cases`: lists the built-in placements (SPEC section 4), one line
+// `tessel cases`: lists the built-in placements (docs/formats.md, "Built-in placements"), one line
 // each with what it is and which device counts it supports.
 #include <algorithm>
 #include <iostream>

@@ -1,5 +1,5 @@
 // `tessel verify SCHEDULE [--memory M] [--json]`: the independent check of
-// SPEC section 1 on a tessel.schedule/1 file. Exit 0 valid, 1 invalid, 2
+// docs/algorithms.md, "The problem", on a tessel.schedule/1 file. Exit 0 valid, 1 invalid, 2
 // unreadable file (the message names the file and the field).
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The checks of SPEC section 1, one file each, and what they share: the
+// The checks of docs/algorithms.md, "The problem", one file each, and what they share: the
 // findings collector and the table of distinct instances that completeness
 // builds for the other checks. Internal to verify/ (verify.hpp is the API).
 #pragma once

@@ -1,4 +1,4 @@
-// Condition 1 of SPEC section 1, "complete": every (block, micro-batch) with
+// Condition 1 of docs/algorithms.md, "The problem", "complete": every (block, micro-batch) with
 // micro-batch in [0, nmicros) appears exactly once, and nothing else appears.
 //
 // One sort of the instances by (block, micro, position in the file) puts

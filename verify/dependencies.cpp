@@ -1,4 +1,4 @@
-// Condition 3 of SPEC section 1, "dependencies": for every edge a -> b and
+// Condition 3 of docs/algorithms.md, "The problem", "dependencies": for every edge a -> b and
 // every micro-batch m, start(a, m) + span(a) <= start(b, m); for a member of a
 // fused unit its end is the unit's, and an edge inside one unit holds (the
 // unit computes both together).

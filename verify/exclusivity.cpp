@@ -1,4 +1,4 @@
-// Condition 2 of SPEC section 1, "exclusive": on every device, no two
+// Condition 2 of docs/algorithms.md, "The problem", "exclusive": on every device, no two
 // instances occupy the same step. An instance occupies [start, start + span)
 // on each of its devices (all of them at once for a tensor-parallel block).
 //

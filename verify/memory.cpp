@@ -1,4 +1,4 @@
-// Condition 4 of SPEC section 1, "memory": on every device d and every step
+// Condition 4 of docs/algorithms.md, "The problem", "memory": on every device d and every step
 // t, the sum of `memory` over the instances on d with start <= t is <= M_d.
 // The delta of a block counts from its start step (the Tessel paper's
 // convention), so the memory of a device changes only at start steps: one

@@ -1,4 +1,4 @@
-// The figures of a schedule (SPEC section 1): makespan = the largest
+// The figures of a schedule (docs/algorithms.md, "The problem"): makespan = the largest
 // start + span (a fused unit's end for its members); busy steps of a device = the steps in [0, makespan) where at
 // least one instance occupies it; bubble ratio = idle steps / (ndevs *
 // makespan). Busy steps are a union of intervals, so an invalid schedule

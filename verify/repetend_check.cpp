@@ -1,4 +1,4 @@
-// Checking a claimed repetend (SPEC section 1, ALGORITHMS.md section 3).
+// Checking a claimed repetend (docs/algorithms.md, "The problem").
 //
 // A schedule found by search is warmup + window * r + cooldown, and `unroll`
 // makes it longer by repeating the window. The file claims

@@ -1,5 +1,5 @@
 // Writing a Report for people (text) and for programs (JSON, the keys of
-// SPEC section 3: valid, violations, violation_counts, makespan,
+// docs/cli.md: valid, violations, violation_counts, makespan,
 // bubble_ratio, peak_memory, busy_steps; and a few more).
 #include <cstdio>
 #include <sstream>

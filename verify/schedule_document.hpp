@@ -1,5 +1,5 @@
-// The verifier's own reading of a `tessel.schedule/1` document (SPEC section
-// 2). verify/ shares no code with model/, so that a bug in the model's reader
+// The verifier's own reading of a `tessel.schedule/1` document (docs/formats.md,
+// "tessel.schedule/1"). verify/ shares no code with model/, so that a bug in the model's reader
 // cannot hide a bug in a schedule: this file turns the JSON into the plain
 // structs below, and every check reads only these.
 //

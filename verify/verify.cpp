@@ -1,6 +1,6 @@
-// The verifier's one entry point: read the document, run the checks of SPEC
-// section 1 in order, and gather their findings and the metrics into a
-// Report. Each condition lives in its own file (completeness, exclusivity,
+// The verifier's one entry point: read the document, run the checks of
+// docs/algorithms.md, "The problem", in order, and gather their findings
+// and the metrics into a Report. Each condition lives in its own file (completeness, exclusivity,
 // dependencies, memory, repetend_check); this file only orchestrates.
 #include "verify/verify.hpp"
 

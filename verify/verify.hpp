@@ -1,4 +1,4 @@
-// The independent verifier (SPEC section 1, ALGORITHMS.md section 6): the
+// The independent verifier (docs/algorithms.md, "The verifier"): the
 // judge of every schedule tessel produces or imports. It reads the schedule
 // JSON itself and shares no code with model/ or solver/, so that a bug there
 // cannot hide a bug here.

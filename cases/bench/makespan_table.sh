@@ -22,7 +22,7 @@ boundary=${4:-20}
 shift $(( $# < 4 ? $# : 4 ))
 devices=${*:-4 8 16}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-reference=${TESSEL_REFERENCE:-$repo/../shared/reference/tessel-results.csv}
+reference=${TESSEL_REFERENCE:-}   # the Python Tessel's results CSV, optional
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -4,7 +4,7 @@
 # proven lower bound, the makespan at 128 micro-batches against its bound,
 # and the solve time (period_s: deciding the period and the latency; total_s:
 # with warmup/cooldown, whose solver budget is --boundary-seconds), beside the Python Tessel's numbers for the same case
-# (shared/reference/tessel-results.csv beside the checkout, suite a; "-" where it has none).
+# (its results CSV given as TESSEL_REFERENCE, suite a; "-" where it has none).
 #
 # usage: cases/bench/search_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS]
 set -u
@@ -13,7 +13,7 @@ backend=${2:-z3}
 limit=${3:-600}
 boundary=${4:-20}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-reference=${TESSEL_REFERENCE:-$repo/../shared/reference/tessel-results.csv}
+reference=${TESSEL_REFERENCE:-}   # the Python Tessel's results CSV, optional
 
 # Python Tessel, suite a: "period makespan128 search_seconds" for placement/memory/infer.
 reference_of() {

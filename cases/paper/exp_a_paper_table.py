@@ -32,5 +32,5 @@ if __name__ == "__main__":
         "Repetend search (`tessel search --backend cadical`), our K chosen as memory allows; "
         "the Python Tessel's `compose_n` with n micro-batches in its repetend (n in the configuration). "
         "Makespans: the schedule unrolled to 32 / 128 micro-batches, judged by `tessel verify`; "
-        "bound = ALGORITHMS.md section 3.",
+        "bound = docs/algorithms.md (the makespan at N).",
         configs(), time_limit=60, boundary_seconds=20))

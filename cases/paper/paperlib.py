@@ -4,7 +4,7 @@ Each experiment is a list of configurations of `tessel search`. For every one
 this module runs the search with a time limit, keeps the schedule file, has
 `tessel verify` judge it (and its unrolls to 32 and 128 micro-batches, where
 the makespans of the tables come from), computes the makespan lower bound of
-ALGORITHMS.md section 3 from the placement itself, and puts the figures
+docs/algorithms.md (the makespan at N) from the placement itself, and puts the figures
 beside the Python Tessel's measured ones from the reference CSV. A time-out
 or an error of either side is written as such, never as a blank or a zero.
 
@@ -21,7 +21,7 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# shared/ sits beside the checkout (as in CI); the variable overrides it.
+# The Python Tessel's results CSV (not in this repository): TESSEL_REFERENCE_CSV names it.
 REFERENCE_CSV = os.environ.get(
     "TESSEL_REFERENCE_CSV", os.path.join(os.path.dirname(REPO), "shared", "reference", "tessel-results.csv"))
 TOTALS = (32, 128)
@@ -78,7 +78,7 @@ def reference_for(reference, config):
 
 
 # ---------------------------------------------------------------------------
-# The makespan lower bound of ALGORITHMS.md section 3, from the placement.
+# The makespan lower bound of docs/algorithms.md (the makespan at N), from the placement.
 
 def makespan_bound(placement, nmicros):
     """max(critical path, max_d(head_d + N * load_d + tail_d)) for N micro-batches."""
@@ -467,7 +467,7 @@ def markdown_table(title, note, rows, full=False):
     if mismatched:
         lines.append(f"Makespan bound differs from the reference's lb_makespan on: {', '.join(mismatched)}.")
     elif any(r["bound_matches_ref"] is True for r in rows):
-        lines.append("Our makespan bounds (ALGORITHMS.md section 3) equal the reference's lb_makespan32/128 "
+        lines.append("Our makespan bounds (docs/algorithms.md (the makespan at N)) equal the reference's lb_makespan32/128 "
                      "on every configuration where it has them.")
     lines.append("")
     return "\n".join(lines)

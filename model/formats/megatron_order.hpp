@@ -1,6 +1,6 @@
 // Megatron-LM's interleaved pipeline order as a file: a JSON list with one
 // list per rank of signed chunk codes (+k forward of local chunk k-1, -k its
-// backward; formats.md). The layer-wise order of Megatron's MoE overlap
+// backward; docs/formats.md, "megatron-order"). The layer-wise order of Megatron's MoE overlap
 // (megatron/core/transformer/cuda_graphs.py,
 // get_overlap_moe_expert_parallel_comm_order) has the same shape with one
 // code per LAYER of the rank (1..K over its chunks), and, when weight

@@ -1,7 +1,7 @@
 // The per-rank action table of PyTorch's `torch.distributed.pipelining`
 // (`PipelineScheduleMulti._dump_csv` / `_load_csv`): plain CSV without a
 // header, one row per rank, one cell per step, an empty cell is idle. A cell
-// is `<stage><action>[<micro-batch>]` (formats.md). Reading keeps every cell
+// is `<stage><action>[<micro-batch>]` (docs/formats.md, "pytorch-csv"). Reading keeps every cell
 // with its row and column so that errors and deadlocks can name them;
 // turning the table into a timed schedule is classic/'s job.
 #pragma once

@@ -1,6 +1,6 @@
 // Reading PyTorch pipelining's CSV action table.
 //
-// The dialect trap (formats.md): releases before `I` existed wrote `B` for
+// The dialect trap (docs/formats.md, "pytorch-csv"): releases before `I` existed wrote `B` for
 // the input backward of zero-bubble schedules; the reader takes the dialect
 // as a flag instead of guessing, and the writer writes the current one.
 #include "model/formats/pytorch_csv.hpp"

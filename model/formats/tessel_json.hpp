@@ -1,6 +1,6 @@
 // Import of the Python Tessel's saved schedules (`SchedPlan.save()` JSON):
 // `{"ndevs", "blocks": [{"mid", "span", "memory", "btype", "gid", "step",
-// "device"}], "repetend": [start, end]}` (formats.md).
+// "device"}], "repetend": [start, end]}` (docs/formats.md, "tessel-json").
 //
 // Blocks are matched by `gid` to the placement's block order (the built-in
 // cases list their blocks in that order), micro = mid, start = step; span,
