@@ -55,6 +55,18 @@ def machine():
             f"shared with other builds while it ran (times are noisy)")
 
 
+def handmade_section(out, quick):
+    """(g) has its own table (search against the hand-made schedules): its headline and losses inline,
+    every row in g_handmade.md."""
+    path = os.path.join(out, "g_handmade.md")
+    if not os.path.exists(path):
+        return []
+    text = open(path).read().split("### Every row")[0].replace("## (", "### (")
+    return [text.rstrip(), "",
+            f"Every row: [g_handmade.md](g_handmade.md), [g_handmade.csv](g_handmade.csv); command "
+            f"`cases/paper/exp_g_handmade.py{' --quick' if quick else ''} --out papers`.", ""]
+
+
 def main(argv):
     quick, out = paperlib.parse_args(argv)
     commit = first_line(["git", "-C", paperlib.REPO, "rev-parse", "--short", "HEAD"])
@@ -105,6 +117,7 @@ def main(argv):
         path = os.path.join(out, key + ".md")
         if os.path.exists(path):
             lines += [open(path).read().replace("## (", "### ("), ""]
+    lines += handmade_section(out, quick)
     lines += ["## Known limits", "",
               "- (c) compares the Python Tessel-fast heuristic with our `--strategy fast` construction (also "
               "unproven); our exact repetend search on the same configurations is in c_scaling_exact.",
