@@ -240,7 +240,8 @@ def markdown(rows, time_limit, seconds):
              f"**Totals: {t['rows']} rows, {t['compared']} compared: tessel shorter on {t['tessel_shorter']}, "
              f"equal on {t['equal']}, longer on {t['tessel_longer']}; {t['no_schedule']} without a tessel "
              f"schedule, {t['skipped']} skipped (the scheme refuses the size), {t['errors']} errors, "
-             f"{t['invalid_schedules']} schedules failing the verifier. Geometric-mean makespan ratio "
+             f"{t['invalid_schedules']} schedules failing the verifier"
+             f"{', ' + str(t['missing']) + ' not run' if t['missing'] else ''}. Geometric-mean makespan ratio "
              f"tessel / hand-made: {t['geomean_ratio']}.** Search time limit {time_limit} s per row "
              f"({t['search_timeouts']} rows reached it); the run took {seconds}.", "",
              "![makespan ratio](plots/g_handmade_ratio.svg)", "", "### Where tessel loses", ""]
@@ -248,6 +249,9 @@ def markdown(rows, time_limit, seconds):
     if not losses:
         lines.append("Nowhere: on every compared row tessel's makespan is at most the hand-made one.")
     else:
+        lines += ["Losses by the reason the search gives, and by scheme:", ""]
+        lines += table(counted(losses, "reason"), ["key", "count"], ["reason", "rows"]) + [""]
+        lines += table(counted(losses, "scheme"), ["key", "count"], ["scheme", "rows lost"]) + ["", "Every loss:", ""]
         lines += table(losses, ["name", "hand_makespan", "tessel_makespan", "bound", "search_status", "reason"],
                        ["row", "hand-made", "tessel", "bound", "search", "reason"])
     skipped = [r for r in rows if r["status"] in ("skipped", "error")]
@@ -260,6 +264,14 @@ def markdown(rows, time_limit, seconds):
                    ["scheme", "S", "N", "spans", "hand-made", "tessel", "bound", "gap", "gap %", "verdict",
                     "shape", "construction", "seconds", "verified"])
     return "\n".join(lines) + "\n"
+
+
+def counted(rows, key):
+    """[{key, count}] of the values of `key` among `rows`, most frequent first."""
+    counts = {}
+    for r in rows:
+        counts[r[key]] = counts.get(r[key], 0) + 1
+    return [{"key": k, "count": n} for k, n in sorted(counts.items(), key=lambda kv: -kv[1])]
 
 
 def table(rows, keys, header):

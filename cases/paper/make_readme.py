@@ -55,6 +55,20 @@ def machine():
             f"shared with other builds while it ran (times are noisy)")
 
 
+RUNNING = [
+    "## Running it on more cores or a cluster", "",
+    "Every row of every experiment is an independent `tessel` run. `cases/paper/run_all.sh --jobs N` runs them N at "
+    "a time through GNU parallel (each row is `exp_*.py --row KEY/NAME`, its result kept in `schedules-local/`; "
+    "`exp_*.py --collect` then writes the tables); the default `--jobs 1` runs each experiment in one process. "
+    "The bench tables `cases/bench/{makespan,partition,scale,search}_table.sh` take `--jobs N` the same way "
+    "and print their rows in the same order. Rows running side by side share the cores, so their times are "
+    "those of a busier machine.", "",
+    "On Slurm, `cases/cluster/slurm_array.sh [--quick] [--out DIR] [--max-parallel M] [-- SBATCH_OPTION ...]` "
+    "submits one array task per row and a job that, after the whole array, tabulates, draws and checks as "
+    "run_all.sh does; `--dry-run` prints the two `sbatch` commands and every task's command without "
+    "submitting (tests/python/test_cluster_dry_run.py runs it). OUT must be on a file system the nodes share.", ""]
+
+
 def handmade_section(out, quick):
     """(g) has its own table (search against the hand-made schedules): its headline and losses inline,
     every row in g_handmade.md."""
@@ -125,6 +139,7 @@ def main(argv):
               "the Python Tessel's micro-batches per repetend (b, e); in (a) our K is chosen as memory allows.",
               "- Windows with k > 1 micro-batches per period are not offered by our search yet.",
               "- Schedules other than the 4-device paper table are kept in `schedules-local/` (not committed).", ""]
+    lines += RUNNING
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(lines))
     return 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The pictures of papers/: search time against devices (log scale, one line
 per tool and placement), the makespan gap to the lower bound at 128
-micro-batches, and the timeline of every schedule of the paper table (the
-`tessel export --to svg` picture). Hand-written SVG from the experiment
+micro-batches, the makespan ratio tessel / hand-made of (g), and the
+timeline of every schedule of the paper table (the `tessel export --to svg`
+picture). Hand-written SVG from the experiment
 CSVs, so no plotting library is needed."""
 import csv
 import math
@@ -293,6 +294,8 @@ def main(argv):
         made.append("search_time.svg")
     if plot_gap(out, os.path.join(plots, "makespan_gap.svg")):
         made.append("makespan_gap.svg")
+    if plot_ratio(read_rows(out, "g_handmade"), os.path.join(plots, "g_handmade_ratio.svg")):
+        made.append("g_handmade_ratio.svg")
     made += timelines(out)
     paperlib.log(f"paper: plots: {len(made)} pictures")
     return 0
