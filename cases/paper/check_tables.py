@@ -15,20 +15,26 @@ STATUSES = {"found", "infeasible", "timeout", "error"}
 REF_STATUSES = {"found", "no_solution", "timeout", "error", "skipped_after_timeout", "not run", "ours only"}
 
 
-def check_csv(path, tessel, out, problems):
+def read_table(path, columns, problems):
+    """The rows of a CSV with exactly `columns` (line number, row), each without blank cells; else problems."""
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
-        if reader.fieldnames != paperlib.COLUMNS:
+        if reader.fieldnames != columns:
             problems.append(f"{path}: header differs from the runner's columns")
-            return 0
-        rows = list(reader)
+            return []
+        rows = list(enumerate(reader, 2))
     if not rows:
         problems.append(f"{path}: no rows")
-    checked = 0
-    for i, row in enumerate(rows, 2):
-        blanks = [c for c in paperlib.COLUMNS if (row[c] or "").strip() == ""]
+    for i, row in rows:
+        blanks = [c for c in columns if (row[c] or "").strip() == ""]
         if blanks:
             problems.append(f"{path}:{i}: blank cells {blanks}")
+    return rows
+
+
+def check_csv(path, tessel, out, problems):
+    checked = 0
+    for i, row in read_table(path, paperlib.COLUMNS, problems):
         if row["status"] not in STATUSES:
             problems.append(f"{path}:{i}: status {row['status']!r}")
         if row["ref_status"] not in REF_STATUSES:
@@ -50,18 +56,8 @@ def check_handmade_csv(path, tessel, out, problems):
     """(g) has its own columns: every compared row verified, with a verdict matching its makespans;
     the schedules kept locally (schedules-local/g_handmade/NAME/) pass `tessel verify` again."""
     import exp_g_handmade as g
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames != g.COLUMNS:
-            problems.append(f"{path}: header differs from exp_g_handmade's columns")
-            return 0
-        rows = list(reader)
-    if not rows:
-        problems.append(f"{path}: no rows")
     checked = 0
-    for i, row in enumerate(rows, 2):
-        if any((row[c] or "").strip() == "" for c in g.COLUMNS):
-            problems.append(f"{path}:{i}: blank cells")
+    for i, row in read_table(path, g.COLUMNS, problems):
         if row["valid"] == "NO":
             problems.append(f"{path}:{i}: {row['name']}: a schedule failed the verifier during the run")
         if row["status"] != "compared":
