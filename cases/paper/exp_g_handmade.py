@@ -250,7 +250,8 @@ def markdown(rows, time_limit, seconds):
         lines.append("Nowhere: on every compared row tessel's makespan is at most the hand-made one.")
     else:
         lines += ["Losses by the reason the search gives, and by scheme:", ""]
-        lines += table(counted(losses, "reason"), ["key", "count"], ["reason", "rows"]) + [""]
+        classes = [{"class": loss_class(r["reason"])} for r in losses]
+        lines += table(counted(classes, "class"), ["key", "count"], ["reason (grouped)", "rows"]) + [""]
         lines += table(counted(losses, "scheme"), ["key", "count"], ["scheme", "rows lost"]) + ["", "Every loss:", ""]
         lines += table(losses, ["name", "hand_makespan", "tessel_makespan", "bound", "search_status", "reason"],
                        ["row", "hand-made", "tessel", "bound", "search", "reason"])
@@ -264,6 +265,25 @@ def markdown(rows, time_limit, seconds):
                    ["scheme", "S", "N", "spans", "hand-made", "tessel", "bound", "gap", "gap %", "verdict",
                     "shape", "construction", "seconds", "verified"])
     return "\n".join(lines) + "\n"
+
+
+# The search's own gap reasons, grouped by what they say, the more basic cause first (the
+# rows keep the whole text).
+LOSS_CLASSES = [
+    ("time limit", "time limit reached"),
+    ("> L =", "the shortest repetend's period is above L; the hand-made schedule is not bound by a period"),
+    ("boundary shortening ran out of its budget", "warmup/cooldown not proven minimal: the boundary budget "
+     "(--tune boundary_seconds) ran out"),
+    ("proven minimal around this repetend", "warmup/cooldown proven minimal around the repetend found; a "
+     "different repetend or a non-periodic schedule (as the hand-made one) is shorter"),
+]
+
+
+def loss_class(reason):
+    for words, text in LOSS_CLASSES:
+        if words in reason:
+            return text
+    return "no reason given by the search (its gap to its bound is within 1%)"
 
 
 def counted(rows, key):

@@ -70,14 +70,14 @@ RUNNING = [
 
 
 def handmade_section(out, quick):
-    """(g) has its own table (search against the hand-made schedules): its headline and losses inline,
-    every row in g_handmade.md."""
+    """(g) has its own table (search against the hand-made schedules): its headline and its losses
+    counted inline; every loss and every row in g_handmade.md."""
     path = os.path.join(out, "g_handmade.md")
     if not os.path.exists(path):
         return []
-    text = open(path).read().split("### Every row")[0].replace("## (", "### (")
+    text = open(path).read().split("Every loss:")[0].split("### Every row")[0].replace("## (", "### (")
     return [text.rstrip(), "",
-            f"Every row: [g_handmade.md](g_handmade.md), [g_handmade.csv](g_handmade.csv); command "
+            f"Every loss and every row: [g_handmade.md](g_handmade.md), [g_handmade.csv](g_handmade.csv); command "
             f"`cases/paper/exp_g_handmade.py{' --quick' if quick else ''} --out papers`.", ""]
 
 
