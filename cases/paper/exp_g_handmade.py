@@ -18,6 +18,7 @@ that is how run_all.sh --jobs and the Slurm array spread them.
   exp_g_handmade.py --collect [--quick] [--out DIR]           tables from the rows run
 """
 import csv
+import difflib
 import json
 import os
 import sys
@@ -343,7 +344,11 @@ def option(argv, name, default):
 def main(argv):
     quick, out = paperlib.parse_args(argv)
     selected = [c for c in configs() if c["quick"] or not quick]
-    time_limit = int(option(argv, "--time-limit", 10 if quick else TIME_LIMIT))
+    time_limit = option(argv, "--time-limit", str(10 if quick else TIME_LIMIT))
+    if not time_limit.isdigit() or int(time_limit) == 0:
+        paperlib.log(f"exp_g_handmade: --time-limit needs a whole number of seconds >= 1, not {time_limit!r}")
+        return 2
+    time_limit = int(time_limit)
     if "--list" in argv:
         print("\n".join(f"{KEY}/{c['name']}" for c in selected))
         return 0
@@ -355,7 +360,9 @@ def main(argv):
         name = option(argv, "--row", "").split("/")[-1]  # KEY/NAME as --list prints it, or NAME
         config = next((c for c in configs() if c["name"] == name), None)
         if config is None:
-            paperlib.log(f"exp_g_handmade: no row {name!r} (see --list)")
+            nearest = difflib.get_close_matches(name, [c["name"] for c in configs()], 1)
+            paperlib.log(f"exp_g_handmade: no row {name!r}"
+                         + (f" (did you mean {KEY}/{nearest[0]}?)" if nearest else " (see --list)"))
             return 2
         selected = [config]
     start = time.monotonic()

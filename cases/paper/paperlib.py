@@ -12,6 +12,7 @@ Standard library only: CI runs this with whatever python3 is first on PATH.
 """
 
 import csv
+import difflib
 import json
 import math
 import os
@@ -528,7 +529,13 @@ def run_rows(key, configs, time_limit, boundary_seconds=10, argv=None):
     if mode == "collect":
         return [collected_row(out, key, c) for c in configs], out
     if mode == "row":
+        names = [c["name"] for c in configs]
         configs = [c for c in configs if f"{key}/{c['name']}" == wanted]
+        if not configs and wanted.split("/")[0] == key:
+            nearest = difflib.get_close_matches(wanted.split("/")[-1], names, 1)
+            log(f"paper: --row {wanted}: no such row of {key}"
+                + (f" (did you mean {key}/{nearest[0]}?)" if nearest else " (see --list)"))
+            raise SystemExit(2)
     tessel = tessel_binary()
     reference = load_reference()
     # Small schedules of the 4-device paper table are committed; the rest stay local (gitignored).

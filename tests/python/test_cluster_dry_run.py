@@ -92,3 +92,11 @@ def test_bad_arguments_are_refused_with_exit_2(planned, tmp_path):
     done = subprocess.run(["bash", SCRIPT, "--task", "--quick", "--out", str(planned[0])],
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "no row 100000" in done.stderr
+
+
+def test_a_mistyped_row_names_the_nearest_one(tmp_path):
+    for script, row, nearest in (("exp_g_handmade.py", "g_handmade/1f1b-s4-n16-F1B1W", "g_handmade/1f1b-s4-n16-F1B1W1"),
+                                 ("exp_e_lazy.py", "e_lazy/vshape-d8-mem8-k9", "e_lazy/vshape-d8-mem8-k8")):
+        done = subprocess.run(["python3", os.path.join(SOURCE, "cases", "paper", script), "--row", row,
+                               "--out", str(tmp_path)], capture_output=True, text=True, env=environment(), timeout=60)
+        assert done.returncode == 2 and f"did you mean {nearest}?" in done.stderr, done.stderr
