@@ -13,8 +13,12 @@
 # Every schedule is verified by `search` itself
 # (exit 4 otherwise) and again here with `tessel verify`.
 #
-# usage: cases/bench/makespan_table.sh [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS] [DEVICES...]
+# usage: cases/bench/makespan_table.sh [--jobs N] [TESSEL_BINARY] [BACKEND] [TIME_LIMIT_SECONDS] [BOUNDARY_SECONDS] [DEVICES...]
+# --jobs N: N rows at a time (GNU parallel, cases/bench/rows.sh); default 1.
 set -u
+source "$(dirname "$0")/rows.sh"
+bench_parse_jobs "$@"
+set -- "${bench_args[@]}"
 tessel=${1:-build/tessel}
 backend=${2:-cadical}
 limit=${3:-120}
@@ -23,8 +27,7 @@ shift $(( $# < 4 ? $# : 4 ))
 devices=${*:-4 8 16}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 reference=${TESSEL_REFERENCE:-}   # the Python Tessel's results CSV, optional
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+export tessel backend limit boundary reference
 
 # The Python Tessel's makespan128, suite a (4 devices), "-" where it has none.
 python_of() {
@@ -36,35 +39,44 @@ python_of() {
 
 echo "| case | devices | mode | memory | period | L | makespan @128 | bound @128 | simple bound | Python Tessel @128 | gap | gap % | seconds | exit | why (gap > 1%) | staged @128 | staged gap % |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+# One row: NAME DEVICES MODE MEMORY.
+makespan_row() {
+  local name=$1 ndevs=$2 mode=$3 memory=$4
+  local work code seconds python verified infer_flag infer_key start
+  work=$(mktemp -d)
+  infer_flag="" infer_key=False
+  [ "$mode" = infer ] && infer_flag="--infer" infer_key=True
+  echo "$name $ndevs $mode $memory" >&2
+  start=$(date +%s.%N)
+  "$tessel" search --case "$name" --ndevs "$ndevs" $infer_flag --memory "$memory" --backend "$backend" \
+    --time-limit "$limit" --tune boundary_seconds="$boundary" --json -o "$work/s.json" >"$work/out.json" 2>/dev/null
+  code=$?
+  seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.2f')
+  python=$(python_of "$ndevs" "$name" "$memory" "$infer_key")
+  if [ "$code" != 0 ] && [ "$code" != 3 ]; then
+    echo "| $name | $ndevs | $mode | $memory | | | | | | $python | | | $seconds | $code | no schedule | | |"
+    rm -rf "$work"
+    return
+  fi
+  verified=$("$tessel" verify "$work/s.json" >/dev/null 2>&1 && echo "" || echo " NOT VERIFIED")
+  jq -r --arg n "$name" --arg d "$ndevs" --arg mo "$mode" --arg me "$memory" --arg py "$python" \
+    --arg s "$seconds" --arg c "$code" --arg v "$verified" '
+    "| \($n) | \($d) | \($mo) | \($me) | \(.period) | \(.period_lower_bound_per_micro) | \(.makespan_at_total) | " +
+    "\(.makespan_bound_at_total) | \(.makespan_simple_bound_at_total) | \($py) | \(.makespan_gap_at_total) | " +
+    "\((.makespan_gap_at_total / .makespan_bound_at_total * 1000 | round) / 10) | \($s) | \($c)\($v) | " +
+    "\(.makespan_gap_reason) | \(.staged_makespan_at_total // "-") | " +
+    "\(if .staged_makespan_at_total then ((.staged_makespan_at_total - .makespan_bound_at_total) / .makespan_bound_at_total * 1000 | round) / 10 else "-" end) |"' "$work/out.json"
+  rm -rf "$work"
+}
+export -f makespan_row python_of
+
 for ndevs in $devices; do
   for name in vshape xshape mshape nnshape kshape; do
-    settings="train $ndevs infer $ndevs"
     [ "$ndevs" = 4 ] && settings="train 4 train 6 infer 4" || settings="train $ndevs train $((2 * ndevs)) infer $ndevs"
     set -- $settings
     while [ $# -ge 2 ]; do
-      mode=$1 memory=$2
+      echo "$name $ndevs $1 $2"
       shift 2
-      infer_flag="" infer_key=False
-      [ "$mode" = infer ] && infer_flag="--infer" infer_key=True
-      echo "$name $ndevs $mode $memory" >&2
-      start=$(date +%s.%N)
-      "$tessel" search --case "$name" --ndevs "$ndevs" $infer_flag --memory "$memory" --backend "$backend" \
-        --time-limit "$limit" --tune boundary_seconds="$boundary" --json -o "$work/s.json" >"$work/out.json" 2>/dev/null
-      code=$?
-      seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.2f')
-      python=$(python_of "$ndevs" "$name" "$memory" "$infer_key")
-      if [ "$code" != 0 ] && [ "$code" != 3 ]; then
-        echo "| $name | $ndevs | $mode | $memory | | | | | | $python | | | $seconds | $code | no schedule | | |"
-        continue
-      fi
-      verified=$("$tessel" verify "$work/s.json" >/dev/null 2>&1 && echo "" || echo " NOT VERIFIED")
-      jq -r --arg n "$name" --arg d "$ndevs" --arg mo "$mode" --arg me "$memory" --arg py "$python" \
-        --arg s "$seconds" --arg c "$code" --arg v "$verified" '
-        "| \($n) | \($d) | \($mo) | \($me) | \(.period) | \(.period_lower_bound_per_micro) | \(.makespan_at_total) | " +
-        "\(.makespan_bound_at_total) | \(.makespan_simple_bound_at_total) | \($py) | \(.makespan_gap_at_total) | " +
-        "\((.makespan_gap_at_total / .makespan_bound_at_total * 1000 | round) / 10) | \($s) | \($c)\($v) | " +
-        "\(.makespan_gap_reason) | \(.staged_makespan_at_total // "-") | " +
-        "\(if .staged_makespan_at_total then ((.staged_makespan_at_total - .makespan_bound_at_total) / .makespan_bound_at_total * 1000 | round) / 10 else "-" end) |"' "$work/out.json"
     done
   done
-done
+done | bench_rows makespan_row

@@ -55,6 +55,32 @@ def machine():
             f"shared with other builds while it ran (times are noisy)")
 
 
+RUNNING = [
+    "## Running it on more cores or a cluster", "",
+    "Every row of every experiment is an independent `tessel` run. `cases/paper/run_all.sh --jobs N` runs them N at "
+    "a time through GNU parallel (each row is `exp_*.py --row KEY/NAME`, its result kept in `schedules-local/`; "
+    "`exp_*.py --collect` then writes the tables); the default `--jobs 1` runs each experiment in one process. "
+    "The bench tables `cases/bench/{makespan,partition,scale,search}_table.sh` take `--jobs N` the same way "
+    "and print their rows in the same order. Rows running side by side share the cores, so their times are "
+    "those of a busier machine.", "",
+    "On Slurm, `cases/cluster/slurm_array.sh [--quick] [--out DIR] [--max-parallel M] [-- SBATCH_OPTION ...]` "
+    "submits one array task per row and a job that, after the whole array, tabulates, draws and checks as "
+    "run_all.sh does; `--dry-run` prints the two `sbatch` commands and every task's command without "
+    "submitting (tests/python/test_cluster_dry_run.py runs it). OUT must be on a file system the nodes share.", ""]
+
+
+def handmade_section(out, quick):
+    """(g) has its own table (search against the hand-made schedules): its headline and its losses
+    counted inline; every loss and every row in g_handmade.md."""
+    path = os.path.join(out, "g_handmade.md")
+    if not os.path.exists(path):
+        return []
+    text = open(path).read().split("Every loss:")[0].split("### Every row")[0].replace("## (", "### (")
+    return [text.rstrip(), "",
+            f"Every loss and every row: [g_handmade.md](g_handmade.md), [g_handmade.csv](g_handmade.csv); command "
+            f"`cases/paper/exp_g_handmade.py{' --quick' if quick else ''} --out papers`.", ""]
+
+
 def main(argv):
     quick, out = paperlib.parse_args(argv)
     commit = first_line(["git", "-C", paperlib.REPO, "rev-parse", "--short", "HEAD"])
@@ -105,6 +131,7 @@ def main(argv):
         path = os.path.join(out, key + ".md")
         if os.path.exists(path):
             lines += [open(path).read().replace("## (", "### ("), ""]
+    lines += handmade_section(out, quick)
     lines += ["## Known limits", "",
               "- (c) compares the Python Tessel-fast heuristic with our `--strategy fast` construction (also "
               "unproven); our exact repetend search on the same configurations is in c_scaling_exact.",
@@ -112,6 +139,7 @@ def main(argv):
               "the Python Tessel's micro-batches per repetend (b, e); in (a) our K is chosen as memory allows.",
               "- Windows with k > 1 micro-batches per period are not offered by our search yet.",
               "- Schedules other than the 4-device paper table are kept in `schedules-local/` (not committed).", ""]
+    lines += RUNNING
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(lines))
     return 0

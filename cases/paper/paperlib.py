@@ -12,6 +12,7 @@ Standard library only: CI runs this with whatever python3 is first on PATH.
 """
 
 import csv
+import difflib
 import json
 import math
 import os
@@ -490,13 +491,51 @@ def run_experiment(key, title, note, configs, time_limit, boundary_seconds=10, f
     return write_experiment(out, key, rows, markdown_table(title, note, rows, full=full))
 
 
+def row_mode(argv=None):
+    """How a driver was asked to run: ("all", None), ("list", None), ("row", "KEY/NAME") or ("collect", None).
+
+    --list prints every row as KEY/NAME; --row KEY/NAME runs that row alone and
+    keeps its result in OUT/schedules-local/rows/KEY/NAME.json; --collect writes
+    the tables from those results. Rows are independent, so GNU parallel
+    (run_all.sh --jobs) or a Slurm array (cases/cluster/) can run them apart."""
+    argv = sys.argv[1:] if argv is None else argv
+    for mode in ("list", "collect"):
+        if "--" + mode in argv:
+            return mode, None
+    if "--row" in argv:
+        return "row", argv[argv.index("--row") + 1]
+    return "all", None
+
+
+def row_result_file(out, key, name):
+    return os.path.join(out, "schedules-local", "rows", key, name + ".json")
+
+
 def run_rows(key, configs, time_limit, boundary_seconds=10, argv=None):
-    """Run `configs` (the quick subset with --quick), each row beside its reference; (rows, OUT)."""
-    quick, out = parse_args(sys.argv[1:] if argv is None else argv)
+    """Run `configs` (the quick subset with --quick), each row beside its reference; (rows, OUT).
+
+    In --list and --row modes it returns no rows (write_experiment then writes
+    nothing); in --collect mode the rows are read back from the row results."""
+    argv = sys.argv[1:] if argv is None else argv
+    quick, out = parse_args(argv)
+    mode, wanted = row_mode(argv)
     if quick:
         configs = [c for c in configs if c.get("quick")]
         time_limit = min(time_limit, 20)
         boundary_seconds = min(boundary_seconds, 2)
+    if mode == "list":
+        print("\n".join(f"{key}/{c['name']}" for c in configs))
+        return [], out
+    if mode == "collect":
+        return [collected_row(out, key, c) for c in configs], out
+    if mode == "row":
+        names = [c["name"] for c in configs]
+        configs = [c for c in configs if f"{key}/{c['name']}" == wanted]
+        if not configs and wanted.split("/")[0] == key:
+            nearest = difflib.get_close_matches(wanted.split("/")[-1], names, 1)
+            log(f"paper: --row {wanted}: no such row of {key}"
+                + (f" (did you mean {key}/{nearest[0]}?)" if nearest else " (see --list)"))
+            raise SystemExit(2)
     tessel = tessel_binary()
     reference = load_reference()
     # Small schedules of the 4-device paper table are committed; the rest stay local (gitignored).
@@ -514,11 +553,36 @@ def run_rows(key, configs, time_limit, boundary_seconds=10, argv=None):
         log(f"paper:   -> {row['status']} in {row['wall_seconds']} s, period {row['period']}, "
             f"makespan128 {row['makespan128']}, valid {row['valid']}; Python: {row['ref_status']} {row['ref_seconds']} s")
         rows.append(row)
+        if mode == "row":
+            os.makedirs(os.path.dirname(row_result_file(out, key, config["name"])), exist_ok=True)
+            with open(row_result_file(out, key, config["name"]), "w") as f:
+                json.dump(row, f)
     return rows, out
 
 
+def collected_row(out, key, config):
+    """The result `--row` kept for `config`; an error row saying so when that row never ran."""
+    path = row_result_file(out, key, config["name"])
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    log(f"paper: {key}/{config['name']}: no row result at {path} (the row did not run)")
+    row = {c: "-" for c in COLUMNS}
+    row.update(suite=config["suite"], name=config["name"], placement=config["placement"], ndevs=config["ndevs"],
+               infer="yes" if config.get("infer") else "no", memory=config["memory"], status="error",
+               strategy=config.get("strategy", "repetend"), backend=config.get("backend", "cadical"),
+               nmicros_arg=config.get("nmicros") or "-", ref_status="not run",
+               micros_per_window_arg=config.get("micros_per_window", "-"))
+    return row
+
+
 def write_experiment(out, key, rows, markdown):
-    """OUT/KEY.csv, OUT/KEY.md (`markdown`) and OUT/KEY.summary.json; 1 when a schedule fails the verifier."""
+    """OUT/KEY.csv, OUT/KEY.md (`markdown`) and OUT/KEY.summary.json; 1 when a schedule fails the verifier.
+
+    Nothing is written in --list or --row mode (the tables wait for --collect);
+    then the exit status says whether the row's schedule passed the verifier."""
+    if row_mode()[0] in ("list", "row"):
+        return 1 if any(r["valid"] is False for r in rows) else 0
     write_csv(os.path.join(out, key + ".csv"), rows)
     with open(os.path.join(out, key + ".md"), "w") as f:
         f.write(markdown)

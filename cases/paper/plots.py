@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The pictures of papers/: search time against devices (log scale, one line
 per tool and placement), the makespan gap to the lower bound at 128
-micro-batches, and the timeline of every schedule of the paper table (the
-`tessel export --to svg` picture). Hand-written SVG from the experiment
+micro-batches, the makespan ratio tessel / hand-made of (g), and the
+timeline of every schedule of the paper table (the `tessel export --to svg`
+picture). Hand-written SVG from the experiment
 CSVs, so no plotting library is needed."""
 import csv
 import math
@@ -198,6 +199,61 @@ def plot_gap(out, path):
 
 
 # ---------------------------------------------------------------------------
+# (g): makespan ratio tessel / hand-made, one dot per compared row.
+
+def plot_ratio(rows, path):
+    """Dots grouped by scheme (in table order), colour by stages; the line at 1 is the hand-made makespan."""
+    compared = [r for r in rows if r["status"] == "compared"]
+    if not compared:
+        return False
+    schemes = list(dict.fromkeys(r["scheme"] for r in rows))
+    stages = sorted({int(r["stages"]) for r in rows})
+    width, height, left, right, top, bottom = 1000, 460, 70, 130, 40, 110
+    plot_w, plot_h = width - left - right, height - top - bottom
+    ratios = [float(r["ratio"]) for r in compared]
+    lo, hi = min(min(ratios), 1.0), max(max(ratios), 1.0)
+    pad = max(hi - lo, 0.02) * 0.08
+    lo, hi = lo - pad, hi + pad
+    slot = plot_w / max(len(rows), 1)
+
+    def y_of(v):
+        return top + plot_h - (v - lo) / (hi - lo) * plot_h
+
+    parts = [svg_open(width, height),
+             f'<text x="{left}" y="24" font-size="16" font-weight="bold">(g) Makespan tessel / hand-made per row '
+             f'(below 1: tessel shorter)</text>',
+             f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#000"/>']
+    for i in range(6):
+        v = lo + (hi - lo) * i / 5
+        parts.append(f'<line x1="{left}" y1="{y_of(v):.1f}" x2="{left + plot_w}" y2="{y_of(v):.1f}" stroke="#eee"/>')
+        parts.append(f'<text x="{left - 6}" y="{y_of(v) + 4:.1f}" font-size="11" text-anchor="end">{v:.3f}</text>')
+    parts.append(f'<line x1="{left}" y1="{y_of(1):.1f}" x2="{left + plot_w}" y2="{y_of(1):.1f}" stroke="#000" '
+                 f'stroke-dasharray="5 3"/>')
+    index = {r["name"]: i for i, r in enumerate(rows)}
+    for scheme in schemes:
+        members = [index[r["name"]] for r in rows if r["scheme"] == scheme]
+        x0, x1 = left + members[0] * slot, left + (members[-1] + 1) * slot
+        parts.append(f'<line x1="{x1:.1f}" y1="{top}" x2="{x1:.1f}" y2="{top + plot_h}" stroke="#ccc"/>')
+        xm = (x0 + x1) / 2
+        parts.append(f'<text x="{xm:.1f}" y="{top + plot_h + 12}" font-size="11" text-anchor="end" '
+                     f'transform="rotate(-40 {xm:.1f} {top + plot_h + 12})">{escape(scheme)}</text>')
+    for r in compared:
+        colour = PALETTE[stages.index(int(r["stages"])) % len(PALETTE)]
+        x = left + (index[r["name"]] + 0.5) * slot
+        parts.append(f'<circle cx="{x:.1f}" cy="{y_of(float(r["ratio"])):.1f}" r="2.5" fill="{colour}">'
+                     f'<title>{escape(r["name"])}: {r["tessel_makespan"]} / {r["hand_makespan"]}</title></circle>')
+    for i, s in enumerate(stages):
+        ly = top + 10 + i * 20
+        parts.append(f'<circle cx="{left + plot_w + 20}" cy="{ly}" r="4" fill="{PALETTE[i % len(PALETTE)]}"/>'
+                     f'<text x="{left + plot_w + 30}" y="{ly + 4}" font-size="12">S = {s}</text>')
+    parts.append(f'<text x="18" y="{top + plot_h / 2}" font-size="13" text-anchor="middle" '
+                 f'transform="rotate(-90 18 {top + plot_h / 2})">makespan ratio</text>')
+    parts.append("</svg>")
+    write(path, parts)
+    return True
+
+
+# ---------------------------------------------------------------------------
 
 def svg_open(width, height):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -238,6 +294,8 @@ def main(argv):
         made.append("search_time.svg")
     if plot_gap(out, os.path.join(plots, "makespan_gap.svg")):
         made.append("makespan_gap.svg")
+    if plot_ratio(read_rows(out, "g_handmade"), os.path.join(plots, "g_handmade_ratio.svg")):
+        made.append("g_handmade_ratio.svg")
     made += timelines(out)
     paperlib.log(f"paper: plots: {len(made)} pictures")
     return 0

@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""(g) Search against the hand-made schedules: for every `tessel generate`
+scheme, stage count, micro-batch count and span set, the hand-made schedule
+is generated with its placement, judged by `tessel verify` (makespan, peak
+memory per device), and `tessel search` is given the same placement, the
+hand-made peaks as its memory limits and the same micro-batch count. The
+table says who is shorter. The driver only measures: whatever the binary
+finds is what the table shows, and every schedule of either side goes
+through the verifier (a repetend answer unrolled to N first).
+
+Rows are independent, so they can run one per process (`--row NAME`, each
+writing a small JSON result) and be tabulated afterwards (`--collect`):
+that is how run_all.sh --jobs and the Slurm array spread them.
+
+  exp_g_handmade.py [--quick] [--out DIR] [--time-limit S]   all rows, then the tables
+  exp_g_handmade.py --list [--quick]                          the rows, as g_handmade/NAME
+  exp_g_handmade.py --row g_handmade/NAME [--out DIR] [...]   one row
+  exp_g_handmade.py --collect [--quick] [--out DIR]           tables from the rows run
+"""
+import csv
+import difflib
+import json
+import os
+import sys
+import time
+
+import paperlib
+
+KEY = "g_handmade"
+SCHEMES = ["gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "interleaved-zb", "zb-h1", "zb-h2", "zb-v",
+           "zb-auto", "v-half", "v-min", "dualpipev", "dualpipe"]
+STAGES = (4, 8, 16)
+NMICROS = (16, 32, 128)
+# Spans of the forward (F), the input-gradient backward (B) and the weight
+# gradient (W). Every set gives W, so every scheme runs with a split backward.
+SPAN_SETS = ["F=1,B=1,W=1", "F=2,B=2,W=1", "F=3,B=2,W=1", "F=1,B=2,W=2"]
+# The DeepSeek schemes call the input-gradient backward I (their B is I+W).
+INPUT_BACKWARD_IS_I = {"dualpipe", "dualpipev"}
+QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dualpipev", 4, 16, "F=1,B=2,W=2")}
+TIME_LIMIT = 20
+
+COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
+           "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
+           "verdict", "shape", "construction", "search_status", "search_seconds", "wall_seconds", "valid"]
+
+
+def span_label(spans):
+    return spans.replace("=", "").replace(",", "")
+
+
+def configs():
+    rows = []
+    for scheme in SCHEMES:
+        for stages in STAGES:
+            for nmicros in NMICROS:
+                for spans in SPAN_SETS:
+                    rows.append(dict(name=f"{scheme}-s{stages}-n{nmicros}-{span_label(spans)}", scheme=scheme,
+                                     stages=stages, nmicros=nmicros, spans=spans,
+                                     quick=(scheme, stages, nmicros, spans) in QUICK))
+    return rows
+
+
+def scheme_spans(scheme, spans):
+    return spans.replace("B=", "I=") if scheme in INPUT_BACKWARD_IS_I else spans
+
+
+# ---------------------------------------------------------------------------
+# One row.
+
+def new_row(config):
+    row = {c: "-" for c in COLUMNS}
+    row.update(name=config["name"], scheme=config["scheme"], stages=config["stages"], nmicros=config["nmicros"],
+               spans=config["spans"])
+    return row
+
+
+def judged(tessel, schedule_file, nmicros, scratch):
+    """The verifier's report of `schedule_file` holding `nmicros` micro-batches (a repetend unrolled first)."""
+    with open(schedule_file) as f:
+        held = json.load(f)["nmicros"]
+    if held < nmicros:
+        target = os.path.join(scratch, "unrolled.json")
+        code, _, err, _ = paperlib.run([tessel, "unroll", schedule_file, "--nmicros", str(nmicros), "-o", target],
+                                       300)
+        if code != 0:
+            return None, f"unroll to {nmicros} exited {code}: {err.strip()[:200]}"
+        schedule_file = target
+    report = paperlib.verify(tessel, schedule_file)
+    if report is None:
+        return None, "the verifier could not read it"
+    return report, ""
+
+
+def generate_hand_made(tessel, config, scratch, row):
+    """Write the hand-made schedule and its placement; its verifier report, or None (row says why)."""
+    hand, placement = os.path.join(scratch, "hand.json"), os.path.join(scratch, "placement.json")
+    args = [tessel, "generate", config["scheme"], "--stages", str(config["stages"]),
+            "--nmicros", str(config["nmicros"]), "--span", scheme_spans(config["scheme"], config["spans"]),
+            "--placement-out", placement, "-o", hand]
+    code, _, err, _ = paperlib.run(args, 300)
+    if code != 0:
+        # Exit 2: the scheme refuses this size or these keys; that is a skip, with its own words.
+        row["status"] = "skipped" if code == 2 else "error"
+        row["reason"] = (err.strip().splitlines() or [f"exit {code}"])[-1].replace("|", "/")
+        return None
+    report = paperlib.verify(tessel, hand)
+    if report is None or not report["valid"]:
+        row.update(status="error", reason="the hand-made schedule fails the verifier", valid=False)
+        return None
+    with open(hand) as f:
+        row["search_nmicros"] = json.load(f)["nmicros"]  # dualpipe counts pairs: N/2
+    row["hand_makespan"] = report["makespan"]
+    row["hand_peak_memory"] = ",".join(str(m) for m in report["peak_memory"])
+    return placement
+
+
+def search(tessel, placement, row, scratch, time_limit):
+    """Run `tessel search` on the hand-made placement under its peaks; the JSON answer ({} if none)."""
+    best = os.path.join(scratch, "best.json")
+    args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"],
+            "--total-micros", str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1",
+            "--time-limit", str(time_limit), "-o", best]
+    code, out, err, wall = paperlib.run(args, time_limit + 120)
+    row["wall_seconds"] = f"{wall:.2f}"
+    row["search_status"] = "killed" if code is None else paperlib.STATUS_BY_EXIT.get(code, "error")
+    try:
+        answer = json.loads(out) if out.strip().startswith("{") else {}
+    except json.JSONDecodeError:
+        answer = {}
+    if row["search_status"] == "error":
+        row["reason"] = (err.strip().splitlines() or [f"exit {code}"])[-1].replace("|", "/")
+    if answer.get("solve_seconds") is not None:
+        row["search_seconds"] = f"{answer['solve_seconds']:.2f}"
+    return answer, best
+
+
+def fill_bound(row, answer):
+    """The bound at N the search reports: its proven one (makespan - proven gap) or the idle-aware one."""
+    bounds = [answer.get("makespan_bound_at_total")]
+    if answer.get("makespan_at_total") is not None and answer.get("makespan_gap_at_total") is not None:
+        bounds.append(answer["makespan_at_total"] - answer["makespan_gap_at_total"])
+    bounds = [b for b in bounds if b is not None]
+    if bounds:
+        row["bound"] = max(bounds)
+
+
+def fill_comparison(row, report, answer):
+    """Makespans side by side, gap to the bound, verdict, and the winner's shape."""
+    ours, hand = report["makespan"], row["hand_makespan"]
+    row["tessel_makespan"] = ours
+    row["ratio"] = f"{ours / hand:.4f}"
+    row["verdict"] = "<" if ours < hand else "=" if ours == hand else ">"
+    row["shape"] = answer.get("shape") or "-"
+    row["construction"] = answer.get("best_construction") or "-"
+    if row["bound"] != "-":
+        row["gap"] = ours - row["bound"]
+        row["gap_percent"] = f"{100 * (ours - row['bound']) / row['bound']:.2f}"
+        row["hand_gap_percent"] = f"{100 * (hand - row['bound']) / row['bound']:.2f}"
+    if row["verdict"] == ">":
+        row["reason"] = loss_reason(row, answer)
+
+
+def loss_reason(row, answer):
+    if row["search_status"] == "timeout":
+        reason = f"time limit: best so far after {row['search_seconds']} s"
+    else:
+        reason = "search finished"
+    note = answer.get("makespan_gap_reason") or ""
+    return (reason + ("; " + note if note else "")).replace("|", "/")
+
+
+def run_row(tessel, config, out, time_limit):
+    """Generate, judge, search, judge; one table row. The files stay in schedules-local/g_handmade/NAME."""
+    row = new_row(config)
+    scratch = os.path.join(out, "schedules-local", KEY, config["name"])
+    os.makedirs(scratch, exist_ok=True)
+    for stale in ("best.json", "unrolled.json"):
+        if os.path.exists(os.path.join(scratch, stale)):
+            os.remove(os.path.join(scratch, stale))
+    placement = generate_hand_made(tessel, config, scratch, row)
+    if placement is None:
+        return row
+    answer, best = search(tessel, placement, row, scratch, time_limit)
+    fill_bound(row, answer)
+    if not os.path.exists(best):
+        row["status"] = "no schedule"
+        row["verdict"] = ">"
+        if row["reason"] == "-":
+            row["reason"] = f"search {row['search_status']} without writing a schedule"
+        return row
+    report, why = judged(tessel, best, row["search_nmicros"], scratch)
+    if report is None or not report["valid"]:
+        row.update(status="error", valid=False, reason=why or "the search's schedule fails the verifier")
+        return row
+    row.update(status="compared", valid=True)
+    fill_comparison(row, report, answer)
+    return row
+
+
+# ---------------------------------------------------------------------------
+# Tables and the picture.
+
+def row_file(out, name):
+    return os.path.join(out, "schedules-local", KEY, name, "row.json")
+
+
+def totals(rows):
+    compared = [r for r in rows if r["status"] == "compared"]
+    return {
+        "rows": len(rows),
+        "compared": len(compared),
+        "skipped": sum(r["status"] == "skipped" for r in rows),
+        "errors": sum(r["status"] == "error" for r in rows),
+        "no_schedule": sum(r["status"] == "no schedule" for r in rows),
+        "missing": sum(r["status"] == "not run" for r in rows),
+        "tessel_shorter": sum(r["verdict"] == "<" for r in compared),
+        "equal": sum(r["verdict"] == "=" for r in compared),
+        "tessel_longer": sum(r["verdict"] == ">" for r in compared),
+        "search_timeouts": sum(r["search_status"] == "timeout" for r in rows),
+        "invalid_schedules": sum(r["valid"] is False for r in rows),
+        "geomean_ratio": geomean_text([float(r["ratio"]) for r in compared]),
+    }
+
+
+def geomean_text(values):
+    mean = paperlib.geometric_mean(values)
+    return f"{mean:.4f}" if mean else "-"
+
+
+def markdown(rows, time_limit, seconds):
+    t = totals(rows)
+    lines = ["## (g) Search against the hand-made schedules", "",
+             "For each `tessel generate` scheme, stages S, micro-batches N and spans (F forward, B input-gradient "
+             "backward, W weight gradient; the DeepSeek schemes get B as their I): the hand-made schedule "
+             "(`tessel generate SCHEME --stages S --nmicros N --span ... --placement-out`) judged by `tessel verify`, "
+             "then `tessel search --placement ... --memory <the hand-made peak of every device> --total-micros N "
+             f"--threads 1 --time-limit {time_limit}`, its schedule (unrolled to N when it is a repetend) judged by "
+             "`tessel verify`. dualpipe holds N/2 micro-batch pairs, so its search runs with N/2. Bound: the "
+             "search's lower bound on the makespan at N; gap = tessel - bound. Verdict: tessel's makespan "
+             "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",
+             f"**Totals: {t['rows']} rows, {t['compared']} compared: tessel shorter on {t['tessel_shorter']}, "
+             f"equal on {t['equal']}, longer on {t['tessel_longer']}; {t['no_schedule']} without a tessel "
+             f"schedule, {t['skipped']} skipped (the scheme refuses the size), {t['errors']} errors, "
+             f"{t['invalid_schedules']} schedules failing the verifier"
+             f"{', ' + str(t['missing']) + ' not run' if t['missing'] else ''}. Geometric-mean makespan ratio "
+             f"tessel / hand-made: {t['geomean_ratio']}.** Search time limit {time_limit} s per row "
+             f"({t['search_timeouts']} rows reached it); the run took {seconds}.", "",
+             "![makespan ratio](plots/g_handmade_ratio.svg)", "", "### Where tessel loses", ""]
+    losses = [r for r in rows if r["verdict"] == ">"]
+    if not losses:
+        lines.append("Nowhere: on every compared row tessel's makespan is at most the hand-made one.")
+    else:
+        lines += ["Losses by the reason the search gives, and by scheme:", ""]
+        classes = [{"class": loss_class(r["reason"])} for r in losses]
+        lines += table(counted(classes, "class"), ["key", "count"], ["reason (grouped)", "rows"]) + [""]
+        lines += table(counted(losses, "scheme"), ["key", "count"], ["scheme", "rows lost"]) + ["", "Every loss:", ""]
+        lines += table(losses, ["name", "hand_makespan", "tessel_makespan", "bound", "search_status", "reason"],
+                       ["row", "hand-made", "tessel", "bound", "search", "reason"])
+    skipped = [r for r in rows if r["status"] in ("skipped", "error")]
+    if skipped:
+        lines += ["", "### Skipped and errors", ""]
+        lines += table(skipped, ["name", "status", "reason"], ["row", "status", "reason"])
+    lines += ["", "### Every row", ""]
+    lines += table(rows, ["scheme", "stages", "nmicros", "spans", "hand_makespan", "tessel_makespan", "bound",
+                          "gap", "gap_percent", "verdict", "shape", "construction", "wall_seconds", "valid"],
+                   ["scheme", "S", "N", "spans", "hand-made", "tessel", "bound", "gap", "gap %", "verdict",
+                    "shape", "construction", "seconds", "verified"])
+    return "\n".join(lines) + "\n"
+
+
+# The search's own gap reasons, grouped by what they say, the more basic cause first (the
+# rows keep the whole text).
+LOSS_CLASSES = [
+    ("time limit", "time limit reached"),
+    ("> L =", "the shortest repetend's period is above L; the hand-made schedule is not bound by a period"),
+    ("boundary shortening ran out of its budget", "warmup/cooldown not proven minimal: the boundary budget "
+     "(--tune boundary_seconds) ran out"),
+    ("proven minimal around this repetend", "warmup/cooldown proven minimal around the repetend found; a "
+     "different repetend or a non-periodic schedule (as the hand-made one) is shorter"),
+]
+
+
+def loss_class(reason):
+    for words, text in LOSS_CLASSES:
+        if words in reason:
+            return text
+    return "no reason given by the search (its gap to its bound is within 1%)"
+
+
+def counted(rows, key):
+    """[{key, count}] of the values of `key` among `rows`, most frequent first."""
+    counts = {}
+    for r in rows:
+        counts[r[key]] = counts.get(r[key], 0) + 1
+    return [{"key": k, "count": n} for k, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+
+
+def table(rows, keys, header):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        lines.append("| " + " | ".join(paperlib.cell(r[k]).replace("|", "/") for k in keys) + " |")
+    return lines
+
+
+def write_outputs(out, rows, time_limit, seconds):
+    with open(os.path.join(out, KEY + ".csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({c: paperlib.cell(r[c]) for c in COLUMNS})
+    with open(os.path.join(out, KEY + ".md"), "w") as f:
+        f.write(markdown(rows, time_limit, seconds))
+    with open(os.path.join(out, KEY + ".summary.json"), "w") as f:
+        json.dump(totals(rows), f, indent=1)
+    import plots  # noqa: E402 (the picture helpers; plots.py imports nothing of ours back)
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    plots.plot_ratio(rows, os.path.join(out, "plots", "g_handmade_ratio.svg"))
+    bad = [r["name"] for r in rows if r["valid"] is False]
+    if bad:
+        paperlib.log(f"paper: {KEY}: schedules FAILING the verifier: {', '.join(bad)}")
+    return 1 if bad else 0
+
+
+def collect(out, selected, time_limit, seconds):
+    rows = []
+    for config in selected:
+        path = row_file(out, config["name"])
+        if os.path.exists(path):
+            with open(path) as f:
+                rows.append(json.load(f))
+        else:
+            row = new_row(config)
+            row.update(status="not run", reason="no result file (row not run)")
+            rows.append(row)
+    return write_outputs(out, rows, time_limit, seconds)
+
+
+# ---------------------------------------------------------------------------
+
+def option(argv, name, default):
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def main(argv):
+    quick, out = paperlib.parse_args(argv)
+    selected = [c for c in configs() if c["quick"] or not quick]
+    time_limit = option(argv, "--time-limit", str(10 if quick else TIME_LIMIT))
+    if not time_limit.isdigit() or int(time_limit) == 0:
+        paperlib.log(f"exp_g_handmade: --time-limit needs a whole number of seconds >= 1, not {time_limit!r}")
+        return 2
+    time_limit = int(time_limit)
+    if "--list" in argv:
+        print("\n".join(f"{KEY}/{c['name']}" for c in selected))
+        return 0
+    os.makedirs(out, exist_ok=True)
+    if "--collect" in argv:
+        return collect(out, selected, time_limit, option(argv, "--seconds", "-"))
+    tessel = paperlib.tessel_binary()
+    if "--row" in argv:
+        name = option(argv, "--row", "").split("/")[-1]  # KEY/NAME as --list prints it, or NAME
+        config = next((c for c in configs() if c["name"] == name), None)
+        if config is None:
+            nearest = difflib.get_close_matches(name, [c["name"] for c in configs()], 1)
+            paperlib.log(f"exp_g_handmade: no row {name!r}"
+                         + (f" (did you mean {KEY}/{nearest[0]}?)" if nearest else " (see --list)"))
+            return 2
+        selected = [config]
+    start = time.monotonic()
+    row = None
+    for i, config in enumerate(selected, 1):
+        paperlib.log(f"paper: [{KEY} {i}/{len(selected)}] {config['name']}")
+        row = run_row(tessel, config, out, time_limit)
+        with open(row_file(out, config["name"]), "w") as f:
+            json.dump(row, f)
+        paperlib.log(f"paper:   -> {row['status']}: hand-made {row['hand_makespan']}, tessel {row['tessel_makespan']} "
+                     f"({row['verdict']}), {row['wall_seconds']} s")
+    if "--row" in argv:
+        return 1 if row["valid"] is False else 0
+    return collect(out, selected, time_limit, f"{time.monotonic() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
