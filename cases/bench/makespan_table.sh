@@ -26,7 +26,7 @@ boundary=${4:-20}
 shift $(( $# < 4 ? $# : 4 ))
 devices=${*:-4 8 16}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-reference=${TESSEL_REFERENCE:-}   # the Python Tessel's results CSV, optional
+reference=${TESSEL_REFERENCE:-$repo/cases/paper/reference/python-tessel-results.csv}   # the Python Tessel's results
 export tessel backend limit boundary reference
 
 # The Python Tessel's makespan128, suite a (4 devices), "-" where it has none.

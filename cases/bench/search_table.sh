@@ -17,7 +17,7 @@ backend=${2:-z3}
 limit=${3:-600}
 boundary=${4:-20}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-reference=${TESSEL_REFERENCE:-}   # the Python Tessel's results CSV, optional
+reference=${TESSEL_REFERENCE:-$repo/cases/paper/reference/python-tessel-results.csv}   # the Python Tessel's results
 export tessel backend limit boundary reference
 
 # Python Tessel, suite a: "period makespan128 search_seconds" for placement/memory/infer.

@@ -22,9 +22,9 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# The Python Tessel's results CSV (not in this repository): TESSEL_REFERENCE_CSV names it.
+# The Python Tessel's measured results (cases/paper/reference/README.md); TESSEL_REFERENCE_CSV overrides.
 REFERENCE_CSV = os.environ.get(
-    "TESSEL_REFERENCE_CSV", os.path.join(os.path.dirname(REPO), "shared", "reference", "tessel-results.csv"))
+    "TESSEL_REFERENCE_CSV", os.path.join(REPO, "cases", "paper", "reference", "python-tessel-results.csv"))
 TOTALS = (32, 128)
 
 # Columns of every experiment CSV, in order. Missing figures are "-" with the
