@@ -1,11 +1,16 @@
-// The candidates at N: the repetend unrolled, then the other shapes when the
-// repetend is more than a percent above the bound.
+// The candidates at N: the repetend unrolled; the cheap aperiodic ones
+// always (the best list schedule of the portfolio, the best replay of a
+// hand-made family's order), since the repetend's warmup and cooldown are
+// built around one window and lose to them at small N; the staged schedule
+// when the repetend is more than a percent above the bound.
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan/family_replay.hpp"
+#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/staged_schedule.hpp"
@@ -63,6 +68,48 @@ BuiltCandidate staged_candidate(const CandidateInput& input) {
   return built;
 }
 
+BuiltCandidate list_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  BuiltCandidate built;
+  built.summary.name = "list";
+  built.summary.shape = Shape::Aperiodic;
+  std::optional<ListBest> best =
+      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros);
+  built.summary.seconds = seconds_since(begin);
+  if (!best) {
+    built.summary.note = "no rule fits the memory limits";
+    return built;
+  }
+  built.summary.name = std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
+                       std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded");
+  built.summary.makespan = makespan(best->schedule);
+  built.summary.note = "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits";
+  built.schedule = best->schedule;
+  built.at_total = best->schedule;
+  return built;
+}
+
+// Only a placement of a family's stage shape gives one; otherwise nothing
+// is listed.
+std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  std::vector<Replay> replays = family_replays(*input.placement, input.options.memory_limit, input.total_micros);
+  if (replays.empty()) return std::nullopt;
+  const Replay* best = nullptr;
+  for (const Replay& replay : replays)
+    if (!best || makespan(replay.schedule) < makespan(best->schedule)) best = &replay;
+  BuiltCandidate built;
+  built.summary.name = "replay: " + best->family;
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(best->schedule);
+  built.summary.note = "the family's own order run on this placement (best of " + std::to_string(replays.size()) +
+                       " fitting families)";
+  built.schedule = best->schedule;
+  built.at_total = best->schedule;
+  built.summary.seconds = seconds_since(begin);
+  return built;
+}
+
 }  // namespace
 
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
@@ -72,6 +119,9 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   const Time bound = makespan_lower_bound(*input.placement, input.total_micros);
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
+  if (input.options.deadline.expired()) return candidates;
+  candidates.push_back(list_candidate(input));
+  if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
   return candidates;
 }
 
