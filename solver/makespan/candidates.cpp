@@ -2,13 +2,17 @@
 // always (the best list schedule of the portfolio, the best replay of a
 // hand-made family's order), since the repetend's warmup and cooldown are
 // built around one window and lose to them at small N; the staged schedule
-// when the repetend is more than a percent above the bound.
+// when the repetend is more than a percent above the bound; last, while the
+// best is above the bound, the full search started from it (small problems
+// only: its encoding grows with N x the makespan), which shortens it or
+// proves it optimal.
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/full_search.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_bound.hpp"
@@ -110,6 +114,47 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
   return built;
 }
 
+// The shortest schedule at N among the candidates that has no fused units
+// (the full search's encoding has none).
+const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates) {
+  const Schedule* best = nullptr;
+  for (const BuiltCandidate& built : candidates)
+    if (built.at_total && built.at_total->fused.empty() && (!best || makespan(*built.at_total) < makespan(*best)))
+      best = &*built.at_total;
+  return best;
+}
+
+std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, const Schedule& start) {
+  if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  SearchOptions options = input.options;
+  options.nmicros = input.total_micros;
+  options.deadline = input.options.deadline.within(input.improve_seconds);
+  options.progress = nullptr;
+  Schedule plain = start;
+  plain.repetend.reset();
+  SearchResult result;
+  try {
+    result = search_full(*input.placement, options, plain);
+  } catch (const InputError&) {
+    return std::nullopt;  // an encoding past its budget: too large to improve this way
+  }
+  if (!result.schedule) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: full search";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(*result.schedule);
+  built.summary.seconds = seconds_since(begin);
+  const bool proven = result.status == SearchStatus::Found;
+  built.summary.note = std::string("the full encoding started from the best candidate (") +
+                       std::to_string(makespan(start)) + ")" +
+                       (proven ? ", optimal for this N" : ", stopped by its time budget");
+  if (proven) built.proven_lower_bound = result.proven_lower_bound;
+  built.schedule = result.schedule;
+  built.at_total = result.schedule;
+  return built;
+}
+
 }  // namespace
 
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
@@ -122,6 +167,10 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   if (input.options.deadline.expired()) return candidates;
   candidates.push_back(list_candidate(input));
   if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
+  const Schedule* start = best_plain(candidates);
+  if (!start || makespan(*start) <= bound) return candidates;
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start))
+    candidates.push_back(std::move(*improved));
   return candidates;
 }
 
