@@ -185,6 +185,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.options = options;
   input.staged_seconds = request.tuning.staged_seconds;
   input.improve_seconds = request.tuning.improve_seconds;
+  input.list_seconds = request.tuning.list_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Schedule> best_at_total;

@@ -77,11 +77,11 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
         << " before and " << t(at.bound.idle_tail) << " after (simple bound " << t(at.bound.simple) << ")\n";
   if (at.candidates.size() > 1) {
     out << "candidates       ";
-    size_t width = 10;  // names like "list: zb rule, cap 8" get a column of their own
-    for (const Candidate& candidate : at.candidates) width = std::max(width, candidate.name.size() + 2);
     for (size_t i = 0; i < at.candidates.size(); ++i) {
       const Candidate& candidate = at.candidates[i];
-      out << (i ? "                 " : "") << std::left << std::setw(static_cast<int>(width)) << candidate.name << std::right
+      // Long names ("list: zb rule, cap 8") keep two spaces before the makespan.
+      const int width = static_cast<int>(std::max<size_t>(10, candidate.name.size() + 2));
+      out << (i ? "                 " : "") << std::left << std::setw(width) << candidate.name << std::right
           << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate.note << "\n";
     }
   }

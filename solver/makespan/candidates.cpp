@@ -78,7 +78,8 @@ BuiltCandidate list_candidate(const CandidateInput& input) {
   built.summary.name = "list";
   built.summary.shape = Shape::Aperiodic;
   std::optional<ListBest> best =
-      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros);
+      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros,
+                         input.options.deadline.within(input.list_seconds));
   built.summary.seconds = seconds_since(begin);
   if (!best) {
     built.summary.note = "no rule fits the memory limits";

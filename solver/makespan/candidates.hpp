@@ -22,7 +22,8 @@ struct CandidateInput {
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
   SearchOptions options;                 // limits, backend, deadline, progress
   double staged_seconds = 3;
-  double improve_seconds = 2;  // the full search from the best candidate (0: skip)
+  double improve_seconds = 2;
+  double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
   // Above this relative gap of the repetend, the other shapes are tried.
   double gap_to_try_others = 0.01;
 };

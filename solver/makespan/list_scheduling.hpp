@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
+#include "solver/deadline.hpp"
 
 namespace tessel {
 
@@ -38,10 +39,12 @@ struct ListRun {
 };
 
 // The start of every instance (micro-major order), or nullopt when the run
-// stalls (unguarded) or a single micro-batch does not fit the limits.
+// stalls (unguarded), a single micro-batch does not fit the limits, or the
+// deadline passes.
 // `limits` holds one limit per device (the blocks' own memory).
 std::optional<std::vector<Instance>> list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                                   int nmicros, const ListRun& run);
+                                                   int nmicros, const ListRun& run,
+                                                   const Deadline& deadline = Deadline::none());
 
 // The runs of the portfolio: every rule with several in-flight caps.
 std::vector<ListRun> list_portfolio(const Placement& placement, int nmicros);
@@ -52,9 +55,9 @@ struct ListBest {
   int runs = 0;       // how many runs produced a schedule
 };
 
-// The shortest schedule of the portfolio (ties: the earlier run), or
-// nullopt when no run fits the limits.
+// The shortest schedule of the portfolio (ties: the earlier run) of the
+// runs done by the deadline, or nullopt when no run fits the limits.
 std::optional<ListBest> best_list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                           int nmicros);
+                                           int nmicros, const Deadline& deadline = Deadline::none());
 
 }  // namespace tessel
