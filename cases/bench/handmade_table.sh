@@ -4,10 +4,14 @@
 # schedule is generated with its placement, its peak memory per device
 # becomes the search's limit, and `tessel search --total-micros N` runs on
 # that placement. Columns: the hand-made makespan, tessel's, the idle-aware
-# bound, tessel's gap to it, the winning candidate, the search's seconds.
+# bound, tessel's gap to it, whether tessel's makespan is proven optimal for
+# N (it reaches the bound, or the full search from the best candidate proved
+# every shorter one impossible within its budget), the winning candidate,
+# the search's seconds.
 # Every schedule `search` writes is checked again here with `tessel verify`.
 # The last lines count the rows where tessel is below, equal to and above
-# the hand-made schedule (the target: none above).
+# the hand-made schedule (the target: none above). DualPipe's placement is
+# one micro-batch PAIR (one per direction): its N/2 pairs are searched.
 #
 # usage: cases/bench/handmade_table.sh [TESSEL_BINARY] [STAGES...]
 set -u
@@ -28,9 +32,9 @@ spans_of() {
   esac
 }
 
-below=0 equal=0 above=0 failed=0
-echo "| scheme | stages | N | spans | hand-made | tessel | bound | gap % | winner | seconds |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+below=0 equal=0 equal_optimal=0 above=0 failed=0
+echo "| scheme | stages | N | spans | hand-made | tessel | bound | gap % | optimal | winner | seconds |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for scheme in $schemes; do
   for stages in $stage_counts; do
     for nmicros in 16 32; do
@@ -45,27 +49,31 @@ for scheme in $schemes; do
         "$tessel" verify "$work/hand.json" --json > "$work/hand.verify" 2>/dev/null
         hand=$(jq -r .makespan "$work/hand.verify")
         memory=$(jq -r '.peak_memory | map(tostring) | join(",")' "$work/hand.verify")
+        total=$(jq -r .nmicros "$work/hand.json")  # dualpipe: N/2 micro-batch pairs
         start=$(date +%s.%N)
-        "$tessel" search --placement "$work/pl.json" --memory "$memory" --total-micros "$nmicros" \
+        "$tessel" search --placement "$work/pl.json" --memory "$memory" --total-micros "$total" \
           --time-limit 60 --json -o "$work/found.json" > "$work/found.report" 2>/dev/null
         code=$?
         seconds=$(echo "$(date +%s.%N) - $start" | bc)
         if [ $code -ne 0 ] || ! "$tessel" verify "$work/found.json" > /dev/null 2>&1; then
           failed=$((failed + 1))
-          echo "| $scheme | $stages | $nmicros | $set | $hand | exit $code | - | - | - | $(printf %.2f "$seconds") |"
+          echo "| $scheme | $stages | $nmicros | $set | $hand | exit $code | - | - | - | - | $(printf %.2f "$seconds") |"
           continue
         fi
         ours=$(jq -r .makespan_at_total "$work/found.report")
         bound=$(jq -r .makespan_bound_at_total "$work/found.report")
         winner=$(jq -r .best_construction "$work/found.report")
+        optimal=$(jq -r 'if .makespan_proven_optimal then "yes" else "-" end' "$work/found.report")
         gap=$(echo "scale=2; 100 * ($ours - $bound) / $bound" | bc)
         if [ "$(echo "$ours < $hand" | bc)" = 1 ]; then below=$((below + 1))
-        elif [ "$(echo "$ours == $hand" | bc)" = 1 ]; then equal=$((equal + 1))
+        elif [ "$(echo "$ours == $hand" | bc)" = 1 ]; then
+          equal=$((equal + 1))
+          [ "$optimal" = yes ] && equal_optimal=$((equal_optimal + 1))
         else above=$((above + 1)); fi
-        echo "| $scheme | $stages | $nmicros | $set | $hand | $ours | $bound | $gap | $winner | $(printf %.2f "$seconds") |"
+        echo "| $scheme | $stages | $nmicros | $set | $hand | $ours | $bound | $gap | $optimal | $winner | $(printf %.2f "$seconds") |"
       done
     done
   done
 done
 echo
-echo "tessel below hand-made: $below, equal: $equal, above: $above, failed: $failed"
+echo "tessel below hand-made: $below, equal: $equal ($equal_optimal of them proven optimal), above: $above, failed: $failed"
