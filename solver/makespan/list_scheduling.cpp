@@ -225,9 +225,9 @@ class Simulation {
     }
     start_[id] = now;
     ++started_;
+    ends_.push(end);
     // A micro-batch counts as finished for the cap once its last block has
     // started: its memory is then settled.
-    ends_.push(end);
     if (--left_in_micro_[micro] == 0) ++finished_micros_;
     for (auto [next, delay] : facts_.successors[block]) {
       int next_id = micro * facts_.nblocks + next;
