@@ -184,10 +184,14 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.period = &result;
   input.options = options;
   input.staged_seconds = request.tuning.staged_seconds;
+  input.improve_seconds = request.tuning.improve_seconds;
+  input.list_seconds = request.tuning.list_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Schedule> best_at_total;
+  std::optional<Time> proven_by_candidate;
   for (BuiltCandidate& built : build_candidates(input)) {
+    if (built.proven_lower_bound) proven_by_candidate = built.proven_lower_bound;
     if (built.at_total) {
       Schedule at_total = restored(*built.at_total, request);
       verified(at_total, built.summary.name + " schedule at " + std::to_string(request.total_micros) +
@@ -209,8 +213,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = checked.peak_memory;
   makespan_report.bound = makespan_bound(placement, request.total_micros);
-  makespan_report.proven_lower_bound = makespan_report.bound.value;
-  makespan_report.proven_optimal = makespan_report.makespan == makespan_report.bound.value;
+  makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
+  makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
   facts.full = false;
   facts.result = &result;
@@ -218,8 +222,13 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   facts.nmicros = request.total_micros;
   facts.makespan = makespan_report.makespan;
   facts.bound = makespan_report.bound;
-  if (makespan_report.shape == Shape::Repetend) makespan_report.gap_reason = explain_gap(facts);
-  else if (relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01)
+  const bool above = relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01;
+  if (above && makespan_report.proven_optimal)
+    makespan_report.gap_reason = "the full search proves this makespan optimal for " +
+                                 std::to_string(request.total_micros) +
+                                 " micro-batches (every shorter one is unsatisfiable): the bound is not tight here";
+  else if (makespan_report.shape == Shape::Repetend) makespan_report.gap_reason = explain_gap(facts);
+  else if (above)
     makespan_report.gap_reason = "the best schedule found (" + makespan_report.construction +
                                  ") stays above the bound; the bound is not proven tight";
   report.makespan = makespan_report;

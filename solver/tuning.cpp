@@ -35,6 +35,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for the staged schedule (memory-free all-device blocks batched)"},
       {"improve_seconds", &Tuning::improve_seconds, 0, 3600, false,
        "makespan: seconds for improving the best schedule of N micro-batches by the solver"},
+      {"list_seconds", &Tuning::list_seconds, 0, 3600, false,
+       "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
       {"cadical_cardinality", &Tuning::cadical_cardinality, 0, 1, true,
        "CaDiCaL memory sums: 0 totalizer, 1 sequential counter"},
       {"cadical_configuration", &Tuning::cadical_configuration, 0, 2, true,

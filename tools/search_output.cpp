@@ -79,7 +79,9 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
     out << "candidates       ";
     for (size_t i = 0; i < at.candidates.size(); ++i) {
       const Candidate& candidate = at.candidates[i];
-      out << (i ? "                 " : "") << std::left << std::setw(10) << candidate.name << std::right
+      // Long names ("list: zb rule, cap 8") keep two spaces before the makespan.
+      const int width = static_cast<int>(std::max<size_t>(10, candidate.name.size() + 2));
+      out << (i ? "                 " : "") << std::left << std::setw(width) << candidate.name << std::right
           << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate.note << "\n";
     }
   }

@@ -1,11 +1,20 @@
-// The candidates at N: the repetend unrolled, then the other shapes when the
-// repetend is more than a percent above the bound.
+// The candidates at N: the repetend unrolled; the cheap aperiodic ones
+// always (the best list schedule of the portfolio, the best replay of a
+// hand-made family's order), since the repetend's warmup and cooldown are
+// built around one window and lose to them at small N; the staged schedule
+// when the repetend is more than a percent above the bound; last, while the
+// best is above the bound, the full search started from it (small problems
+// only: its encoding grows with N x the makespan), which shortens it or
+// proves it optimal.
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/full_search.hpp"
+#include "solver/makespan/family_replay.hpp"
+#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/staged_schedule.hpp"
@@ -63,6 +72,90 @@ BuiltCandidate staged_candidate(const CandidateInput& input) {
   return built;
 }
 
+BuiltCandidate list_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  BuiltCandidate built;
+  built.summary.name = "list";
+  built.summary.shape = Shape::Aperiodic;
+  std::optional<ListBest> best =
+      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros,
+                         input.options.deadline.within(input.list_seconds));
+  built.summary.seconds = seconds_since(begin);
+  if (!best) {
+    built.summary.note = "no rule fits the memory limits";
+    return built;
+  }
+  built.summary.name = std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
+                       std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded");
+  built.summary.makespan = makespan(best->schedule);
+  built.summary.note = "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits";
+  built.schedule = best->schedule;
+  built.at_total = best->schedule;
+  return built;
+}
+
+// Only a placement of a family's stage shape gives one; otherwise nothing
+// is listed.
+std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  std::vector<Replay> replays = family_replays(*input.placement, input.options.memory_limit, input.total_micros);
+  if (replays.empty()) return std::nullopt;
+  const Replay* best = nullptr;
+  for (const Replay& replay : replays)
+    if (!best || makespan(replay.schedule) < makespan(best->schedule)) best = &replay;
+  BuiltCandidate built;
+  built.summary.name = "replay: " + best->family;
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(best->schedule);
+  built.summary.note = "the family's own order run on this placement (best of " + std::to_string(replays.size()) +
+                       " fitting families)";
+  built.schedule = best->schedule;
+  built.at_total = best->schedule;
+  built.summary.seconds = seconds_since(begin);
+  return built;
+}
+
+// The shortest schedule at N among the candidates that has no fused units
+// (the full search's encoding has none).
+const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates) {
+  const Schedule* best = nullptr;
+  for (const BuiltCandidate& built : candidates)
+    if (built.at_total && built.at_total->fused.empty() && (!best || makespan(*built.at_total) < makespan(*best)))
+      best = &*built.at_total;
+  return best;
+}
+
+std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, const Schedule& start) {
+  if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  SearchOptions options = input.options;
+  options.nmicros = input.total_micros;
+  options.deadline = input.options.deadline.within(input.improve_seconds);
+  options.progress = nullptr;
+  Schedule plain = start;
+  plain.repetend.reset();
+  SearchResult result;
+  try {
+    result = search_full(*input.placement, options, plain);
+  } catch (const InputError&) {
+    return std::nullopt;  // an encoding past its budget: too large to improve this way
+  }
+  if (!result.schedule) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: full search";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(*result.schedule);
+  built.summary.seconds = seconds_since(begin);
+  const bool proven = result.status == SearchStatus::Found;
+  built.summary.note = std::string("the full encoding started from the best candidate (") +
+                       std::to_string(makespan(start)) + ")" +
+                       (proven ? ", optimal for this N" : ", stopped by its time budget");
+  if (proven) built.proven_lower_bound = result.proven_lower_bound;
+  built.schedule = result.schedule;
+  built.at_total = result.schedule;
+  return built;
+}
+
 }  // namespace
 
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
@@ -72,6 +165,13 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   const Time bound = makespan_lower_bound(*input.placement, input.total_micros);
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
+  if (input.options.deadline.expired()) return candidates;
+  candidates.push_back(list_candidate(input));
+  if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
+  const Schedule* start = best_plain(candidates);
+  if (!start || makespan(*start) <= bound) return candidates;
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start))
+    candidates.push_back(std::move(*improved));
   return candidates;
 }
 

@@ -22,6 +22,8 @@ struct CandidateInput {
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
   SearchOptions options;                 // limits, backend, deadline, progress
   double staged_seconds = 3;
+  double improve_seconds = 2;
+  double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
   // Above this relative gap of the repetend, the other shapes are tried.
   double gap_to_try_others = 0.01;
 };
@@ -30,6 +32,9 @@ struct BuiltCandidate {
   Candidate summary;
   std::optional<Schedule> schedule;  // N micro-batches (a repetend: its unrollable form)
   std::optional<Schedule> at_total;  // the same at exactly N micro-batches
+  // Every schedule of N micro-batches is at least this long (the full
+  // search's last unsatisfiable makespan + 1), when the candidate proves one.
+  std::optional<Time> proven_lower_bound;
 };
 
 // Every candidate tried, in a fixed order (the report lists them so); the
