@@ -44,7 +44,7 @@ const char* kUsage =
     "                  A span or memory key the table never uses is warned about.\n"
     "                  Non-compute cells (SEND_F, RECV_B, UNSHARD, ...) are ignored. A sidecar\n"
     "                  FILE.tessel.json (written by export) gives the placement: its spans and\n"
-    "                  memory replace --span/--memory.\n"
+    "                  memory are used unless --span, --memory or --overlap is given.\n"
     "  megatron-order  a JSON list of per-rank lists of Megatron's order (+k forward of chunk\n"
     "                  k-1, -k backward); --chunks V (default: largest k), --nmicros M (default:\n"
     "                  forwards of chunk 1 on rank 0); --span/--memory as for generate (keys\n"
@@ -95,12 +95,17 @@ Schedule import_pytorch(const po::variables_map& values, const std::string& file
   PytorchDialect dialect = dialect_name == "current" ? PytorchDialect::current : PytorchDialect::legacy;
   PytorchTable table = read_pytorch_csv_file(file, dialect);
   if (std::optional<Schedule> sidecar = read_sidecar(file)) {
+    // Costs given on the command line win over the sidecar's, said aloud.
     for (const char* option : {"span", "memory", "overlap"})
-      if (values.count(option))
-        throw InputError("", std::string("--") + option, "the sidecar " + sidecar_path(file) +
-                                                             " gives the costs; remove the option or the sidecar");
-    std::cerr << "tessel import: spans and memory from " << sidecar_path(file) << "\n";
-    return classic::schedule_from_table_and_placement(table, *sidecar, file);
+      if (values.count(option)) {
+        std::cerr << "tessel import: note: --" << option << " given, so " << sidecar_path(file) << " is not used\n";
+        sidecar.reset();
+        break;
+      }
+    if (sidecar) {
+      std::cerr << "tessel import: spans and memory from " << sidecar_path(file) << "\n";
+      return classic::schedule_from_table_and_placement(table, *sidecar, file);
+    }
   }
   classic::StageCosts costs = pytorch_costs(optional_text(values, "span"), optional_text(values, "memory"));
   classic::PytorchCostUse use;
