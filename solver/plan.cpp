@@ -69,13 +69,18 @@ std::string static_memory_problem(const PlanResult& result) {
   return "";
 }
 
+// The verifier judges the activations against what the static memory leaves
+// of each limit (it reads no static memory itself).
 void judge(PlanResult& result) {
-  verify::Report check = verify::check_schedule(schedule_to_json(*result.schedule));
+  std::vector<long long> activation_limit = result.memory_limit;
+  for (size_t r = 0; r < activation_limit.size(); ++r) activation_limit[r] -= result.staged.static_bytes[r];
+  verify::Report check = verify::check_schedule(schedule_to_json(*result.schedule), activation_limit);
   if (!check.valid) throw std::logic_error("the planned schedule failed the verifier: " + check.violations.front().message);
   result.makespan = check.makespan;
   result.makespan_compute = static_cast<double>(check.makespan) * static_cast<double>(result.staged.resolution);
   result.bubble_ratio = check.bubble_ratio;
   result.peak_memory = check.peak_memory;
+  for (size_t r = 0; r < result.peak_memory.size(); ++r) result.peak_memory[r] += result.staged.static_bytes[r];
 }
 
 std::string join(const std::vector<long long>& values) {
@@ -158,7 +163,7 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
       << std::fixed << std::setprecision(3) << result.bubble_ratio << " | " << outcome_name(result.outcome) << " | ";
   if (result.search.makespan) out << result.search.makespan->proven_lower_bound;
   out << " |\n\n";
-  out << "Peak memory per rank: ";
+  out << "Peak memory per rank (static + activations): ";
   for (size_t r = 0; r < result.peak_memory.size(); ++r)
     out << (r ? ", " : "") << gib(result.peak_memory[r]) << " of " << gib(result.memory_limit[r]);
   out << ".\n\n";
