@@ -169,4 +169,24 @@ TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][format
   }
   schedule.placement.blocks[1].devices = {0};
   CHECK(write_pytorch_csv_staged(schedule, true) == "0F0,0B0\n\n");
+
+  // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). The
+  // compute-only table has it; PyTorch's sends cannot reach stage 2 from 0.
+  Placement branch;
+  branch.name = "branch";
+  branch.ndevs = 3;
+  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
+                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
+                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
+  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  Schedule branched = empty_schedule(branch, {}, 1);
+  branched.instances = {{0, 0, 0}, {1, 0, 0}, {2, 0, 1}, {3, 0, 2}, {4, 0, 3}, {5, 0, 3}};
+  REQUIRE(verify_schedule(branched).valid);
+  CHECK(write_pytorch_csv(branched) == "0F0,,,0B0\n1F0,,,1B0\n,2F0,2B0\n");
+  try {
+    write_pytorch_csv_staged(branched, true);
+    FAIL("a send from stage 0 to stage 2 was written");
+  } catch (const InputError& error) {
+    CHECK(error.reason.find("edge F0 -> F2 crosses ranks from stage 0 to stage 2") != std::string::npos);
+  }
 }

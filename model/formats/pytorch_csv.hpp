@@ -66,7 +66,8 @@ bool carries_stages(const Placement& placement);
 // its start step) or with PyTorch's communication actions (SEND_F, RECV_F,
 // SEND_B, RECV_B; each row a sequence, as PyTorch's runtime reads it). Throws
 // InputError when a stage would need two ranks or a block several devices,
-// or the schedule has fused units.
+// the schedule has fused units, or (with comms) an edge crosses ranks
+// between stages that are not consecutive.
 std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms);
 
 }  // namespace tessel

@@ -54,6 +54,25 @@ std::map<int, int> stage_ranks(const Placement& placement) {
   return rank_of;
 }
 
+// PyTorch's runtime sends a forward's output to the next stage and a
+// backward's to the previous one, nothing else: an edge that crosses ranks
+// between other stages (a branch, a skip) has no send/recv to lower to.
+void require_consecutive(const Placement& placement) {
+  for (const Edge& edge : placement.edges) {
+    const Block& from = placement.blocks[edge.from];
+    const Block& to = placement.blocks[edge.to];
+    if (from.devices == to.devices) continue;
+    int step = *to.stage - *from.stage;
+    bool forward = from.kind == BlockKind::Forward && to.kind == BlockKind::Forward && step == 1;
+    bool backward = from.kind != BlockKind::Forward && to.kind != BlockKind::Forward && step == -1;
+    if (!forward && !backward)
+      throw InputError("", "placement", "edge " + from.id + " -> " + to.id + " crosses ranks from stage " +
+                                            std::to_string(*from.stage) + " to stage " + std::to_string(*to.stage) +
+                                            "; PyTorch's runtime only sends between consecutive stages "
+                                            "(the compute-only table has no such limit)");
+  }
+}
+
 std::vector<Instance> in_start_order(const Schedule& schedule) {
   std::vector<Instance> instances = schedule.instances;
   std::stable_sort(instances.begin(), instances.end(), [&](const Instance& a, const Instance& b) {
@@ -83,6 +102,7 @@ std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms) 
   if (!schedule.fused.empty())
     throw InputError("", "fused", "a schedule with fused units is written by the compute-only writer");
   std::map<int, int> rank_of = stage_ranks(placement);
+  if (with_comms) require_consecutive(placement);
   std::vector<std::vector<std::string>> rows(placement.ndevs);
   std::vector<std::map<Time, std::string>> cells(placement.ndevs);
   for (const Instance& instance : in_start_order(schedule)) {
