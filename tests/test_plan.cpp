@@ -8,6 +8,7 @@
 
 #include "model/formats/pytorch_csv.hpp"
 #include "model/graph_json.hpp"
+#include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
 #include "solver/pipeline_placement.hpp"
 #include "solver/plan.hpp"
@@ -151,6 +152,24 @@ TEST_CASE("tessel plan: memory too small is a proven no with the reason, typos a
                                     dir.file("x"));
   CHECK(chunks.exit_code == 2);
   CHECK(chunks.err.find("2 chunks") != std::string::npos);
+}
+
+TEST_CASE("tessel partition --devices writes a mapped placement with physical costs", "[plan][cli]") {
+  TempDir dir;
+  CommandResult cut = run_tessel("partition " + bert() + " --devices 2 --mapping v --split-backward "
+                                 "--optimizer-bytes-per-param 12 --placement-out " + dir.file("v.json") + " --json");
+  REQUIRE(cut.exit_code == 0);
+  Placement placement = read_placement_file(dir.file("v.json"));
+  CHECK(forward_ranks(placement) == std::vector<int>{0, 1, 1, 0});
+  REQUIRE(placement.static_memory.size() == 2);
+  long long params = total_param_bytes(read_graph_file(bert()));
+  // weights + gradients + 12 bytes per 4-byte parameter = 5 bytes per parameter byte, rounded up per stage
+  CHECK(placement.static_memory[0] + placement.static_memory[1] >= 5 * params);
+  CHECK(placement.static_memory[0] + placement.static_memory[1] <= 5 * params + 4);
+  for (const Block& block : placement.blocks) CHECK(block.stage.has_value());
+  CommandResult conflict = run_tessel("partition " + bert() + " --devices 2 --mapping v --stages 3");
+  CHECK(conflict.exit_code == 2);
+  CHECK(conflict.err.find("makes 4 stages, not 3") != std::string::npos);
 }
 
 TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][formats]") {
