@@ -33,5 +33,6 @@ void bind_errors(py::module_& module);
 void bind_model(py::module_& module);
 void bind_search(py::module_& module);
 void bind_classic(py::module_& module);
+void bind_plan(py::module_& module);
 
 }  // namespace tessel::python

@@ -7,4 +7,5 @@ PYBIND11_MODULE(_tessel, module) {
   tessel::python::bind_model(module);
   tessel::python::bind_search(module);
   tessel::python::bind_classic(module);
+  tessel::python::bind_plan(module);
 }

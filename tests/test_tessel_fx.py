@@ -87,6 +87,62 @@ class DataDependent(nn.Module):
         return -y
 
 
+class WrittenOutAttention(nn.Module):
+    """nn.MultiheadAttention's arithmetic spelled out (batch first)."""
+
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(EMBD, EMBD)
+        self.k = nn.Linear(EMBD, EMBD)
+        self.v = nn.Linear(EMBD, EMBD)
+        self.out = nn.Linear(EMBD, EMBD)
+
+    def forward(self, x):
+        shape = (BATCH, SEQ, HEADS, EMBD // HEADS)
+        q = self.q(x).view(shape).transpose(1, 2)
+        k = self.k(x).view(shape).transpose(1, 2)
+        v = self.v(x).view(shape).transpose(1, 2)
+        weights = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) * 0.25, dim=-1)
+        return self.out(torch.matmul(weights, v).transpose(1, 2).reshape(BATCH, SEQ, EMBD))
+
+
+class LibraryAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(EMBD, HEADS, batch_first=True)
+
+    def forward(self, x):
+        return self.attn(x, x, x, need_weights=False)[0]
+
+
+class EncoderLayerModel(nn.Module):
+    """A torch.nn container: traced into, so its attention and linears count."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(EMBD, HEADS, 4 * EMBD, batch_first=True)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
+class WithLstm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(EMBD, EMBD, batch_first=True)
+
+    def forward(self, x):
+        return self.lstm(x)[0]
+
+
+def hidden():
+    return torch.randn(BATCH, SEQ, EMBD)
+
+
+def total_flops(model):
+    return sum(node["compute"] for node in tessel_fx.graph_from_module(model, (hidden(),))["nodes"])
+
+
 def tokens():
     return torch.randint(0, VOCAB, (BATCH, SEQ))
 
@@ -127,7 +183,7 @@ class ExporterTest(unittest.TestCase):
         self.assertEqual(fc["output_bytes"], tokens_in_batch * 4 * EMBD * 4)
         self.assertEqual(fc["param_bytes"], (EMBD * 4 * EMBD + 4 * EMBD) * 4)
         softmax = [node for node in self.graph["nodes"] if node["op"] == "softmax"][0]
-        self.assertEqual(softmax["compute"], BATCH * HEADS * SEQ * SEQ)
+        self.assertEqual(softmax["compute"], 5 * BATCH * HEADS * SEQ * SEQ)
         matmul = [node for node in self.graph["nodes"] if node["op"] == "matmul"][0]
         self.assertEqual(matmul["compute"], 2 * BATCH * HEADS * SEQ * SEQ * (EMBD // HEADS))
 
@@ -180,6 +236,47 @@ class ExporterTest(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertNotIn("Traceback", errors.getvalue())
         self.assertIn("a, b = x.split(1)", errors.getvalue())
+
+    def test_multihead_attention_costs_what_it_computes(self):
+        library, written = total_flops(LibraryAttention()), total_flops(WrittenOutAttention())
+        self.assertLess(abs(library - written) / written, 0.02, (library, written))
+        layer = total_flops(EncoderLayerModel())
+        self.assertGreater(layer, written, "the encoder layer's attention and MLP are counted")
+
+    def test_operators_without_a_formula_are_listed_loudly(self):
+        estimated = []
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            tessel_fx.graph_from_module(WithLstm(), (hidden(),), estimated=estimated)
+        self.assertEqual([op for _, op in estimated], ["lstm"])
+        self.assertIn("ESTIMATED", errors.getvalue())
+        self.assertIn("lstm (lstm)", errors.getvalue())
+        quiet = io.StringIO()
+        with contextlib.redirect_stderr(quiet):
+            tessel_fx.graph_from_module(WrittenOutAttention(), (hidden(),))
+        self.assertNotIn("ESTIMATED", quiet.getvalue())
+
+    def test_profile_measures_each_operator(self):
+        graph = tessel_fx.graph_from_module(WrittenOutAttention(), (hidden(),), profile=True)
+        matmuls = [node for node in graph["nodes"] if node["op"] == "linear"]
+        self.assertTrue(matmuls)
+        self.assertTrue(all(node["compute"] > 0 for node in matmuls))
+
+    def test_a_factory_returning_the_wrong_thing_gets_a_message(self):
+        path = os.path.join(self.dir.name, "bad.py")
+        with open(path, "w") as out:
+            out.write("import torch\n"
+                      "def only_module():\n    return torch.nn.Linear(2, 2)\n"
+                      "def swapped():\n    return torch.randn(1, 2), torch.nn.Linear(2, 2)\n"
+                      "def broken():\n    raise ValueError('no weights here')\n")
+        for factory, expected in (("only_module", "must return (module, example_inputs)"),
+                                  ("swapped", "expected a torch.nn.Module"),
+                                  ("broken", "raised ValueError")):
+            result = run(sys.executable, os.path.join(HERE, "..", "tools", "tessel_fx.py"),
+                         path + ":" + factory, "-o", os.path.join(self.dir.name, "x.json"))
+            self.assertEqual(result.returncode, 2, factory)
+            self.assertIn(expected, result.stderr)
+            self.assertNotIn("Traceback", result.stderr)
 
     def test_partition_search_verify_end_to_end(self):
         partition = os.path.join(self.dir.name, "partition.json")

@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "model/formats/chrome_trace.hpp"
+#include "model/formats/pytorch_sidecar.hpp"
 #include "model/formats/pytorch_csv.hpp"
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -17,12 +19,17 @@ namespace tessel::cli {
 namespace {
 
 const char* kUsage =
-    "tessel export --to FORMAT SCHEDULE [-o FILE] [--width PIXELS]\n\n"
+    "tessel export --to FORMAT SCHEDULE [-o FILE] [--with-comms] [--width PIXELS]\n\n"
     "FORMAT:\n"
     "  pytorch-csv   torch.distributed.pipelining's compute-only action table, current dialect\n"
     "                (F, B = full backward, I = input backward, W = weight backward): one row per\n"
     "                device, each action in the column of its start step. Needs a pipeline\n"
-    "                placement: every block on one device, forward/backward pairs per stage.\n"
+    "                placement: every block on one device, forward/backward pairs per stage,\n"
+    "                or blocks that carry their stage (any mapping: chain, interleaved, v; a\n"
+    "                stage must live on one rank). --with-comms adds SEND_F/RECV_F/SEND_B/RECV_B\n"
+    "                as PyTorch lowers them (each row a sequence; no deadlock). With -o, the\n"
+    "                schedule goes beside it as FILE.tessel.json, which 'import' reads back so\n"
+    "                that spans and memory survive the round trip.\n"
     "  chrome-trace  Trace Event Format JSON for https://ui.perfetto.dev or chrome://tracing:\n"
     "                one track per device, events named like F3 (kind, micro-batch), args\n"
     "                with micro-batch and block id; one step = one microsecond.\n"
@@ -48,6 +55,7 @@ int run_export(int argc, char** argv) {
       ("to", po::value<std::string>()->required(), "pytorch-csv | chrome-trace | svg")
       ("schedule", po::value<std::string>()->required(), "the tessel.schedule/1 file (positional)")
       ("output,o", po::value<std::string>(), "write here (default: stdout)")
+      ("with-comms", po::bool_switch(), "pytorch-csv: with the send/recv actions PyTorch's runtime runs")
       ("width", po::value<int>()->default_value(1200), "svg: width of the timeline in pixels");
   po::positional_options_description positional;
   positional.add("schedule", 1);
@@ -61,9 +69,15 @@ int run_export(int argc, char** argv) {
     std::string file = values["schedule"].as<std::string>();
     Schedule schedule = read_schedule_file(file);
     std::string output = values.count("output") ? values["output"].as<std::string>() : "";
+    bool with_comms = values["with-comms"].as<bool>();
+    if (with_comms && format != "pytorch-csv") throw InputError("", "--with-comms", "applies to --to pytorch-csv only");
     if (format == "pytorch-csv") {
       try {
-        write_text(output, write_pytorch_csv(schedule));
+        if (with_comms && !carries_stages(schedule.placement))
+          throw InputError("", "placement", "--with-comms needs blocks that carry their stage ('stage' in the placement)");
+        write_text(output, with_comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule));
+        if (!output.empty()) write_json_file(sidecar_path(output), sidecar_json(schedule));
+        else std::cerr << "tessel export: note: writing to stdout, no sidecar: spans and memory are lost on import\n";
       } catch (const InputError& error) {
         if (!error.file.empty()) throw;
         throw InputError(file, error.field, error.reason);

@@ -9,8 +9,10 @@
 
 #include "classic/order_execution.hpp"
 #include "classic/order_import.hpp"
+#include "classic/table_with_placement.hpp"
 #include "model/formats/megatron_order.hpp"
 #include "model/formats/pytorch_csv.hpp"
+#include "model/formats/pytorch_sidecar.hpp"
 #include "model/formats/tessel_json.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
@@ -40,7 +42,9 @@ const char* kUsage =
     "                  span FB (--overlap fused, default) or its actions one after the other\n"
     "                  (--overlap sequential, PyTorch's runtime without a custom overlap function).\n"
     "                  A span or memory key the table never uses is warned about.\n"
-    "                  Non-compute cells (SEND_F, RECV_B, UNSHARD, ...) are ignored.\n"
+    "                  Non-compute cells (SEND_F, RECV_B, UNSHARD, ...) are ignored. A sidecar\n"
+    "                  FILE.tessel.json (written by export) gives the placement: its spans and\n"
+    "                  memory are used unless --span, --memory or --overlap is given.\n"
     "  megatron-order  a JSON list of per-rank lists of Megatron's order (+k forward of chunk\n"
     "                  k-1, -k backward); --chunks V (default: largest k), --nmicros M (default:\n"
     "                  forwards of chunk 1 on rank 0); --span/--memory as for generate (keys\n"
@@ -90,6 +94,19 @@ Schedule import_pytorch(const po::variables_map& values, const std::string& file
     throw InputError("", "--overlap", "expected fused or sequential, got '" + overlap_name + "'");
   PytorchDialect dialect = dialect_name == "current" ? PytorchDialect::current : PytorchDialect::legacy;
   PytorchTable table = read_pytorch_csv_file(file, dialect);
+  if (std::optional<Schedule> sidecar = read_sidecar(file)) {
+    // Costs given on the command line win over the sidecar's, said aloud.
+    for (const char* option : {"span", "memory", "overlap"})
+      if (values.count(option)) {
+        std::cerr << "tessel import: note: --" << option << " given, so " << sidecar_path(file) << " is not used\n";
+        sidecar.reset();
+        break;
+      }
+    if (sidecar) {
+      std::cerr << "tessel import: spans and memory from " << sidecar_path(file) << "\n";
+      return classic::schedule_from_table_and_placement(table, *sidecar, file);
+    }
+  }
   classic::StageCosts costs = pytorch_costs(optional_text(values, "span"), optional_text(values, "memory"));
   classic::PytorchCostUse use;
   Schedule schedule = classic::schedule_from_pytorch_table(

@@ -13,6 +13,7 @@
 #include "model/partition_json.hpp"
 #include "model/placement_json.hpp"
 #include "solver/partition_search.hpp"
+#include "solver/pipeline_placement.hpp"
 #include "solver/stage_placement.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -23,7 +24,8 @@ namespace tessel::cli {
 namespace {
 
 const char* kUsage =
-    "tessel partition GRAPH --stages S [--objective bottleneck|pippy] [--tolerance X]\n"
+    "tessel partition GRAPH (--stages S | --devices D [--mapping chain|interleaved|v] [--chunks V]\n"
+    "       [--split-backward] [--optimizer-bytes-per-param X]) [--objective bottleneck|pippy] [--tolerance X]\n"
     "       [--max-param-bytes B] [--method exact|dp] [--backend z3|cadical] [--time-limit SECONDS]\n"
     "       [-o PARTITION] [--placement-out FILE [--resolution R] [--backward-ratio X] [--memory-unit BYTES]]\n"
     "       [--json]\n"
@@ -35,7 +37,14 @@ const char* kUsage =
     "unproven and exits 3. Every run also reports the DP baseline (best contiguous cut of one\n"
     "topological order) and how much the exact answer improves on it.\n"
     "Exit: 0 done (optimal, or dp), 1 proven infeasible (or --check: invalid), 2 bad input,\n"
-    "3 time limit (or dp: no contiguous cut fits the request).";
+    "3 time limit (or dp: no contiguous cut fits the request).\n\n"
+    "--devices D cuts S = D x chunks stages and maps them on D ranks (docs/plan.md): chain (stage\n"
+    "s on rank s), interleaved (stage c*D+r on rank r, --chunks V), v (0..D-1 down, then back up;\n"
+    "2 chunks). Its placement (--placement-out) has physical costs: activation memory per stage\n"
+    "in bytes, static memory per rank = parameters + gradients + optimizer state (X bytes per\n"
+    "fp32 parameter, default 8 = Adam), every block with its stage; --split-backward writes an\n"
+    "input-gradient (I) and a weight-gradient (W) block per stage instead of one backward (B).\n"
+    "Without --devices, --placement-out writes the 1F1B chain with memory in --memory-unit units.";
 
 std::string percent(long long better, long long worse) {
   if (worse <= 0) return "0%";
@@ -87,6 +96,36 @@ int run_check(const std::string& graph_path, const std::string& partition_path, 
   return report.valid ? kSuccess : kNegative;
 }
 
+// The --devices options, or nullopt without --devices (the --stages path).
+std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
+  for (const char* name : {"mapping", "chunks", "split-backward", "optimizer-bytes-per-param"}) {
+    bool given = values.count(name) && !values[name].defaulted() &&
+                 !(std::string(name) == "split-backward" && !values[name].as<bool>());
+    if (given && !values.count("devices")) throw InputError("", std::string("--") + name, "needs --devices D");
+  }
+  if (!values.count("devices")) return std::nullopt;
+  PipelineOptions options;
+  options.devices = values["devices"].as<int>();
+  std::string mapping = values.count("mapping") ? values["mapping"].as<std::string>() : "chain";
+  std::optional<StageMapping> parsed = parse_mapping(mapping);
+  if (!parsed) throw InputError("", "--mapping", "choose chain, interleaved or v, not '" + mapping + "'");
+  options.mapping = *parsed;
+  options.chunks = values.count("chunks") ? values["chunks"].as<int>() : options.mapping == StageMapping::Chain ? 1 : 2;
+  options.split_backward = values["split-backward"].as<bool>();
+  if (values.count("optimizer-bytes-per-param"))
+    options.optimizer_bytes_per_param = values["optimizer-bytes-per-param"].as<double>();
+  options.resolution = values["resolution"].as<long long>();
+  options.backward_ratio = values["backward-ratio"].as<double>();
+  std::string problem = pipeline_options_problem(options);
+  if (!problem.empty()) throw InputError("", "--devices", problem);
+  if (values.count("stages") && values["stages"].as<int>() != pipeline_stages(options))
+    throw InputError("", "--stages", "--devices " + std::to_string(options.devices) + " x " +
+                                         std::to_string(options.chunks) + " chunks makes " +
+                                         std::to_string(pipeline_stages(options)) + " stages, not " +
+                                         std::to_string(values["stages"].as<int>()));
+  return options;
+}
+
 }  // namespace
 
 int run_partition(int argc, char** argv) {
@@ -94,6 +133,11 @@ int run_partition(int argc, char** argv) {
   options.add_options()
       ("graph", po::value<std::string>(), "the tessel.graph/1 file")
       ("stages", po::value<int>(), "number of pipeline stages S (>= 1)")
+      ("devices", po::value<int>(), "ranks D: cut D x chunks stages and map them (see --mapping)")
+      ("mapping", po::value<std::string>(), "with --devices: chain (default) | interleaved | v")
+      ("chunks", po::value<int>(), "with --devices: stages per rank (interleaved; default 2 for interleaved and v, 1 for chain)")
+      ("split-backward", po::bool_switch(), "with --devices: I and W blocks instead of one backward")
+      ("optimizer-bytes-per-param", po::value<double>(), "with --devices: optimizer state bytes per parameter (default 8, Adam fp32)")
       ("objective", po::value<std::string>()->default_value("bottleneck"), "bottleneck | pippy")
       ("tolerance", po::value<double>()->default_value(0.1, "0.1"),
        "pippy: every stage's parameter bytes within (1 +- X) * mean")
@@ -123,9 +167,10 @@ int run_partition(int argc, char** argv) {
     if (values.count("check")) return run_check(graph_path, values["check"].as<std::string>(), json);
 
     require_writable_output(values, "output");
-    if (!values.count("stages")) throw InputError("", "--stages", "give the number of stages");
+    std::optional<PipelineOptions> pipeline = pipeline_from(values);
+    if (!values.count("stages") && !pipeline) throw InputError("", "--stages", "give the number of stages (or --devices)");
     PartitionRequest request;
-    request.stages = values["stages"].as<int>();
+    request.stages = pipeline ? pipeline_stages(*pipeline) : values["stages"].as<int>();
     if (request.stages < 1 || request.stages > 4096)
       throw InputError("", "--stages", "must be in [1, 4096], got " + std::to_string(request.stages));
     std::string objective = values["objective"].as<std::string>();
@@ -203,10 +248,19 @@ int run_partition(int argc, char** argv) {
       result["checked"] = true;
       if (values.count("output")) write_json_file(values["output"].as<std::string>(), document);
       if (values.count("placement-out")) {
-        StagePlacement staged = stage_placement(graph, *answer.partition, placement_options);
-        write_json_file(values["placement-out"].as<std::string>(), placement_to_json(staged.placement));
-        result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", staged.memory_unit},
-                               {"blocks", staged.placement.blocks.size()}};
+        if (pipeline) {
+          PipelinePlacement staged = pipeline_placement(graph, *answer.partition, *pipeline);
+          write_json_file(values["placement-out"].as<std::string>(), placement_to_json(staged.placement));
+          result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", 1},
+                                 {"memory_granule", staged.memory_granule}, {"mapping", mapping_name(pipeline->mapping)},
+                                 {"static_bytes", staged.static_bytes}, {"blocks", staged.placement.blocks.size()}};
+          if (!staged.weight_cost.empty()) result["placement"]["weight_cost"] = staged.weight_cost;
+        } else {
+          StagePlacement staged = stage_placement(graph, *answer.partition, placement_options);
+          write_json_file(values["placement-out"].as<std::string>(), placement_to_json(staged.placement));
+          result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", staged.memory_unit},
+                                 {"blocks", staged.placement.blocks.size()}};
+        }
       }
     }
 
@@ -242,8 +296,15 @@ int run_partition(int argc, char** argv) {
                   << percent(costs->communication_bytes, baseline->communication_bytes) << "\n";
       if (!baseline && method == "exact") std::cout << "dp baseline: no contiguous cut satisfies the request\n";
       if (result.contains("placement"))
-        std::cout << "placement: " << 2 * request.stages << " blocks, resolution " << result["placement"]["resolution"]
+        std::cout << "placement: " << result["placement"]["blocks"] << " blocks, resolution " << result["placement"]["resolution"]
                   << " compute/step, memory unit " << result["placement"]["memory_unit"] << " bytes\n";
+      if (result.contains("placement") && pipeline)
+        std::cout << "placement: " << mapping_name(pipeline->mapping) << " mapping on " << pipeline->devices
+                  << " ranks, activations rounded up to " << result["placement"]["memory_granule"]
+                  << " bytes, static bytes per rank [" << list_text(result["placement"]["static_bytes"].get<std::vector<long long>>()) << "]"
+                  << (result["placement"].contains("weight_cost")
+                          ? "; " + result["placement"]["weight_cost"].get<std::string>() : std::string())
+                  << "\n";
     }
     switch (answer.status) {
       case PartitionStatus::Optimal:

@@ -14,5 +14,6 @@ int run_import(int argc, char** argv);
 int run_export(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_partition(int argc, char** argv);
+int run_plan(int argc, char** argv);
 
 }  // namespace tessel::cli

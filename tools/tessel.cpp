@@ -22,6 +22,7 @@ const std::vector<tessel::cli::Command>& commands() {
       {"export", "write a schedule for another tool (pytorch-csv, chrome-trace, svg)", run_export},
       {"bench", "run problems on several backends/strategies and print one table", run_bench},
       {"partition", "cut an operator graph into pipeline stages, proven optimal", run_partition},
+      {"plan", "from an operator graph to a verified schedule PyTorch runs (CSV, SVG, report)", run_plan},
   };
   return list;
 }

@@ -141,3 +141,56 @@ def bert(size="base", batch=1, seq=512, device="meta"):
     positions = torch.arange(seq, device="cpu").unsqueeze(0).expand(batch, seq).to(device)
     types = torch.zeros(batch, seq, dtype=torch.long, device=device)
     return model, (tokens, positions, types)
+
+
+VIT_CONFIGS = {
+    "small": dict(n_layer=12, n_embd=384, n_head=6, image=224, patch=16, classes=1000),
+}
+
+
+class VitBlock(nn.Module):
+    """Pre-norm encoder block with the library's nn.MultiheadAttention, the
+    way most vision code writes it (tessel_fx costs it by formula)."""
+
+    def __init__(self, n_embd, n_head, device):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(n_embd, device=device)
+        self.attn = nn.MultiheadAttention(n_embd, n_head, batch_first=True, device=device)
+        self.ln_2 = nn.LayerNorm(n_embd, device=device)
+        self.mlp = Mlp(n_embd, device)
+
+    def forward(self, x):
+        h = self.ln_1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        return x + self.mlp(self.ln_2(x))
+
+
+class Vit(nn.Module):
+    """A small vision transformer: conv patch embedding, class token,
+    position embedding, encoder blocks, a classification head."""
+
+    def __init__(self, n_layer, n_embd, n_head, image, patch, classes, batch, device):
+        super().__init__()
+        self.batch, self.n_embd = batch, n_embd
+        self.patches = nn.Conv2d(3, n_embd, patch, stride=patch, device=device)
+        tokens = (image // patch) ** 2 + 1
+        self.cls = nn.Parameter(torch.zeros(1, 1, n_embd, device=device))
+        self.pos = nn.Parameter(torch.zeros(1, tokens, n_embd, device=device))
+        self.blocks = nn.ModuleList([VitBlock(n_embd, n_head, device) for _ in range(n_layer)])
+        self.ln_f = nn.LayerNorm(n_embd, device=device)
+        self.head = nn.Linear(n_embd, classes, device=device)
+
+    def forward(self, images):
+        x = self.patches(images).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(self.batch, 1, self.n_embd), x], dim=1) + self.pos
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.ln_f(x)[:, 0])
+
+
+def vit(size="small", batch=8, device="meta"):
+    """(module, example_inputs) of a small ViT on `batch` 224x224 images."""
+    config = VIT_CONFIGS[size]
+    model = Vit(batch=batch, device=device, **config)
+    images = torch.zeros(batch, 3, config["image"], config["image"], device=device)
+    return model, (images,)

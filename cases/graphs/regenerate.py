@@ -31,6 +31,7 @@ def main():
     jobs = [("gpt2-%s" % size, lambda size=size: models.gpt2(size, args.batch, args.seq, args.device))
             for size in models.GPT2_CONFIGS]
     jobs.append(("bert-base", lambda: models.bert("base", args.batch, args.seq, args.device)))
+    jobs.append(("vit-small", lambda: models.vit("small", 8, args.device)))  # 8 images of 224x224
     for name, build in jobs:
         module, inputs = build()
         path = os.path.join(HERE, name + ".json")

@@ -58,4 +58,16 @@ PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect diale
 // Throws InputError (field "placement") when the schedule has no such shape.
 std::string write_pytorch_csv(const Schedule& schedule);
 
+// True when every block carries a stage and no (stage, kind) repeats: the
+// cells come from the blocks themselves (model/formats/pytorch_csv_staged.cpp).
+bool carries_stages(const Placement& placement);
+
+// The table of such a placement: compute-only (each action in the column of
+// its start step) or with PyTorch's communication actions (SEND_F, RECV_F,
+// SEND_B, RECV_B; each row a sequence, as PyTorch's runtime reads it). Throws
+// InputError when a stage would need two ranks or a block several devices,
+// the schedule has fused units, or (with comms) an edge crosses ranks
+// between stages that are not consecutive.
+std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms);
+
 }  // namespace tessel

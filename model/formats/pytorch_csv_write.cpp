@@ -38,6 +38,7 @@ bool bidirectional(const Placement& placement, std::vector<int>& stage, std::vec
 
 std::string write_pytorch_csv(const Schedule& schedule) {
   const Placement& placement = schedule.placement;
+  if (carries_stages(placement) && schedule.fused.empty()) return write_pytorch_csv_staged(schedule, false);
   int count = static_cast<int>(placement.blocks.size());
   std::vector<int> micro_offset(count, 0);
   std::vector<int> order = topological_order(placement);

@@ -10,28 +10,32 @@ from ._tessel import (  # noqa: F401
     Graph,
     InputError,
     Placement,
+    Plan,
     Report,
     Result,
     Schedule,
     cases,
     generate,
     import_schedule,
+    partition,
+    plan,
     schemes,
     search,
     verify,
 )
 
 __all__ = [
-    "DeadlockError", "Graph", "InputError", "Placement", "Report", "Result", "Schedule", "cases",
-    "from_torch", "generate", "import_schedule", "schemes", "search", "verify",
+    "DeadlockError", "Graph", "InputError", "Placement", "Plan", "Report", "Result", "Schedule", "cases",
+    "from_torch", "generate", "import_schedule", "partition", "plan", "schemes", "search", "verify",
 ]
 
 
 def from_torch(model, example_inputs, name=None, profile=False):
     """Trace `model` (a torch.nn.Module) on `example_inputs` into a tessel.Graph.
 
-    Compute is counted in FLOPs by default, or measured in milliseconds on
-    this machine with profile=True (when the tracer supports it).
+    Compute is counted in FLOPs by default (operators without a formula are
+    listed on stderr as estimated), or measured in nanoseconds on this
+    machine with profile=True.
     """
     import json
 

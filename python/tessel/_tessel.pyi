@@ -110,6 +110,22 @@ class Report:
     def violation_counts(self) -> dict[str, int]: ...
     def text(self) -> str: ...
 
+class Plan:
+    status: str  # found | infeasible | timeout | interrupted
+    message: str  # why no schedule (e.g. static memory over the limit)
+    mapping: str  # chain | interleaved | v
+    cut: str  # exact bottleneck | rank-balanced
+    schedule: Optional[Schedule]  # verified, all nmicros micro-batches
+    placement: Placement
+    makespan: int  # steps
+    makespan_compute: float  # in the graph's compute unit (FLOPs or ns): comparable across plans
+    bubble_ratio: float
+    peak_memory: list[int]  # bytes per rank, static memory included
+    static_memory: list[int]  # bytes per rank: parameters, gradients, optimizer state
+    csv: str  # PyTorch's compute-only action table
+    comms_csv: str  # with SEND_F/RECV_F/SEND_B/RECV_B
+    report: str  # report.md
+
 def cases() -> list[str]: ...
 def schemes() -> list[str]: ...
 def search(placement: Placement, memory: MemoryLimit, strategy: str = "repetend", backend: str = "cadical",
@@ -124,3 +140,10 @@ def import_schedule(format: str, path: str, span: Optional[Mapping[str, Number]]
                     memory: Optional[Mapping[str, Number]] = None, dialect: str = "current",
                     nmicros: Optional[int] = None, chunks: Optional[int] = None,
                     placement: Optional[Placement] = None) -> Schedule: ...
+def partition(graph: Graph, stages: Optional[int] = None, *, devices: Optional[int] = None, mapping: str = "chain",
+              chunks: Optional[int] = None, split_backward: bool = False, optimizer_bytes_per_param: float = 8.0,
+              time_limit: Optional[float] = None) -> Placement: ...
+def plan(graph: Graph, devices: int, mapping: str = "chain", memory: Optional[MemoryLimit] = None, *,
+         chunks: Optional[int] = None, split_backward: bool = False, nmicros: int = 16,
+         time_limit: Optional[float] = 60.0, optimizer_bytes_per_param: float = 8.0,
+         output: Optional[str] = None) -> Plan: ...
