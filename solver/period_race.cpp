@@ -90,7 +90,9 @@ class Race {
     // period known satisfiable.
     if (next_period_ <= question_.last_period && next_period_ < first_sat_) return start(next_period_++, own_configuration_);
     // Else another configuration on the lowest open period not yet raced.
-    for (int period = lowest_open(); period < next_period_ && period < first_sat_; ++period) {
+    // A rival only wins by a refutation: none on a period known satisfiable.
+    const int last_rival = question_.last_feasible ? question_.last_period - 1 : question_.last_period;
+    for (int period = lowest_open(); period < next_period_ && period < first_sat_ && period <= last_rival; ++period) {
       if (state(period) != PeriodState::Open) continue;
       for (int configuration : rivals_)
         if (!tried_.count({period, configuration})) return start(period, configuration);

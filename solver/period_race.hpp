@@ -47,6 +47,9 @@ struct PeriodRaceQuestion {
   int last_period = 0;
   int max_in_flight = 0;
   ModuloRules rules;
+  // The last period is known satisfiable (a constructed window has it): no
+  // rival configuration is raced there, as only a refutation could win.
+  bool last_feasible = false;
   std::string label;  // "k=2 " for progress lines
   int threads = 2;
 };

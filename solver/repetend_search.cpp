@@ -192,7 +192,9 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   if (options.threads > 1 && chunk == 1) {
     // Several periods (and configurations) at once, answers in period order.
     PeriodRaceOutcome raced = race_periods(
-        {&window, lower_bound, last_period, max_in_flight, rules, label, options.threads}, options, deadline, calls);
+        {&window, lower_bound, last_period, max_in_flight, rules, !capped && fallback.in_flight <= max_in_flight, label,
+         options.threads}, options, deadline,
+        calls);
     outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
     outcome.gave_up = raced.gave_up;
     if (raced.found) {
