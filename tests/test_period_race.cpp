@@ -8,6 +8,9 @@
 // spent.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "cases/builtin_cases.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
@@ -100,4 +103,26 @@ TEST_CASE("period race: a spent deadline gives up without an answer", "[period_r
 TEST_CASE("threads: 0 means every core", "[period_race]") {
   CHECK(resolve_threads(0) >= 1);
   CHECK(resolve_threads(3) == 3);
+}
+
+TEST_CASE("period race: a stop raised mid-race ends every thread promptly, the fallback verified", "[period_race]") {
+  const Placement placement = make_case("xshape", 16, false);  // period 12 takes minutes to refute
+  SearchOptions options = timing_free("cadical", placement, 8, 2);
+  StopFlag stop{false};
+  options.deadline = Deadline::none(&stop);
+  std::thread raiser([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+  });
+  const auto begin = std::chrono::steady_clock::now();
+  const SearchResult result = search_repetend(placement, options);
+  const double seconds = seconds_since(begin);
+  raiser.join();
+  CHECK(seconds < 10);  // generous for a loaded machine; unstopped it runs for minutes
+  REQUIRE(result.status == SearchStatus::Timeout);
+  CHECK(result.proven_lower_bound <= result.period);
+  REQUIRE(result.schedule);
+  verify::Report report = testing::verify_schedule(*result.schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
 }
