@@ -5,7 +5,9 @@
 // answer "gave up" with exit 3 and the best schedule so far.
 //
 // A deadline derived for a sub-task (`within`) keeps the stop flag: an
-// interrupt reaches every budget cut from the search's own deadline.
+// interrupt reaches every budget cut from the search's own deadline. A
+// concurrent sub-task adds its own flag (`with_sibling_stop`), raised when a
+// sibling's answer makes its work moot, without touching the search's.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +24,7 @@ struct Deadline {
   using Clock = std::chrono::steady_clock;
   Clock::time_point at = Clock::time_point::max();
   const StopFlag* stop = nullptr;
+  const StopFlag* sibling_stop = nullptr;  // a concurrent sub-task's own flag
 
   // No time limit (a stop flag may still end the work).
   static Deadline none(const StopFlag* stop = nullptr) { return {Clock::time_point::max(), stop}; }
@@ -34,14 +37,28 @@ struct Deadline {
   }
   // The sooner of this deadline and `seconds` from now, with the same flag.
   Deadline within(double seconds) const {
-    Deadline own = after_seconds(seconds, stop);
-    return own.at < at ? own : *this;
+    Deadline own = *this;
+    own.at = std::min(at, after_seconds(seconds).at);
+    return own;
   }
-  // The sooner of two deadlines; the flag of this one.
-  Deadline sooner(const Deadline& other) const { return other.at < at ? Deadline{other.at, stop} : *this; }
+  // The sooner of two deadlines; the flags of this one.
+  Deadline sooner(const Deadline& other) const {
+    Deadline own = *this;
+    own.at = std::min(at, other.at);
+    return own;
+  }
+  // The same deadline, also stopped by `flag`.
+  Deadline with_sibling_stop(const StopFlag* flag) const {
+    Deadline own = *this;
+    own.sibling_stop = flag;
+    return own;
+  }
 
   bool unlimited() const { return at == Clock::time_point::max(); }
-  bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
+  bool stopped() const {
+    return (stop && stop->load(std::memory_order_relaxed)) ||
+           (sibling_stop && sibling_stop->load(std::memory_order_relaxed));
+  }
   bool expired() const { return stopped() || (!unlimited() && Clock::now() >= at); }
   double seconds_left() const {
     if (stopped()) return 0;

@@ -45,6 +45,7 @@
 #include "solver/modulo_encoding.hpp"
 #include "solver/order_period_search.hpp"
 #include "solver/period_method.hpp"
+#include "solver/period_race.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/window_placement.hpp"
 
@@ -121,29 +122,15 @@ WindowOutcome decide_window_by_order(const Placement& window, int k, const Searc
   return outcome;
 }
 
-// Periods lower_bound .. last_period of the window placement, then the
-// latency at the first satisfiable one. `capped`: last_period is below the
-// fallback's period, so "none found" means "no better window", not a bug.
-WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
-                            int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
-                            std::vector<SolverCall>& calls) {
-  if (period_method(window) == PeriodMethod::CyclicOrder)
-    return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
+// Periods lower_bound .. last_period one after the other on this thread;
+// one solver per chunk of consecutive periods (see the file comment). The
+// solver of the satisfiable period is left in `backend` for the latency.
+void descend_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
+                     int max_in_flight, int lower_bound, int last_period, const ModuloRules& rules,
+                     const std::string& label, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
+                     WindowOutcome& outcome, std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
-  auto report = [&](const std::string& line) {
-    if (options.progress) options.progress(line);
-  };
-  const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
-  WindowOutcome outcome;
-  outcome.attempt.k = k;
-  const int lower_bound = period_lower_bound(window);
-  outcome.attempt.proven_lower_bound = lower_bound;
-  const ModuloRules rules{options.symmetry, k};
   const int chunk = std::max(1, options.periods_per_solver);
-
-  // One solver per chunk of consecutive periods (see the file comment).
-  std::unique_ptr<Backend> backend;
-  ModuloEncoding encoding;
   for (int period = lower_bound; period <= last_period; ++period) {
     if (!backend || period > encoding.last_period) {
       if (deadline.expired()) {
@@ -165,7 +152,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     std::ostringstream line;
     line << "repetend: " << label << "period " << period << ": " << answer_name(answer) << " (" << seconds
          << " s, " << seconds_since(begin) << " s for this window)";
-    report(line.str());
+    if (options.progress) options.progress(line.str());
     if (answer == Answer::Unsat) {
       outcome.attempt.proven_lower_bound = period + 1;
       continue;
@@ -177,6 +164,49 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     outcome.solution = checked_solution(window, options.memory_limit, period,
                                         decode_starts(*backend, encoding, period), max_in_flight);
     break;
+  }
+}
+
+// Periods lower_bound .. last_period of the window placement, then the
+// latency at the first satisfiable one. `capped`: last_period is below the
+// fallback's period, so "none found" means "no better window", not a bug.
+WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
+                            int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
+                            std::vector<SolverCall>& calls) {
+  if (period_method(window) == PeriodMethod::CyclicOrder)
+    return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
+  const auto begin = std::chrono::steady_clock::now();
+  auto report = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
+  WindowOutcome outcome;
+  outcome.attempt.k = k;
+  const int lower_bound = period_lower_bound(window);
+  outcome.attempt.proven_lower_bound = lower_bound;
+  const ModuloRules rules{options.symmetry, k};
+  const int chunk = std::max(1, options.periods_per_solver);
+
+  std::unique_ptr<Backend> backend;
+  ModuloEncoding encoding;
+  if (options.threads > 1 && chunk == 1) {
+    // Several periods (and configurations) at once, answers in period order.
+    PeriodRaceOutcome raced = race_periods(
+        {&window, lower_bound, last_period, max_in_flight, rules, !capped && fallback.in_flight <= max_in_flight, label,
+         options.threads}, options, deadline,
+        calls);
+    outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
+    outcome.gave_up = raced.gave_up;
+    if (raced.found) {
+      backend = std::move(raced.found->backend);
+      encoding = std::move(raced.found->encoding);
+      const int period = raced.found->period;
+      outcome.solution = checked_solution(window, options.memory_limit, period,
+                                          decode_starts(*backend, encoding, period), max_in_flight);
+    }
+  } else {
+    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
+                    encoding, outcome, calls);
   }
   outcome.period_seconds = seconds_since(begin);
 

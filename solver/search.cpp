@@ -14,6 +14,7 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
 #include "solver/makespan_gap.hpp"
+#include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/unit_step_problem.hpp"
 #include "verify/verify.hpp"
@@ -274,6 +275,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   options.memory_limit = unit_step_limits(request.placement, request.memory_limit);
   options.nmicros = request.nmicros;
   options.deadline = request.deadline;
+  options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
   options.progress = [&progress](const std::string& text) { progress.line(text); };

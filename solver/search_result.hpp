@@ -49,6 +49,9 @@ struct SearchOptions {
   double latency_min_seconds = 0.5;
   // Repetend: consecutive periods decided on one incremental solver.
   int periods_per_solver = 1;
+  // Threads for independent work (solver/period_race.hpp); the answer does
+  // not depend on it.
+  int threads = 1;
   ProgressSink progress;
 };
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The hard instances of the repetend search (period refutations that take
+# minutes on one core), each run with --threads 1 and --threads 2 in the
+# same session, so that the 2/1 speedup is read from one run of the machine
+# however loaded it is. Windows k = 1 only and no boundary shortening: the
+# time is the period proof and the latency, what the threads share. Columns:
+# status, period found, proven bound (optimal when equal), the seconds of
+# each thread count, and speedup = t1 / t2. Every run's schedule is checked
+# by `tessel verify` (column verified).
+#
+# usage: cases/bench/hard_list.sh [TESSEL_BINARY] [TIME_LIMIT_SECONDS] [LIST]
+#   LIST: "case:D:M ..." (default: the four hard instances below)
+set -u
+tessel=${1:-build/tessel}
+limit=${2:-300}
+list=${3:-"nnshape:32:24 xshape:16:8 xshape:32:16 nnshape:64:32"}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# One run: prints "status period proven seconds verified".
+run() {
+  local name=$1 ndevs=$2 memory=$3 threads=$4
+  local begin json code wall verified
+  begin=$(date +%s.%N)
+  json=$("$tessel" search --case "$name" --ndevs "$ndevs" --memory "$memory" --threads "$threads" \
+           --micros-per-window 1 --time-limit "$limit" --tune boundary_seconds=0 \
+           --repetend-output "$work/schedule.json" --json 2>/dev/null)
+  code=$?
+  wall=$(echo "$(date +%s.%N) - $begin" | bc)
+  verified=no
+  [ -s "$work/schedule.json" ] && "$tessel" verify "$work/schedule.json" >/dev/null 2>&1 && verified=yes
+  rm -f "$work/schedule.json"
+  if [ -z "$json" ]; then
+    echo "error($code) - - $wall $verified"
+    return
+  fi
+  echo "$json" | jq -r --arg w "$wall" --arg v "$verified" \
+    '[.status, (.period // "-" | tostring), (.proven_lower_bound|tostring), $w, $v] | join(" ")'
+}
+
+printf '%-8s %3s %4s | %-8s %6s %6s | %8s %8s | %7s | %s\n' \
+  case D mem status period proven t1_s t2_s speedup verified
+for item in $list; do
+  IFS=: read -r name ndevs memory <<< "$item"
+  read -r s1 p1 b1 t1 v1 <<< "$(run "$name" "$ndevs" "$memory" 1)"
+  read -r s2 p2 b2 t2 v2 <<< "$(run "$name" "$ndevs" "$memory" 2)"
+  speedup=$(echo "scale=2; $t1 / $t2" | bc)
+  status=$s1
+  [ "$s1:$p1:$b1" != "$s2:$p2:$b2" ] && status="$s1/$s2"
+  printf '%-8s %3s %4s | %-8s %6s %6s | %8.1f %8.1f | %6sx | %s\n' \
+    "$name" "$ndevs" "$memory" "$status" "$p1" "$b1" "$t1" "$t2" "$speedup" "$v1/$v2"
+done

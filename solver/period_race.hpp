@@ -1,0 +1,61 @@
+// The period descent of one window size on several threads (docs/algorithms.md,
+// "Threads"): periods first .. last are decided on separate solvers at once,
+// and a thread with no period left races another CaDiCaL configuration on
+// the lowest undecided one (a portfolio: the first answer wins, the others
+// are stopped). Answers are taken in period order, so that what is reported
+// does not depend on timing: the answer is the smallest satisfiable period
+// with every smaller one refuted, and its schedule comes from the solver of
+// the search's own configuration at that period — the very solver a
+// single-threaded descent would have built — whichever configuration
+// answered first. Siblings stop as soon as an answer makes them moot (a
+// satisfiable period stops every larger one; a refutation stops the other
+// configurations on its period).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/placement.hpp"
+#include "solver/backend.hpp"
+#include "solver/modulo_encoding.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+// Threads for a request: `requested`, or every core for 0.
+int resolve_threads(int requested);
+
+// The solver that answered Sat at the found period, kept for the latency
+// search that follows on it.
+struct SatisfiedPeriod {
+  int period = 0;
+  std::unique_ptr<Backend> backend;
+  ModuloEncoding encoding;
+};
+
+struct PeriodRaceOutcome {
+  std::optional<SatisfiedPeriod> found;
+  int proven_lower_bound = 0;  // every period below it refuted
+  bool gave_up = false;        // the deadline (or an encoding budget) struck first
+};
+
+struct PeriodRaceQuestion {
+  const Placement* window = nullptr;
+  int first_period = 0;
+  int last_period = 0;
+  int max_in_flight = 0;
+  ModuloRules rules;
+  // The last period is known satisfiable (a constructed window has it): no
+  // rival configuration is raced there, as only a refutation could win.
+  bool last_feasible = false;
+  std::string label;  // "k=2 " for progress lines
+  int threads = 2;
+};
+
+// Calls of the race are appended to `calls` in period order.
+PeriodRaceOutcome race_periods(const PeriodRaceQuestion& question, const SearchOptions& options,
+                               const Deadline& deadline, std::vector<SolverCall>& calls);
+
+}  // namespace tessel
