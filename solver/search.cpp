@@ -144,6 +144,17 @@ verify::Report verified(const Schedule& schedule, const std::string& what) {
   return report;
 }
 
+// The verifier's peak memory (in its own ticks: the most decimals any memory
+// amount of the file carries) in the placement's memory ticks.
+std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const Placement& placement) {
+  std::vector<Memory> peak = report.peak_memory;
+  for (Memory& value : peak) {
+    for (int d = report.memory_decimals; d < placement.memory_decimals; ++d) value *= 10;
+    for (int d = placement.memory_decimals; d < report.memory_decimals; ++d) value /= 10;
+  }
+  return peak;
+}
+
 // The solver saw the blocks' memory against what static memory leaves; the
 // schedules it returns get the whole placement and the user's limits back.
 Schedule restored(Schedule schedule, const SearchRequest& request) {
@@ -207,7 +218,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   if (!best_at_total) return;
   verify::Report checked = verified(*best_at_total, "best schedule");
   makespan_report.bubble_ratio = checked.bubble_ratio;
-  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = makespan_bound(placement, request.total_micros);
   makespan_report.proven_lower_bound = makespan_report.bound.value;
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.bound.value;
@@ -241,7 +252,7 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.bubble_ratio = checked.bubble_ratio;
-  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
   GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
   makespan_report.gap_reason = explain_gap(facts);
