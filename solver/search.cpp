@@ -15,6 +15,7 @@
 #include "solver/makespan/candidates.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/resolution.hpp"
 #include "solver/unit_step_problem.hpp"
 #include "verify/verify.hpp"
 
@@ -273,19 +274,30 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   check_request(request);
   SearchOptions options = options_from_tuning(request.tuning);
   options.backend = request.backend;
-  options.memory_limit = unit_step_limits(request.placement, request.memory_limit);
+  if (request.resolution < 0) throw InputError("", "--resolution", "must be a positive time");
+  // With a resolution the search sees rounded times (and the size check is
+  // theirs); the answer is read back on the real ones below.
+  const Placement searched =
+      request.resolution > 0 ? quantise_times(request.placement, request.resolution) : request.placement;
+  options.memory_limit = unit_step_limits(searched, request.memory_limit);
   options.nmicros = request.nmicros;
   options.deadline = request.deadline;
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
   options.progress = [&progress](const std::string& text) { progress.line(text); };
-  Placement placement = request.placement;
+  Placement placement = searched;
   placement.static_memory.clear();
 
   SearchReport report;
   report.strategy = request.strategy;
   report.backend = request.backend;
   SearchResult result = run_strategy(request, placement, options);
+  if (request.resolution > 0) {
+    placement = request.placement;
+    placement.static_memory.clear();
+    result = lift_quantised_result(std::move(result), placement, options.memory_limit, request.resolution);
+    report.resolution_note = resolution_error_text(placement, request.resolution, result);
+  }
   report.outcome = outcome_of(result, request.deadline);
   report.message = result.message;
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
