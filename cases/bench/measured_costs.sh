@@ -58,7 +58,8 @@ for case in $cases; do
       set -- $(search --placement "$work/scaled.json" --memory "$memory" --backend z3)
       z3_period=$2
       agrees=no
-      [ "$z3_period" = "$period" ] && agrees=yes
+      [ "$period" != - ] && [ "$z3_period" = "$period" ] && agrees=yes
+      [ "$period" = - ] && agrees="-"
       verdict=$(python3 -c "u,s=$unit_s,$scaled_s; print(f'{s/max(u,1e-3):.2f}', 'yes' if s <= 3*u + 1 else 'no')")
       ratio=${verdict% *}
       within=${verdict#* }
