@@ -153,6 +153,10 @@ TEST_CASE("pictures and traces of a measured schedule keep its real times", "[me
   REQUIRE(run_tessel("search --placement " + placement + " --memory 5GiB --micros-per-window 1 --quiet -o " +
                      dir.file("s.json"))
               .exit_code == 0);
+  auto shown = run_tessel("show " + dir.file("s.json"));
+  REQUIRE(shown.exit_code == 0);
+  CHECK_THAT(shown.out, Catch::Contains("of time: the instance covering most of it"));  // cells of real time
+  CHECK(shown.out.size() < 4000);  // not a column per 0.01 tick
   REQUIRE(run_tessel("export --to svg " + dir.file("s.json") + " -o " + dir.file("s.svg")).exit_code == 0);
   const std::string svg = tessel::testing::read_text(dir.file("s.svg"));
   CHECK_THAT(svg, Catch::Contains(">time</text>"));  // the axis is time, not steps
