@@ -230,6 +230,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   facts.nmicros = request.total_micros;
   facts.makespan = makespan_report.makespan;
   facts.bound = makespan_report.bound;
+  facts.time_decimals = request.placement.time_decimals;
   if (makespan_report.shape == Shape::Repetend) makespan_report.gap_reason = explain_gap(facts);
   else if (relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01)
     makespan_report.gap_reason = "the best schedule found (" + makespan_report.construction +
@@ -255,7 +256,8 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
-  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
+  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound,
+                 request.placement.time_decimals};
   makespan_report.gap_reason = explain_gap(facts);
   progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
   report.makespan = makespan_report;
