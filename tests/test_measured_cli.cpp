@@ -144,6 +144,12 @@ TEST_CASE("search with a resolution rounds the times only on request and prints 
   CHECK(out["proven_lower_bound"].get<long long>() <= out["period"].get<long long>());
   CHECK(out["optimal"] == (out["proven_lower_bound"] == out["period"]));
   CHECK(run_tessel("verify " + dir.file("s.json")).exit_code == 0);
+  // -o is written even so (the repetend), with a note.
+  auto to_file = run_tessel("search --placement " + file + " --memory 5GiB --micros-per-window 1 --resolution 1000000"
+                            " --quiet -o " + dir.file("o.json"));
+  REQUIRE(to_file.exit_code == 0);
+  CHECK_THAT(to_file.err, Catch::Contains("-o holds the repetend schedule"));
+  CHECK(run_tessel("verify " + dir.file("o.json")).exit_code == 0);
   CHECK(run_tessel("search --placement " + file + " --memory 5GiB --resolution -3 --quiet").exit_code == 2);
 }
 

@@ -142,6 +142,15 @@ int run(const po::variables_map& values) {
     written.search = provenance(request, report);
     write_atomically(*output, written);
   }
+  // No schedule at N (times too large for the constructions at N) but a
+  // repetend: -o gets that, and says so, rather than staying unwritten.
+  if (!report.best && report.repetend && output) {
+    Schedule written = *report.repetend;
+    written.search = provenance(request, report);
+    write_atomically(*output, written);
+    std::cerr << "tessel search: note: no schedule of " << request.total_micros
+              << " micro-batches was built; -o holds the repetend schedule (tessel unroll extends it)\n";
+  }
   if (report.repetend && values.count("repetend-output")) {
     Schedule written = *report.repetend;
     written.search = provenance(request, report);
