@@ -9,6 +9,11 @@
 // and up to 10 micro-batches fits 130 columns. `|` marks the repetend's
 // start and end; a ruler above the rows numbers every tenth step. A fused
 // unit shows its members' labels joined by `+` over the unit's steps.
+//
+// Measured times (decimals) would give a cell per tick, thousands of them
+// per block: there a cell is 1, 2 or 5 times a power of ten ticks, the
+// smallest that fits the width asked for, shows the instance covering most
+// of it, and the ruler and the footer give real times.
 #include "model/timeline_text.hpp"
 
 #include <algorithm>
@@ -29,16 +34,28 @@ char cell_letter(BlockKind kind) {
 
 int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0)).size()); }
 
+// Ticks per cell: 1 for integer times; otherwise the smallest 1, 2, 5 x 10^n
+// ticks that shows the whole makespan within `cells` cells (0: any).
+Time ticks_per_cell(const Placement& placement, Time total, int cells) {
+  if (placement.time_decimals == 0) return 1;
+  if (cells <= 0) cells = 120;  // no width asked: a terminal line
+  for (Time scale = 1;; scale *= 10)
+    for (Time factor : {1, 2, 5})
+      if ((total + factor * scale - 1) / (factor * scale) <= cells) return factor * scale;
+}
+
 }  // namespace
 
 std::string render_timeline(const Schedule& schedule, int max_steps) {
   const Placement& placement = schedule.placement;
-  const Time total_steps = makespan(schedule);
+  const Time cell_ticks = ticks_per_cell(placement, makespan(schedule), max_steps);
+  const Time total_steps = (makespan(schedule) + cell_ticks - 1) / cell_ticks;  // cells
   // A text timeline longer than this is no longer readable, and a file may
   // claim steps up to 1e9: cut it rather than allocate for all of them.
   constexpr int kLongestTimeline = 100000;
   const int limit = max_steps > 0 ? std::min(max_steps, kLongestTimeline) : kLongestTimeline;
   const int steps = static_cast<int>(std::min<Time>(total_steps, limit));
+  auto time_text = [&](Time cell) { return format_ticks(cell * cell_ticks, placement.time_decimals); };
   auto label_of = [&](int block, int micro) { return cell_letter(placement.blocks[block].kind) + std::to_string(micro); };
   // A fused unit is drawn once, from its first member, with all labels.
   std::map<std::pair<int, int>, std::string> unit_label;  // first member -> joined labels
@@ -70,8 +87,10 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
                                                           : label_of(instance.block, instance.micro).size());
   }
 
-  // cells[device][step]: the label, "" for idle, "#" for a collision.
+  // cells[device][step]: the label, "" for idle, "#" for a collision; with
+  // cells of several ticks, the instance covering most of the cell.
   std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
+  std::vector<std::vector<Time>> covered(cell_ticks > 1 ? placement.ndevs : 0, std::vector<Time>(steps, 0));
   const std::vector<Time> ends = instance_ends(schedule);
   for (size_t i = 0; i < schedule.instances.size(); ++i) {
     const Instance& instance = schedule.instances[i];
@@ -80,14 +99,21 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
     auto joined = unit_label.find({instance.block, instance.micro});
     std::string label = joined != unit_label.end() ? joined->second : label_of(instance.block, instance.micro);
     for (int device : block.devices)
-      for (Time step = instance.start; step < ends[i] && step < steps; ++step) {
+      for (Time step = instance.start / cell_ticks; step * cell_ticks < ends[i] && step < steps; ++step) {
         std::string& cell = cells[device][step];
-        cell = cell.empty() ? label : "#";
+        if (cell_ticks == 1) {
+          cell = cell.empty() ? label : "#";
+          continue;
+        }
+        const Time share = std::min(ends[i], (step + 1) * cell_ticks) - std::max(instance.start, step * cell_ticks);
+        if (share > covered[device][step]) covered[device][step] = share, cell = label;
       }
   }
 
   auto is_marker = [&](Time step) {
-    return schedule.repetend && (step == schedule.repetend->start || step == schedule.repetend->end);
+    if (!schedule.repetend) return false;
+    return step * cell_ticks == schedule.repetend->start / cell_ticks * cell_ticks ||
+           step * cell_ticks == schedule.repetend->end / cell_ticks * cell_ticks;
   };
   const int device_digits = digits(placement.ndevs - 1);
   const std::string blank_prefix(4 + device_digits + 1, ' ');
@@ -107,7 +133,7 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   std::string ruler(at, ' ');
   int free_from = 0;
   for (int step = 0; step < steps; step += 10) {
-    std::string number = std::to_string(step);
+    std::string number = time_text(step);
     if (column[step] < free_from) continue;
     ruler.replace(column[step], number.size(), number);
     free_from = column[step] + static_cast<int>(number.size()) + 1;
@@ -128,16 +154,18 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   }
   if (steps < total_steps)
     out << "(showing steps 0.." << steps - 1 << " of " << total_steps << ")\n";
+  if (cell_ticks > 1)
+    out << "(a cell is " << time_text(1) << " of time: the instance covering most of it)\n";
   return out.str();
 }
 
-std::string repetend_summary(const Repetend& repetend) {
-  std::string text = "repetend [" + std::to_string(repetend.start) + ", " + std::to_string(repetend.end) +
-                     ") period " + std::to_string(repetend.period);
+std::string repetend_summary(const Repetend& repetend, int time_decimals) {
+  auto t = [&](Time ticks) { return format_ticks(ticks, time_decimals); };
+  std::string text = "repetend [" + t(repetend.start) + ", " + t(repetend.end) + ") period " + t(repetend.period);
   const int k = repetend.micros_per_period;
   if (k == 1) return text + " per micro-batch";
   std::ostringstream average;
-  average << static_cast<double>(repetend.period) / k;
+  average << ticks_to_double(repetend.period, time_decimals) / k;
   return text + " per " + std::to_string(k) + " micro-batches (k = " + std::to_string(k) + ", average period " +
          average.str() + " per micro-batch)";
 }

@@ -21,7 +21,7 @@ std::string full_reason(const GapFacts& facts) {
     return "the makespan is proven optimal for " + std::to_string(facts.nmicros) +
            " micro-batches (every shorter one is unsatisfiable): the bound is not tight here";
   return "the full solver stopped before proving the makespan optimal (proven lower bound " +
-         std::to_string(result.proven_lower_bound) + ")";
+         format_ticks(result.proven_lower_bound, facts.time_decimals) + ")";
 }
 
 std::string boundary_reason(const GapFacts& facts) {
@@ -44,17 +44,19 @@ std::string repetend_reason(const GapFacts& facts) {
   // Steps the period alone adds over N L at N micro-batches.
   const long long period_excess = (static_cast<long long>(result.period) - result.lower_bound) * facts.nmicros / k;
   const long long gap = facts.makespan - facts.bound.value;
+  auto t = [&](long long ticks) { return format_ticks(ticks, facts.time_decimals); };
   std::ostringstream why;
   if (result.period > result.lower_bound) {
-    why << "the period is " << result.period;
+    why << "the period is " << t(result.period);
     if (k > 1) why << " for " << k << " micro-batches";
-    why << " > " << (k > 1 ? "k L = " : "L = ") << result.lower_bound << ", which alone adds " << period_excess
-        << " steps at " << facts.nmicros << " micro-batches (gap " << gap << "); the bound assumes L per micro-batch";
+    why << " > " << (k > 1 ? "k L = " : "L = ") << t(result.lower_bound) << ", which alone adds "
+        << t(period_excess) << (facts.time_decimals == 0 ? " steps" : "") << " at " << facts.nmicros
+        << " micro-batches (gap " << t(gap) << "); the bound assumes L per micro-batch";
     if (result.proven_lower_bound >= result.period)
       why << ", and every shorter period is proven impossible for a repetend, but a non-periodic schedule is "
              "not bound by the period, so the gap itself is not proven";
     else
-      why << "; periods from " << result.proven_lower_bound << " up are not decided (time limit)";
+      why << "; periods from " << t(result.proven_lower_bound) << " up are not decided (time limit)";
     const long long rest = gap - period_excess;
     if (relative_gap(facts.bound.value + rest, facts.bound.value) > 0.01) why << "; beyond that, " << boundary_reason(facts);
     return why.str();

@@ -20,6 +20,7 @@ struct GapFacts {
   long long nmicros = 0;               // N of the makespan below
   long long makespan = 0;              // at N micro-batches
   MakespanBound bound;                 // at N micro-batches
+  int time_decimals = 0;               // of the placement: times are written as its decimals
 };
 
 // The gap as a fraction of the bound (0 when the bound is 0).

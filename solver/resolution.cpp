@@ -37,23 +37,21 @@ Placement quantise_times(const Placement& placement, Time resolution) {
 
 SearchResult lift_quantised_result(SearchResult result, const Placement& real, const std::vector<Memory>& limits,
                                    Time resolution) {
-  const int r = static_cast<int>(resolution);
+  const Time r = resolution;
   // A proven rounded bound B (every rounded period below B impossible) as a
   // bound on the real times, never below L.
-  auto real_bound = [&](int rounded_bound, int real_floor, int copies) {
-    const Time bound =
-        std::max<Time>(real_floor, Time(rounded_bound - 1) * r - bound_slack(real, resolution, copies) + 1);
-    return static_cast<int>(bound);
+  auto real_bound = [&](Time rounded_bound, Time real_floor, int copies) {
+    return std::max<Time>(real_floor, (rounded_bound - 1) * r - bound_slack(real, resolution, copies) + 1);
   };
   const int k = std::max(1, result.micros_per_window);
-  const int real_floor = static_cast<int>(period_lower_bound(real));
+  const Time real_floor = period_lower_bound(real);
   const bool repetend = result.period > 0;
   if (repetend) {
     result.proven_lower_bound = real_bound(result.proven_lower_bound, k * real_floor, k);
     result.lower_bound = k * real_floor;
   } else {
     const int nmicros = result.schedule ? result.schedule->nmicros : 1;
-    result.lower_bound = result.proven_lower_bound = static_cast<int>(makespan_lower_bound(real, nmicros));
+    result.lower_bound = result.proven_lower_bound = makespan_lower_bound(real, nmicros);
   }
   result.period *= r;
   result.latency *= r;
@@ -73,7 +71,7 @@ SearchResult lift_quantised_result(SearchResult result, const Placement& real, c
       schedule.repetend->period *= resolution;
     }
     sort_instances(schedule);
-    result.makespan = static_cast<int>(makespan(schedule));
+    result.makespan = makespan(schedule);
     if (schedule.search.is_object()) {
       schedule.search["resolution_ticks"] = resolution;
       schedule.search["proven_lower_bound"] = result.proven_lower_bound;

@@ -16,6 +16,7 @@
 #include "solver/makespan_gap.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/resolution.hpp"
 #include "solver/unit_step_problem.hpp"
 #include "verify/verify.hpp"
 
@@ -145,6 +146,17 @@ verify::Report verified(const Schedule& schedule, const std::string& what) {
   return report;
 }
 
+// The verifier's peak memory (in its own ticks: the most decimals any memory
+// amount of the file carries) in the placement's memory ticks.
+std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const Placement& placement) {
+  std::vector<Memory> peak = report.peak_memory;
+  for (Memory& value : peak) {
+    for (int d = report.memory_decimals; d < placement.memory_decimals; ++d) value *= 10;
+    for (int d = placement.memory_decimals; d < report.memory_decimals; ++d) value /= 10;
+  }
+  return peak;
+}
+
 // The solver saw the blocks' memory against what static memory leaves; the
 // schedules it returns get the whole placement and the user's limits back.
 Schedule restored(Schedule schedule, const SearchRequest& request) {
@@ -212,7 +224,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   if (!best_at_total) return;
   verify::Report checked = verified(*best_at_total, "best schedule");
   makespan_report.bubble_ratio = checked.bubble_ratio;
-  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = makespan_bound(placement, request.total_micros);
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
@@ -223,6 +235,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   facts.nmicros = request.total_micros;
   facts.makespan = makespan_report.makespan;
   facts.bound = makespan_report.bound;
+  facts.time_decimals = request.placement.time_decimals;
   const bool above = relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01;
   if (above && makespan_report.proven_optimal)
     makespan_report.gap_reason = "the full search proves this makespan optimal for " +
@@ -251,9 +264,10 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.bubble_ratio = checked.bubble_ratio;
-  makespan_report.peak_memory = checked.peak_memory;
+  makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
-  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
+  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound,
+                 request.placement.time_decimals};
   makespan_report.gap_reason = explain_gap(facts);
   progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
   report.makespan = makespan_report;
@@ -272,20 +286,31 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   check_request(request);
   SearchOptions options = options_from_tuning(request.tuning);
   options.backend = request.backend;
-  options.memory_limit = unit_step_limits(request.placement, request.memory_limit);
+  if (request.resolution < 0) throw InputError("", "--resolution", "must be a positive time");
+  // With a resolution the search sees rounded times (and the size check is
+  // theirs); the answer is read back on the real ones below.
+  const Placement searched =
+      request.resolution > 0 ? quantise_times(request.placement, request.resolution) : request.placement;
+  options.memory_limit = unit_step_limits(searched, request.memory_limit);
   options.nmicros = request.nmicros;
   options.deadline = request.deadline;
   options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
   options.progress = [&progress](const std::string& text) { progress.line(text); };
-  Placement placement = request.placement;
+  Placement placement = searched;
   placement.static_memory.clear();
 
   SearchReport report;
   report.strategy = request.strategy;
   report.backend = request.backend;
   SearchResult result = run_strategy(request, placement, options);
+  if (request.resolution > 0) {
+    placement = request.placement;
+    placement.static_memory.clear();
+    result = lift_quantised_result(std::move(result), placement, options.memory_limit, request.resolution);
+    report.resolution_note = resolution_error_text(placement, request.resolution, result);
+  }
   report.outcome = outcome_of(result, request.deadline);
   report.message = result.message;
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)

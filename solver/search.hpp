@@ -57,6 +57,9 @@ struct SearchRequest {
   std::optional<int> nmicros;        // repetend/fast: most micro-batches in flight; full: N (required)
   int micros_per_window = 0;         // repetend: k, 0 = automatic (1 .. tuning.largest_window)
   Deadline deadline = Deadline::none();
+  // > 0: search on times rounded up to multiples of this many ticks and read
+  // the answer back on the real times (solver/resolution.hpp); 0: exact.
+  Time resolution = 0;
   int threads = 0;                   // 0: every core
   Tuning tuning;
 };
@@ -104,6 +107,7 @@ struct MakespanReport {
 struct SearchReport {
   Outcome outcome = Outcome::Infeasible;
   std::string message;           // why infeasible / what stopped / notes
+  std::string resolution_note;   // with a resolution: what the rounding may cost
   Strategy strategy = Strategy::Repetend;
   std::string backend;
   std::optional<PeriodReport> period;

@@ -51,6 +51,8 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
   Placement middle;
   middle.name = placement.name + " (middle)";
   middle.ndevs = placement.ndevs;
+  middle.time_decimals = placement.time_decimals;  // the same ticks, and their delays
+  middle.memory_decimals = placement.memory_decimals;
   std::vector<int> middle_index(nblocks, -1);
   for (int b = 0; b < nblocks; ++b)
     if (part[b] == Middle) {
@@ -59,7 +61,7 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
     }
   for (const Edge& edge : placement.edges)
     if (middle_index[edge.from] >= 0 && middle_index[edge.to] >= 0)
-      middle.edges.push_back({middle_index[edge.from], middle_index[edge.to]});
+      middle.edges.push_back({middle_index[edge.from], middle_index[edge.to], edge.delay});
 
   SearchOptions quiet = options;
   quiet.progress = nullptr;

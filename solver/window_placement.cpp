@@ -18,6 +18,8 @@ Placement window_placement(const Placement& placement, int k) {
   Placement window;
   window.name = placement.name;
   window.ndevs = placement.ndevs;
+  window.time_decimals = placement.time_decimals;  // the same ticks, and their delays
+  window.memory_decimals = placement.memory_decimals;
   const int n = static_cast<int>(placement.blocks.size());
   for (int copy = 0; copy < k; ++copy) {
     for (const Block& block : placement.blocks) {
@@ -25,7 +27,8 @@ Placement window_placement(const Placement& placement, int k) {
       copied.id = block.id + "@" + std::to_string(copy);
       window.blocks.push_back(copied);
     }
-    for (const Edge& edge : placement.edges) window.edges.push_back({copy * n + edge.from, copy * n + edge.to});
+    for (const Edge& edge : placement.edges)
+      window.edges.push_back({copy * n + edge.from, copy * n + edge.to, edge.delay});
   }
   return window;
 }

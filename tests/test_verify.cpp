@@ -342,7 +342,7 @@ TEST_CASE("unreadable documents are format errors naming the field", "[verify]")
   }
   SECTION("mistyped start") {
     document["instances"][3]["start"] = "nine";
-    CHECK_THAT(format_error_of(document), Catch::StartsWith("instances[3].start: expected an integer"));
+    CHECK_THAT(format_error_of(document), Catch::StartsWith("instances[3].start: expected a number"));
   }
   SECTION("fractional micro") {
     document["instances"][2]["micro"] = 1.5;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 #include "model/schedule_json.hpp"
 #include "solver/search.hpp"
 #include "solver/tuning.hpp"
@@ -24,6 +25,7 @@ const char* kUsage =
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
     "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
     "              [--threads T] [--tune NAME=VALUE ...] [-o FILE] [--repetend-output FILE]\n"
+    "              [--resolution R]\n"
     "              [--json] [--quiet]\n\n"
     "Two questions, one answer each:\n"
     "  the period     the repetend (a window that repeats, every block k times) with the\n"
@@ -47,6 +49,20 @@ const char* kUsage =
     "Exit 0 found, 1 no schedule exists (proven), 2 bad input, 3 time limit or interrupt (the\n"
     "best schedule so far is written with -o), 4 internal error.";
 
+// --resolution R in ticks of the placement's time unit (raising its
+// decimals when R has more).
+Time resolution_ticks(Placement& placement, const std::string& text) {
+  const bool plain = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+  const std::optional<Decimal> amount = plain ? parse_quantity(text) : std::nullopt;
+  if (!amount || amount->digits <= 0)
+    throw InputError("", "--resolution", "'" + text + "' is not a positive time (a number such as 0.01 or 1000)");
+  if (amount->decimals > placement.time_decimals && !rescale_time(placement, amount->decimals))
+    throw InputError("", "--resolution", "'" + text + "' needs more decimals than the placement's times allow");
+  const std::optional<long long> ticks = to_ticks(*amount, placement.time_decimals);
+  if (!ticks || *ticks < 1) throw InputError("", "--resolution", "'" + text + "' is too large");
+  return *ticks;
+}
+
 SearchRequest request_from(const po::variables_map& values) {
   SearchRequest request;
   request.placement = placement_from_options(values);
@@ -67,6 +83,7 @@ SearchRequest request_from(const po::variables_map& values) {
     request.deadline = Deadline::after_seconds(seconds);
   }
   request.deadline.stop = install_interrupt_handlers();
+  if (values.count("resolution")) request.resolution = resolution_ticks(request.placement, values["resolution"].as<std::string>());
   request.threads = values["threads"].as<int>();
   if (request.threads < 0) throw InputError("", "--threads", "must be >= 0 (0 = every core)");
   if (values.count("tune"))
@@ -125,6 +142,15 @@ int run(const po::variables_map& values) {
     written.search = provenance(request, report);
     write_atomically(*output, written);
   }
+  // No schedule at N (times too large for the constructions at N) but a
+  // repetend: -o gets that, and says so, rather than staying unwritten.
+  if (!report.best && report.repetend && output) {
+    Schedule written = *report.repetend;
+    written.search = provenance(request, report);
+    write_atomically(*output, written);
+    std::cerr << "tessel search: note: no schedule of " << request.total_micros
+              << " micro-batches was built; -o holds the repetend schedule (tessel unroll extends it)\n";
+  }
   if (report.repetend && values.count("repetend-output")) {
     Schedule written = *report.repetend;
     written.search = provenance(request, report);
@@ -164,6 +190,9 @@ int run_search(int argc, char** argv) {
       ("tune", po::value<std::vector<std::string>>()->composing(), "set a tuning knob NAME=VALUE (repeatable; --tune help lists them)")
       ("output,o", po::value<std::string>(), "write the best schedule (tessel.schedule/1) here, also while searching")
       ("repetend-output", po::value<std::string>(), "repetend/fast: also write the repetend schedule (unrollable) here")
+      ("resolution", po::value<std::string>(),
+       "search on times rounded up to multiples of R (in the placement's unit, e.g. 0.01); the schedule is "
+       "valid for the real times, and how far the real optimum may lie below it is printed")
       ("json", po::bool_switch(), "print one JSON object instead of text")
       ("quiet", po::bool_switch(), "no progress on stderr");
   po::positional_options_description positional;

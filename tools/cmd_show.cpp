@@ -31,8 +31,9 @@ int run_show(int argc, char** argv) {
     Schedule schedule = read_schedule_file(values["schedule"].as<std::string>());
     std::cout << (schedule.placement.name.empty() ? "schedule" : schedule.placement.name) << ": "
               << schedule.placement.ndevs << " devices, " << schedule.nmicros << " micro-batches, makespan "
-              << makespan(schedule);
-    if (schedule.repetend) std::cout << ", " << repetend_summary(*schedule.repetend);
+              << format_ticks(makespan(schedule), schedule.placement.time_decimals);
+    if (schedule.repetend)
+      std::cout << ", " << repetend_summary(*schedule.repetend, schedule.placement.time_decimals);
     std::cout << "\n" << render_timeline(schedule, max_steps);
     return kSuccess;
   });

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "verify/verify.hpp"
@@ -43,6 +44,16 @@ std::optional<int> device_count(const nlohmann::json& document) {
   return static_cast<int>(ndevs);
 }
 
+// --memory as the file would hold it ("40GiB" is 42949672960, "7.5" stays
+// 7.5): the verifier reads the limit like the rest of the file, in its unit.
+nlohmann::json limits_as_json(const std::string& text, int ndevs) {
+  nlohmann::json limits = nlohmann::json::array();
+  for (const Decimal& amount : parse_quantities(text, ndevs, "--memory"))
+    limits.push_back(amount.decimals == 0 ? nlohmann::json(amount.digits)
+                                          : nlohmann::json(ticks_to_double(amount.digits, amount.decimals)));
+  return limits;
+}
+
 }  // namespace
 
 int run_verify(int argc, char** argv) {
@@ -50,7 +61,7 @@ int run_verify(int argc, char** argv) {
   options.add_options()
       ("schedule", po::value<std::string>()->required(), "the tessel.schedule/1 file to check")
       ("memory", po::value<std::string>(),
-       "memory limit replacing the file's: one number, or one per device \"6,6,4,4\"")
+       "memory limit replacing the file's: one number, or one per device \"6,6,4,4\"; byte units (40GiB)")
       ("json", po::bool_switch(), "print one JSON object (valid, violations, violation_counts, makespan, "
                                   "bubble_ratio, peak_memory, busy_steps, ...) instead of text")
       ("timing", po::bool_switch(), "print the seconds spent reading the JSON and checking to stderr");
@@ -73,16 +84,15 @@ int run_verify(int argc, char** argv) {
     auto began = Clock::now();
     nlohmann::json document = read_document(path);
     auto parsed = Clock::now();
-    std::optional<std::vector<long long>> memory;
     verify::Report report;
     try {
       if (values.count("memory")) {
         std::optional<int> ndevs = device_count(document);
         if (!ndevs) verify::check_schedule(document);  // throws the reader's FormatError
         if (!ndevs) throw InputError(path, "placement.ndevs", "missing or not a device count");
-        memory = parse_memory_limits(values["memory"].as<std::string>(), *ndevs, "--memory");
+        document["memory_limit"] = limits_as_json(values["memory"].as<std::string>(), *ndevs);
       }
-      report = verify::check_schedule(document, memory);
+      report = verify::check_schedule(document);
     } catch (const verify::FormatError& error) {
       throw InputError(path, error.field, error.reason);
     }

@@ -97,6 +97,7 @@ std::string report_text(const SearchRequest& request, const SearchReport& report
   out << "placement        " << placement.name << " (" << placement.ndevs << " devices, " << placement.blocks.size()
       << " blocks), memory limit " << join(request.memory_limit, placement.memory_decimals) << "\n";
   out << "strategy         " << strategy_name(report.strategy) << " (backend " << report.backend << ")\n";
+  if (!report.resolution_note.empty()) out << "resolution       " << report.resolution_note << "\n";
   if (report.period) period_text(out, report, placement);
   if (report.strategy == Strategy::Full && report.makespan) {
     const MakespanReport& at = *report.makespan;
@@ -122,6 +123,8 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                         {"strategy", strategy_name(report.strategy)},
                         {"backend", report.backend},
                         {"message", report.message},
+                        {"resolution", report.resolution_note.empty() ? nlohmann::json(nullptr)
+                                                                      : nlohmann::json(report.resolution_note)},
                         {"solve_seconds", report.seconds},
                         {"verified", report.best.has_value()}};
   const std::optional<PeriodReport>& period = report.period;

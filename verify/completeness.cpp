@@ -33,7 +33,7 @@ void report_unknown(const ScheduleDocument& schedule, Findings& findings) {
   for (const ForeignInstance& foreign : schedule.foreign)
     findings.add({"unknown",
                   "instances[" + std::to_string(foreign.position) + "] " + instance_name(foreign.block, foreign.micro) +
-                      " at step " + std::to_string(foreign.start) + ": " + foreign.reason,
+                      " at step " + time_text(schedule, foreign.start) + ": " + foreign.reason,
                   {},
                   {foreign.start},
                   {instance_name(foreign.block, foreign.micro)}});
@@ -44,8 +44,8 @@ void report_duplicate(const ScheduleDocument& schedule, const PlacedInstance& ke
   const BlockSpec& block = schedule.blocks[kept.block];
   findings.add({"duplicate",
                 name_of(schedule, kept) + " appears more than once: instances[" + std::to_string(kept.position) +
-                    "] at step " + std::to_string(kept.start) + " and instances[" + std::to_string(copy.position) +
-                    "] at step " + std::to_string(copy.start),
+                    "] at step " + time_text(schedule, kept.start) + " and instances[" + std::to_string(copy.position) +
+                    "] at step " + time_text(schedule, copy.start),
                 block.devices,
                 {kept.start, copy.start},
                 {name_of(schedule, kept), name_of(schedule, copy)}});

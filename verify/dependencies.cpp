@@ -1,5 +1,6 @@
-// Condition 3 of docs/algorithms.md, "The problem", "dependencies": for every edge a -> b and
-// every micro-batch m, start(a, m) + span(a) <= start(b, m); for a member of a
+// Condition 3 of docs/algorithms.md, "The problem", "dependencies": for every edge a -> b with
+// delay w (0 when the edge has none) and every micro-batch m,
+// start(a, m) + span(a) + w <= start(b, m); for a member of a
 // fused unit its end is the unit's, and an edge inside one unit holds (the
 // unit computes both together).
 //
@@ -21,6 +22,20 @@ std::vector<int> devices_of_both(const BlockSpec& a, const BlockSpec& b) {
   std::sort(devices.begin(), devices.end());
   devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
   return devices;
+}
+
+std::string late_start_text(const ScheduleDocument& schedule, const PlacedInstance& before,
+                            const PlacedInstance& after, const EdgeSpec& edge, long long finish) {
+  const BlockSpec& from = schedule.blocks[edge.from];
+  const BlockSpec& to = schedule.blocks[edge.to];
+  const long long early = finish + edge.delay - after.start;
+  std::string text = name_of(schedule, after) + " starts at step " + time_text(schedule, after.start) + " but " +
+                     name_of(schedule, before) + " runs until step " + time_text(schedule, finish);
+  if (edge.delay > 0) text += " and the edge's delay " + time_text(schedule, edge.delay) + " follows";
+  text += " (edge " + from.id + " -> " + to.id;
+  if (edge.delay > 0) text += " with delay " + time_text(schedule, edge.delay);
+  if (schedule.time_decimals > 0) return text + ", " + time_text(schedule, early) + " too early)";
+  return text + ", " + std::to_string(early) + " step" + (early == 1 ? "" : "s") + " too early)";
 }
 
 }  // namespace
@@ -46,13 +61,10 @@ void check_dependencies(const ScheduleDocument& schedule, const DistinctInstance
         continue;
       }
       long long finish = fused.end[a];
+      long long ready = finish + edge.delay;  // the delay: a transfer after a ends, no device busy
       bool same_unit = fused.unit[a] >= 0 && fused.unit[a] == fused.unit[b];
-      if (finish > after.start && !same_unit)
-        findings.add({"dependency",
-                      name_of(schedule, after) + " starts at step " + std::to_string(after.start) + " but " +
-                          name_of(schedule, before) + " runs until step " + std::to_string(finish) + " (edge " +
-                          from.id + " -> " + to.id + ", " + std::to_string(finish - after.start) + " step" +
-                          (finish - after.start == 1 ? "" : "s") + " too early)",
+      if (ready > after.start && !same_unit)
+        findings.add({"dependency", late_start_text(schedule, before, after, edge, finish),
                       devices_of_both(from, to),
                       {before.start, after.start},
                       {name_of(schedule, before), name_of(schedule, after)}});

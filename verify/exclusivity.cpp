@@ -18,7 +18,8 @@ namespace tessel::verify {
 
 namespace {
 
-std::string steps_text(long long start, long long end) {
+std::string steps_text(const ScheduleDocument& schedule, long long start, long long end) {
+  if (schedule.time_decimals > 0) return "[" + time_text(schedule, start) + ", " + time_text(schedule, end) + ")";
   if (end - start == 1) return "step " + std::to_string(start);
   return "steps " + std::to_string(start) + ".." + std::to_string(end - 1);
 }
@@ -58,9 +59,9 @@ void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances
         const PlacedInstance& first = distinct.by_block[holder.instance];
         const PlacedInstance& second = distinct.by_block[current.instance];
         findings.add({"overlap",
-                      "device " + std::to_string(device) + " at step " + std::to_string(current.start) + ": " +
-                          name_of(schedule, second) + " (" + steps_text(current.start, current.end) +
-                          ") overlaps " + name_of(schedule, first) + " (" + steps_text(holder.start, holder.end) +
+                      "device " + std::to_string(device) + " at step " + time_text(schedule, current.start) + ": " +
+                          name_of(schedule, second) + " (" + steps_text(schedule, current.start, current.end) +
+                          ") overlaps " + name_of(schedule, first) + " (" + steps_text(schedule, holder.start, holder.end) +
                           ")",
                       {device},
                       {current.start},

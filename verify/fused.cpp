@@ -59,8 +59,8 @@ FusedTimes check_fused(const ScheduleDocument& schedule, const DistinctInstances
         usable = false;
       } else if (other.start != first.start) {
         findings.add({"fused", unit_name(unit) + ": " + name_of(schedule, other) + " starts at step " +
-                                   std::to_string(other.start) + ", " + name_of(schedule, first) + " at step " +
-                                   std::to_string(first.start) + "; a unit's members start together",
+                                   time_text(schedule, other.start) + ", " + name_of(schedule, first) + " at step " +
+                                   time_text(schedule, first.start) + "; a unit's members start together",
                       schedule.blocks[other.block].devices, {first.start, other.start},
                       {name_of(schedule, first), name_of(schedule, other)}});
         usable = false;

@@ -2,7 +2,7 @@
 // (docs/formats.md, "fused"): [{"instances": [["f7", 4], ["b0", 0]],
 // "span": 3}, ...]. A list that cannot be understood (not a list, a member
 // that is not [block id, micro-batch], an unknown block id, fewer than two
-// members, a span below 1 tick) is a FormatError naming the field; whether the
+// members, a span that is not a positive number) is a FormatError naming the field; whether the
 // members are scheduled and start together is fused.cpp's question.
 #include <map>
 
@@ -43,7 +43,8 @@ void read_fused(const nlohmann::json& document, ScheduleDocument& schedule) {
     if (!unit.contains("span")) fail(path + ".span", "missing");
     FusedSpec spec;
     spec.position = u;
-    spec.span = whole_number(unit["span"], path + ".span", 1, kMaxSpan);
+    spec.span = read_time(schedule, unit["span"], path + ".span");
+    if (spec.span <= 0) fail(path + ".span", "a unit's span must be > 0, got " + unit["span"].dump());
     const nlohmann::json& members = unit["instances"];
     for (size_t m = 0; m < members.size(); ++m) {
       std::string at = path + ".instances[" + std::to_string(m) + "]";

@@ -3,7 +3,9 @@
 // The delta of a block counts from its start step (the Tessel paper's
 // convention), so the memory of a device changes only at start steps: one
 // sort of the (device, start) events and a running sum per device visit
-// every value the curve takes. The curve starts at 0 before any instance.
+// every value the curve takes. The curve starts at the device's static
+// memory (parameters, optimizer state: held for the whole run) before any
+// instance.
 //
 // A violation is one excursion above the limit: the step where the device
 // goes over, the value there and the instances that start at that step on
@@ -15,7 +17,7 @@
 // the missing instance. A report with missing instances says so in a note.
 //
 // The peak memory per device is the largest value of the same curve,
-// including the 0 it holds before its first start step.
+// including the static memory it holds before its first start step.
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -54,7 +56,8 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
   std::vector<char> starts_at_zero(schedule.ndevs, 0);
   for (const MemoryEvent& event : events)
     if (event.step == 0) starts_at_zero[event.device] = 1;
-  std::vector<long long> peak(schedule.ndevs, 0);
+  const std::vector<long long>& held = schedule.static_memory;
+  std::vector<long long> peak = held;
   for (int device = 0; device < schedule.ndevs; ++device)
     if (starts_at_zero[device]) peak[device] = std::numeric_limits<long long>::min();
 
@@ -62,11 +65,12 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
   std::vector<char> over(schedule.ndevs, 0);  // the device is above its limit right now
   if (limits)
     for (int device = 0; device < schedule.ndevs; ++device)
-      if ((*limits)[device] < 0 && !starts_at_zero[device]) {  // a negative limit, broken by the empty device
+      if ((*limits)[device] < held[device] && !starts_at_zero[device]) {  // broken before anything starts
         over[device] = 1;
         findings.add({"memory",
-                      "device " + std::to_string(device) + " at step 0: memory 0 is over the limit " +
-                          std::to_string((*limits)[device]),
+                      "device " + std::to_string(device) + " at step 0: memory " + memory_text(schedule, held[device]) +
+                          (held[device] != 0 ? " (static)" : "") + " is over the limit " +
+                          memory_text(schedule, (*limits)[device]),
                       {device},
                       {0},
                       {}});
@@ -76,7 +80,7 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
   for (size_t i = 0; i < events.size();) {
     const int device = events[i].device;
     const long long step = events[i].step;
-    if (i == 0 || events[i - 1].device != device) current = 0;
+    if (i == 0 || events[i - 1].device != device) current = held[device];
     const size_t group = i;  // the events of this device at this step
     for (; i < events.size() && events[i].device == device && events[i].step == step; ++i)
       current += events[i].delta;
@@ -92,9 +96,10 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     std::vector<std::string> starting;
     for (size_t e = group; e < i; ++e) starting.push_back(name_of(schedule, distinct.by_block[events[e].instance]));
     findings.add({"memory",
-                  "device " + std::to_string(device) + " at step " + std::to_string(step) + ": memory " +
-                      std::to_string(current) + " is over the limit " + std::to_string(limit) +
-                      " (by " + std::to_string(current - limit) + ") after " +
+                  "device " + std::to_string(device) + " at step " + time_text(schedule, step) + ": memory " +
+                      memory_text(schedule, current) + (held[device] != 0 ? " (static " +
+                      memory_text(schedule, held[device]) + " included)" : "") + " is over the limit " +
+                      memory_text(schedule, limit) + " (by " + memory_text(schedule, current - limit) + ") after " +
                       (starting.size() == 1 ? starting.front() : std::to_string(starting.size()) + " instances") +
                       " start" + (starting.size() == 1 ? "s" : ""),
                   {device},

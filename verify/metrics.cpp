@@ -20,7 +20,7 @@ Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& disti
   }
 
   metrics.busy_steps.assign(schedule.ndevs, 0);
-  long long busy_total = 0;
+  long double busy_total = 0;  // ticks summed over many devices may pass 2^63
   for (int device = 0; device < schedule.ndevs; ++device) {
     std::vector<std::pair<long long, long long>>& list = intervals[device];
     std::sort(list.begin(), list.end());
@@ -33,8 +33,8 @@ Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& disti
     busy_total += metrics.busy_steps[device];
   }
 
-  long long capacity = static_cast<long long>(schedule.ndevs) * metrics.makespan;
-  if (capacity > 0) metrics.bubble_ratio = static_cast<double>(capacity - busy_total) / static_cast<double>(capacity);
+  const long double capacity = static_cast<long double>(schedule.ndevs) * metrics.makespan;
+  if (capacity > 0) metrics.bubble_ratio = static_cast<double>((capacity - busy_total) / capacity);
   return metrics;
 }
 

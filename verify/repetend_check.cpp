@@ -40,10 +40,10 @@ std::string plural(long long count, const std::string& word) {
   return std::to_string(count) + " " + word + (count == 1 ? "" : sibilant ? "es" : "s");
 }
 
-std::string describe(const ClaimedRepetend& claim) {
+std::string describe(const ScheduleDocument& schedule, const ClaimedRepetend& claim) {
   long long copies = (claim.end - claim.start) / claim.period;
-  std::string text = "window [" + std::to_string(claim.start) + ", " + std::to_string(claim.end) + "), period " +
-                     std::to_string(claim.period) + ", " + plural(claim.micros_per_period, "micro-batch") +
+  std::string text = "window [" + time_text(schedule, claim.start) + ", " + time_text(schedule, claim.end) + "), period " +
+                     time_text(schedule, claim.period) + ", " + plural(claim.micros_per_period, "micro-batch") +
                      " per period";
   if ((claim.end - claim.start) % claim.period == 0)
     text += ", " + std::to_string(copies) + (copies == 1 ? " copy" : " copies");
@@ -55,9 +55,9 @@ long long copies_of(const ScheduleDocument& schedule, const ClaimedRepetend& cla
   long long length = claim.end - claim.start;
   if (length == 0 || length % claim.period != 0) {
     findings.add({"repetend",
-                  "the window [" + std::to_string(claim.start) + ", " + std::to_string(claim.end) + ") is " +
-                      plural(length, "step") + " long, not a whole number of periods of " +
-                      std::to_string(claim.period),
+                  "the window [" + time_text(schedule, claim.start) + ", " + time_text(schedule, claim.end) + ") is " +
+                      (schedule.time_decimals > 0 ? time_text(schedule, length) : plural(length, "step")) + " long, not a whole number of periods of " +
+                      time_text(schedule, claim.period),
                   {},
                   {claim.start, claim.end},
                   {}});
@@ -72,7 +72,7 @@ long long copies_of(const ScheduleDocument& schedule, const ClaimedRepetend& cla
                   copies * claim.micros_per_period * nblocks > have;
   if (too_many) {
     findings.add({"repetend",
-                  "the window [" + std::to_string(claim.start) + ", " + std::to_string(claim.end) + ") holds " +
+                  "the window [" + time_text(schedule, claim.start) + ", " + time_text(schedule, claim.end) + ") holds " +
                       plural(copies, "period") + " of " + plural(claim.micros_per_period, "micro-batch") +
                       " of " + plural(nblocks, "block") + ", more instances than the schedule's " +
                       std::to_string(have),
@@ -109,8 +109,8 @@ void check_counts(const ScheduleDocument& schedule, const DistinctInstances& dis
     const BlockSpec& block = schedule.blocks[cell % nblocks];
     long long from = claim.start + copy * claim.period;
     findings.add({"repetend",
-                  "copy " + std::to_string(copy) + " of the window (steps " + std::to_string(from) + ".." +
-                      std::to_string(from + claim.period - 1) + ") starts block " + block.id + " " +
+                  "copy " + std::to_string(copy) + " of the window (steps " + time_text(schedule, from) + ".." +
+                      time_text(schedule, from + claim.period - 1) + ") starts block " + block.id + " " +
                       plural(count[cell], "time") + ", expected " + std::to_string(claim.micros_per_period),
                   block.devices,
                   {from},
@@ -132,10 +132,10 @@ void check_shift(const ScheduleDocument& schedule, const DistinctInstances& dist
       const PlacedInstance* next = find_instance(distinct, instance.block, micro);
       if (next && next->start == step) continue;
       findings.add({"repetend",
-                    name_of(schedule, instance) + " at step " + std::to_string(instance.start) +
-                        " should repeat as " + instance_name(block.id, micro) + " at step " + std::to_string(step) +
+                    name_of(schedule, instance) + " at step " + time_text(schedule, instance.start) +
+                        " should repeat as " + instance_name(block.id, micro) + " at step " + time_text(schedule, step) +
                         ", but " + instance_name(block.id, micro) +
-                        (next ? " is at step " + std::to_string(next->start) : " is not scheduled"),
+                        (next ? " is at step " + time_text(schedule, next->start) : " is not scheduled"),
                     block.devices,
                     {instance.start, step},
                     {name_of(schedule, instance), instance_name(block.id, micro)}});
@@ -148,10 +148,10 @@ void check_shift(const ScheduleDocument& schedule, const DistinctInstances& dist
       // A predecessor inside the earlier copies was already reported above.
       if (previous && previous->start >= claim.start && previous->start < last_copy_start) continue;
       findings.add({"repetend",
-                    name_of(schedule, instance) + " at step " + std::to_string(instance.start) +
-                        " should repeat " + instance_name(block.id, micro) + " at step " + std::to_string(step) +
+                    name_of(schedule, instance) + " at step " + time_text(schedule, instance.start) +
+                        " should repeat " + instance_name(block.id, micro) + " at step " + time_text(schedule, step) +
                         ", but " + instance_name(block.id, micro) +
-                        (previous ? " is at step " + std::to_string(previous->start) : " is not scheduled"),
+                        (previous ? " is at step " + time_text(schedule, previous->start) : " is not scheduled"),
                     block.devices,
                     {step, instance.start},
                     {instance_name(block.id, micro), name_of(schedule, instance)}});
@@ -189,18 +189,18 @@ void check_follows_itself(const ScheduleDocument& schedule, const DistinctInstan
       if (phases[i].end <= next_begin) continue;
       findings.add({"repetend",
                     "device " + std::to_string(device) + ": repeating the window every " +
-                        std::to_string(claim.period) + " steps makes " + name_of(schedule, *phases[i].instance) +
-                        " (step " + std::to_string(phases[i].instance->start) + ", span " +
-                        std::to_string(phases[i].end - phases[i].begin) + ") overlap " +
+                        time_text(schedule, claim.period) + " steps makes " + name_of(schedule, *phases[i].instance) +
+                        " (step " + time_text(schedule, phases[i].instance->start) + ", span " +
+                        time_text(schedule, phases[i].end - phases[i].begin) + ") overlap " +
                         (wraps ? "the next copy of " : "") + name_of(schedule, *next.instance) + " (step " +
-                        std::to_string(next.instance->start) + ")",
+                        time_text(schedule, next.instance->start) + ")",
                     {device},
                     {phases[i].instance->start, next.instance->start},
                     {name_of(schedule, *phases[i].instance), name_of(schedule, *next.instance)}});
     }
     if (net[device] != 0)
       findings.add({"repetend",
-                    "device " + std::to_string(device) + ": memory changes by " + std::to_string(net[device]) +
+                    "device " + std::to_string(device) + ": memory changes by " + memory_text(schedule, net[device]) +
                         " over one period of the window, so it cannot repeat under a limit",
                     {device},
                     {claim.start},
@@ -213,11 +213,11 @@ void check_follows_itself(const ScheduleDocument& schedule, const DistinctInstan
 std::string check_repetend(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings) {
   const ClaimedRepetend& claim = *schedule.repetend;
   long long copies = copies_of(schedule, claim, findings);
-  if (copies == 0) return describe(claim);
+  if (copies == 0) return describe(schedule, claim);
   check_counts(schedule, distinct, claim, copies, findings);
   check_shift(schedule, distinct, claim, copies, findings);
   check_follows_itself(schedule, distinct, claim, findings);
-  return describe(claim);
+  return describe(schedule, claim);
 }
 
 }  // namespace tessel::verify

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "verify/numbers.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::verify {
@@ -64,6 +65,58 @@ const nlohmann::json& array_member(const nlohmann::json& object, const std::stri
   return value;
 }
 
+// Multiplies every value by `factor`, failing at `field` (the value that
+// asked for the finer unit) when one would pass kMaxTicks.
+void rescale(std::vector<long long*> values, long long factor, const std::string& field, int decimals) {
+  for (long long* value : values) {
+    if (*value > kMaxTicks / factor || *value < -kMaxTicks / factor)
+      fail(field, "at " + std::to_string(decimals) + " decimals the file's values pass 2^50 units of the last "
+                  "decimal (round the numbers to fewer decimals)");
+    *value *= factor;
+  }
+}
+
+void rescale_times(ScheduleDocument& schedule, int decimals, const std::string& field) {
+  std::vector<long long*> values;
+  for (BlockSpec& block : schedule.blocks) values.push_back(&block.span);
+  for (EdgeSpec& edge : schedule.edges) values.push_back(&edge.delay);
+  for (PlacedInstance& instance : schedule.instances) values.push_back(&instance.start);
+  for (ForeignInstance& instance : schedule.foreign) values.push_back(&instance.start);
+  for (FusedSpec& unit : schedule.fused) values.push_back(&unit.span);
+  if (schedule.repetend)
+    for (long long* value : {&schedule.repetend->start, &schedule.repetend->end, &schedule.repetend->period})
+      values.push_back(value);
+  rescale(values, ten_to(decimals - schedule.time_decimals), field, decimals);
+  schedule.time_decimals = decimals;
+}
+
+void rescale_memory(ScheduleDocument& schedule, int decimals, const std::string& field) {
+  std::vector<long long*> values;
+  for (BlockSpec& block : schedule.blocks) values.push_back(&block.memory);
+  for (long long& amount : schedule.static_memory) values.push_back(&amount);
+  if (schedule.memory_limit)
+    for (long long& limit : *schedule.memory_limit) values.push_back(&limit);
+  rescale(values, ten_to(decimals - schedule.memory_decimals), field, decimals);
+  schedule.memory_decimals = decimals;
+}
+
+Exact exact(const nlohmann::json& value, const std::string& field) {
+  std::optional<Exact> number = exact_number(value);
+  if (!number)
+    fail(field, value.is_number() ? "number " + value.dump() + " is out of range or has more than " +
+                                        std::to_string(kMaxDecimals) + " decimals"
+                                  : "expected a number, got " + value.dump());
+  return *number;
+}
+
+long long read_memory(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field) {
+  const Exact number = exact(value, field);
+  if (number.decimals > schedule.memory_decimals) rescale_memory(schedule, number.decimals, field);
+  std::optional<long long> ticks = ticks_at(number, schedule.memory_decimals);
+  if (!ticks) fail(field, "number " + value.dump() + " is too large");
+  return *ticks;
+}
+
 // "name/version": a different name and a different version get different
 // messages, so that a user sees whether the file is not a schedule at all or
 // a schedule from another tessel.
@@ -76,19 +129,15 @@ void check_format(const nlohmann::json& object, const std::string& expected, con
   fail(join(path, "format"), "unknown format '" + format + "' (expected '" + expected + "')");
 }
 
-BlockSpec read_block(const nlohmann::json& value, int ndevs, const std::string& path) {
+BlockSpec read_block(const nlohmann::json& value, ScheduleDocument& schedule, const std::string& path) {
+  const int ndevs = schedule.ndevs;
   BlockSpec block;
   block.id = string_member(value, "id", path);
   if (block.id.empty()) fail(join(path, "id"), "block id must not be empty");
-  block.span = integer_member(value, "span", path);
-  if (block.span < 1) fail(join(path, "span"), "span must be >= 1, got " + std::to_string(block.span));
-  if (block.span > kMaxSpan) fail(join(path, "span"), "span is unreasonably large: " + std::to_string(block.span));
+  block.span = read_time(schedule, member(value, "span", path), join(path, "span"));
+  if (block.span <= 0) fail(join(path, "span"), "span must be > 0, got " + member(value, "span", path).dump());
   // `memory` and `kind` may be left out (memory 0; kind only labels drawings).
-  if (value.contains("memory")) {
-    block.memory = integer_member(value, "memory", path);
-    if (block.memory > kMaxSpan || block.memory < -kMaxSpan)
-      fail(join(path, "memory"), "memory is unreasonably large: " + std::to_string(block.memory));
-  }
+  if (value.contains("memory")) block.memory = read_memory(schedule, value["memory"], join(path, "memory"));
   const nlohmann::json& devices = array_member(value, "devices", path);
   std::string devices_path = join(path, "devices");
   if (devices.empty()) fail(devices_path, "a block needs at least one device");
@@ -103,6 +152,27 @@ BlockSpec read_block(const nlohmann::json& value, int ndevs, const std::string& 
   if (std::adjacent_find(block.devices.begin(), block.devices.end()) != block.devices.end())
     fail(devices_path, "a device is listed twice");
   return block;
+}
+
+// "static_memory": one number for every device, or a list with one per
+// device; held for the whole run, so it starts every device's memory.
+void read_static_memory(const nlohmann::json& placement, ScheduleDocument& schedule) {
+  schedule.static_memory.assign(schedule.ndevs, 0);
+  auto it = placement.find("static_memory");
+  if (it == placement.end() || it->is_null()) return;
+  const std::string path = "placement.static_memory";
+  if (!it->is_array()) {
+    const long long amount = read_memory(schedule, *it, path);
+    schedule.static_memory.assign(schedule.ndevs, amount);
+    return;
+  }
+  if (static_cast<int>(it->size()) != schedule.ndevs)
+    fail(path, "a per-device list needs one entry per device (" + std::to_string(schedule.ndevs) + "), got " +
+                   std::to_string(it->size()));
+  for (size_t d = 0; d < it->size(); ++d) {
+    const long long amount = read_memory(schedule, (*it)[d], at_index(path, d));
+    schedule.static_memory[d] = amount;
+  }
 }
 
 // The embedded placement. A dependency cycle is not rejected here: no
@@ -121,19 +191,20 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
   if (blocks.empty()) fail(join(path, "blocks"), "a placement needs at least one block");
   for (size_t i = 0; i < blocks.size(); ++i) {
     std::string block_path = at_index(join(path, "blocks"), i);
-    BlockSpec block = read_block(blocks[i], schedule.ndevs, block_path);
+    BlockSpec block = read_block(blocks[i], schedule, block_path);
     if (!index.emplace(block.id, static_cast<int>(i)).second)
       fail(join(block_path, "id"), "duplicate block id '" + block.id + "'");
     schedule.blocks.push_back(std::move(block));
   }
 
+  read_static_memory(value, schedule);
   if (!value.contains("edges")) return;
   const nlohmann::json& edges = array_member(value, "edges", path);
   for (size_t i = 0; i < edges.size(); ++i) {
     std::string edge_path = at_index(join(path, "edges"), i);
     const nlohmann::json& edge = edges[i];
-    if (!edge.is_array() || edge.size() != 2 || !edge[0].is_string() || !edge[1].is_string())
-      fail(edge_path, "an edge is a pair of block ids [\"a\", \"b\"], got " + edge.dump());
+    if (!edge.is_array() || edge.size() < 2 || edge.size() > 3 || !edge[0].is_string() || !edge[1].is_string())
+      fail(edge_path, "an edge is [\"a\", \"b\"] or [\"a\", \"b\", delay], got " + edge.dump());
     EdgeSpec parsed;
     for (size_t end = 0; end < 2; ++end) {
       auto found = index.find(edge[end].get<std::string>());
@@ -143,6 +214,11 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
     }
     if (parsed.from == parsed.to) fail(edge_path, "block '" + edge[0].get<std::string>() + "' depends on itself");
     schedule.edges.push_back(parsed);
+    if (edge.size() < 3) continue;
+    // Read after the push, so that a finer unit rescales it with the rest.
+    const long long delay = read_time(schedule, edge[2], at_index(edge_path, 2));
+    if (delay < 0) fail(at_index(edge_path, 2), "a delay must be >= 0, got " + edge[2].dump());
+    schedule.edges.back().delay = delay;
   }
 }
 
@@ -152,15 +228,18 @@ void read_memory_limit(const nlohmann::json& document, ScheduleDocument& schedul
   auto it = document.find("memory_limit");
   if (it == document.end() || it->is_null()) return;
   if (!it->is_array()) {
-    schedule.memory_limit = std::vector<long long>(schedule.ndevs, integer(*it, "memory_limit"));
+    const long long limit = read_memory(schedule, *it, "memory_limit");
+    schedule.memory_limit = std::vector<long long>(schedule.ndevs, limit);
     return;
   }
   if (static_cast<int>(it->size()) != schedule.ndevs)
     fail("memory_limit", "a per-device limit needs one entry per device (" + std::to_string(schedule.ndevs) +
                              "), got " + std::to_string(it->size()));
-  std::vector<long long> limits;
-  for (size_t d = 0; d < it->size(); ++d) limits.push_back(integer((*it)[d], at_index("memory_limit", d)));
-  schedule.memory_limit = std::move(limits);
+  schedule.memory_limit = std::vector<long long>(schedule.ndevs, 0);
+  for (size_t d = 0; d < it->size(); ++d) {
+    const long long limit = read_memory(schedule, (*it)[d], at_index("memory_limit", d));
+    (*schedule.memory_limit)[d] = limit;
+  }
 }
 
 // The hot loop for a million instances: field paths are only spelled out
@@ -178,14 +257,17 @@ void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
     auto micro_field = entry.find("micro");
     auto start_field = entry.find("start");
     bool plain = micro_field != entry.end() && micro_field->is_number_integer() && start_field != entry.end() &&
-                 start_field->is_number_integer();
+                 start_field->is_number_integer() && schedule.time_decimals == 0;
     long long micro = plain ? micro_field->get<long long>() : integer_member(entry, "micro", at_index("instances", i));
-    long long start = plain ? start_field->get<long long>() : integer_member(entry, "start", at_index("instances", i));
+    long long start = plain ? start_field->get<long long>()
+                            : read_time(schedule, member(entry, "start", at_index("instances", i)),
+                                        at_index("instances", i) + ".start");
     // A negative start is outside the problem (every start is >= 0), not a
     // schedule that breaks one of its conditions: the file is malformed.
-    if (start < 0) fail(at_index("instances", i) + ".start", "start must be >= 0, got " + std::to_string(start));
+    if (start < 0)
+      fail(at_index("instances", i) + ".start", "start must be >= 0, got " + time_text(schedule, start));
     if (start > kMaxStart)
-      fail(at_index("instances", i) + ".start", "start is unreasonably large: " + std::to_string(start));
+      fail(at_index("instances", i) + ".start", "start is unreasonably large: " + time_text(schedule, start));
     auto found = index.find(block);
     if (found == index.end()) {
       schedule.foreign.push_back({block, micro, start, i, "block '" + block + "' is not in the placement"});
@@ -208,20 +290,38 @@ void read_repetend(const nlohmann::json& document, ScheduleDocument& schedule) {
   auto it = document.find("repetend");
   if (it == document.end() || it->is_null()) return;
   const std::string path = "repetend";
-  ClaimedRepetend repetend;
-  repetend.start = integer_member(*it, "start", path);
-  repetend.end = integer_member(*it, "end", path);
-  repetend.period = integer_member(*it, "period", path);
+  schedule.repetend = ClaimedRepetend{};
+  ClaimedRepetend& repetend = *schedule.repetend;  // rescaled with the other times while being read
+  if (!it->is_object()) fail(path, "expected an object, got " + it->dump());
+  for (const char* key : {"start", "end", "period"}) {
+    const long long value = read_time(schedule, member(*it, key, path), join(path, key));
+    (key[0] == 's' ? repetend.start : key[0] == 'e' ? repetend.end : repetend.period) = value;
+  }
   if (it->contains("micros_per_period")) repetend.micros_per_period = integer_member(*it, "micros_per_period", path);
-  if (repetend.start < 0 || repetend.start > kMaxStart) fail(join(path, "start"), "must be in [0, 1e9]");
-  if (repetend.end < repetend.start || repetend.end > 2 * kMaxStart) fail(join(path, "end"), "must be in [start, 2e9]");
-  if (repetend.period < 1 || repetend.period > 2 * kMaxStart) fail(join(path, "period"), "must be in [1, 2e9]");
+  if (repetend.start < 0 || repetend.start > kMaxStart) fail(join(path, "start"), "must be in [0, 2^50 ticks]");
+  if (repetend.end < repetend.start || repetend.end > 2 * kMaxStart) fail(join(path, "end"), "must be at or after start");
+  if (repetend.period <= 0) fail(join(path, "period"), "must be > 0");
   if (repetend.micros_per_period < 1 || repetend.micros_per_period > kMaxStart)
     fail(join(path, "micros_per_period"), "must be in [1, 1e9]");
-  schedule.repetend = repetend;
 }
 
 }  // namespace
+
+long long read_time(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field) {
+  const Exact number = exact(value, field);
+  if (number.decimals > schedule.time_decimals) rescale_times(schedule, number.decimals, field);
+  std::optional<long long> ticks = ticks_at(number, schedule.time_decimals);
+  if (!ticks) fail(field, "number " + value.dump() + " is too large");
+  return *ticks;
+}
+
+std::string time_text(const ScheduleDocument& schedule, long long ticks) {
+  return ticks_text(ticks, schedule.time_decimals);
+}
+
+std::string memory_text(const ScheduleDocument& schedule, long long ticks) {
+  return ticks_text(ticks, schedule.memory_decimals);
+}
 
 std::string instance_name(const std::string& block, long long micro) {
   return block + "#" + std::to_string(micro);

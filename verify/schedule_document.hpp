@@ -9,6 +9,12 @@
 // instance whose block id is a string that the placement does not define, or
 // whose micro-batch lies outside [0, nmicros), is readable but does not
 // belong to the schedule: it is kept aside as an `unknown` violation.
+//
+// Times (spans, delays, starts, the repetend) are ticks of
+// 10^-time_decimals of the file's unit, memory amounts (memory, static
+// memory, limits) ticks of 10^-memory_decimals (verify/numbers.hpp): a file
+// with spans 1.5 and 3.712 is read as 1500 and 3712 at 3 decimals, an
+// integer file as its steps.
 #pragma once
 
 #include <optional>
@@ -21,14 +27,15 @@ namespace tessel::verify {
 
 struct BlockSpec {
   std::string id;
-  long long span = 1;
-  long long memory = 0;
+  long long span = 1;    // time ticks
+  long long memory = 0;  // memory ticks
   std::vector<int> devices;  // sorted, distinct, in [0, ndevs)
 };
 
 struct EdgeSpec {
   int from = 0;  // index into blocks
   int to = 0;
+  long long delay = 0;  // time ticks between a's end and b's start
 };
 
 // One instance of the file that belongs to the schedule.
@@ -65,6 +72,9 @@ struct ClaimedRepetend {
 
 struct ScheduleDocument {
   int ndevs = 0;
+  int time_decimals = 0;
+  int memory_decimals = 0;
+  std::vector<long long> static_memory;  // per device, held for the whole run
   std::vector<BlockSpec> blocks;
   std::vector<EdgeSpec> edges;
   std::optional<std::vector<long long>> memory_limit;  // per device; none = no limit
@@ -75,13 +85,22 @@ struct ScheduleDocument {
   std::vector<FusedSpec> fused;
 };
 
-// Largest start step and span accepted, so that every sum fits in an int
-// makespan (the Report's type) with room to spare.
-inline constexpr long long kMaxStart = 1000000000;
-inline constexpr long long kMaxSpan = 1000000000;
+// Largest start and span accepted, in ticks (2^50, see numbers.hpp), so
+// that every sum fits a long long with room to spare.
+inline constexpr long long kMaxStart = 1LL << 50;
+inline constexpr long long kMaxSpan = 1LL << 50;
 
 // Reads the document; throws FormatError naming the field on unreadable input.
 ScheduleDocument read_schedule_document(const nlohmann::json& document);
+
+// Reads a time of the document (a span, a start, ...) at `field`, raising the
+// document's time decimals (and every time read so far) when it carries
+// more; throws FormatError for anything but a number in range.
+long long read_time(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field);
+
+// A time or memory amount of the document as the file would write it.
+std::string time_text(const ScheduleDocument& schedule, long long ticks);
+std::string memory_text(const ScheduleDocument& schedule, long long ticks);
 
 // Reads the optional "fused" list into `schedule` (whose blocks are read);
 // fused_document.cpp.

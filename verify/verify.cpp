@@ -51,7 +51,9 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
     if (count > 0) report.valid = false;
 
   Metrics metrics = measure(schedule, distinct, fused);
-  report.makespan = static_cast<int>(metrics.makespan);
+  report.time_decimals = schedule.time_decimals;
+  report.memory_decimals = schedule.memory_decimals;
+  report.makespan = metrics.makespan;
   report.bubble_ratio = metrics.bubble_ratio;
   report.busy_steps = metrics.busy_steps;
   report.peak_memory = peak;

@@ -28,13 +28,20 @@ struct Violation {
   std::vector<std::string> instances;  // like "f3#5" (block id # micro-batch)
 };
 
+// Times (makespan, busy, repetend period, a violation's steps) are ticks of
+// 10^-time_decimals of the file's unit and memory amounts ticks of
+// 10^-memory_decimals (verify/numbers.hpp): an integer file's decimals are 0
+// and its ticks are steps. The JSON and text reports write the numbers as
+// the file would.
 struct Report {
   bool valid = false;
+  int time_decimals = 0;
+  int memory_decimals = 0;
   std::vector<Violation> violations;  // at most the first 20 of each kind
   std::map<std::string, long long> violation_counts;  // every kind, 0 when none
-  int makespan = 0;
+  long long makespan = 0;
   double bubble_ratio = 0.0;
-  std::vector<long long> peak_memory;  // per device
+  std::vector<long long> peak_memory;  // per device, static memory included
   std::vector<long long> busy_steps;   // per device
   std::vector<long long> memory_limit;  // per device; empty = no limit
   bool repetend_claimed = false;
@@ -46,7 +53,8 @@ struct Report {
 };
 
 // Checks a parsed tessel.schedule/1 document. `memory_override` replaces the
-// file's limit (one value per device). Throws FormatError on unreadable input.
+// file's limit (one value per device, in the file's memory ticks; to give
+// other decimals, replace the document's "memory_limit" instead). Throws FormatError on unreadable input.
 Report check_schedule(const nlohmann::json& document,
                       const std::optional<std::vector<long long>>& memory_override = std::nullopt);
 

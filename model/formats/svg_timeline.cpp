@@ -71,11 +71,12 @@ std::string lighter(const std::string& hex) {
   return out;
 }
 
-// A tick every 1, 2, 5, 10, 20, 50, ... steps, at least `min_pixels` apart.
-int tick_every(double step_width, double min_pixels) {
-  for (int scale = 1;; scale *= 10)
-    for (int factor : {1, 2, 5})
-      if (factor * scale * step_width >= min_pixels) return factor * scale;
+// A tick every 1, 2, 5, 10, 20, 50, ... time ticks, at least `min_pixels`
+// apart (with decimals, 0.001, 0.002, ... of the unit: a real time axis).
+Time tick_every(double step_width, double min_pixels) {
+  for (Time scale = 1;; scale *= 10)
+    for (Time factor : {1, 2, 5})
+      if (static_cast<double>(factor * scale) * step_width >= min_pixels) return factor * scale;
 }
 
 }  // namespace
@@ -83,7 +84,13 @@ int tick_every(double step_width, double min_pixels) {
 std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   const Placement& placement = schedule.placement;
   Time span_total = std::max<Time>(makespan(schedule), 1);
-  double step = std::clamp(static_cast<double>(options.width) / span_total, 1.0, 32.0);
+  // Pixels per time tick: a pixel per step for integer schedules of modest
+  // length, but never wider than 8 times the width asked for (measured
+  // times of thousands of ticks each).
+  const double fit = static_cast<double>(options.width) / static_cast<double>(span_total);
+  double step = std::min(32.0, std::max(fit, std::min(1.0, 8 * fit)));
+  const int decimals = placement.time_decimals;
+  auto time_text = [&](Time ticks) { return format_ticks(ticks, decimals); };
   const double left = 78, top = 44, row = 28, gap = 6;
   double timeline_width = step * span_total;
   double rows_bottom = top + placement.ndevs * (row + gap) - gap;
@@ -100,8 +107,8 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   std::string title = options.title;
   if (title.empty())
     title = placement.name + ": " + std::to_string(schedule.nmicros) + " micro-batches, " +
-            std::to_string(placement.ndevs) + " devices, makespan " + std::to_string(makespan(schedule)) +
-            " steps";
+            std::to_string(placement.ndevs) + " devices, makespan " + time_text(makespan(schedule)) +
+            (decimals == 0 ? " steps" : "");
   svg << "<text x=\"" << number(left) << "\" y=\"24\" font-size=\"15\" font-weight=\"bold\">" << escape(title)
       << "</text>\n";
 
@@ -127,16 +134,16 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
     // Where the window holds several periods (an unrolled schedule), a thin
     // dotted line at each period, while they stay a few pixels apart.
     if (repetend.period > 0 && repetend.period * step >= 4)
-      for (int at = repetend.start + repetend.period; at < repetend.end; at += repetend.period)
+      for (Time at = repetend.start + repetend.period; at < repetend.end; at += repetend.period)
         svg << "<line class=\"period\" x1=\"" << number(left + at * step) << "\" y1=\"" << number(top - 6)
             << "\" x2=\"" << number(left + at * step) << "\" y2=\"" << number(rows_bottom + 6)
             << "\" stroke=\"#c0392b\" stroke-width=\"0.8\" stroke-dasharray=\"1,3\"/>\n";
     svg << "<text x=\"" << number((x0 + x1) / 2) << "\" y=\"" << number(top - 10)
-        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << repetend.period;
+        << "\" font-size=\"11\" fill=\"#c0392b\" text-anchor=\"middle\">repetend (period " << time_text(repetend.period);
     // A window of k > 1 micro-batches: say so, and its period per micro-batch.
     if (repetend.micros_per_period > 1)
       svg << " for " << repetend.micros_per_period << " micro-batches, "
-          << number(static_cast<double>(repetend.period) / repetend.micros_per_period) << " per micro-batch";
+          << number(ticks_to_double(repetend.period, decimals) / repetend.micros_per_period) << " per micro-batch";
     svg << ")</text>\n";
   }
 
@@ -179,7 +186,8 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
           << "\" height=\"" << number(height) << "\" fill=\""
           << (chunk[instance.block] > 0 ? lighter(style.fill) : std::string(style.fill)) << "\"><title>"
           << escape(block.id)
-          << " micro " << instance.micro << ", steps " << instance.start << ".." << ends[i]
+          << " micro " << instance.micro << (decimals == 0 ? ", steps " : ", time ") << time_text(instance.start)
+          << ".." << time_text(ends[i])
           << (in_unit == band.end() ? "" : " (fused)") << "</title></rect>\n";
       std::string label = std::to_string(instance.micro);
       // Shrink the label to the box, down to a still readable size.
@@ -194,16 +202,16 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   // Step axis with ticks.
   svg << "<line x1=\"" << number(left) << "\" y1=\"" << number(axis_y) << "\" x2=\""
       << number(left + timeline_width) << "\" y2=\"" << number(axis_y) << "\" stroke=\"#333333\"/>\n";
-  int every = tick_every(step, 36);
-  for (int t = 0; t <= span_total; t += every) {
+  const Time every = tick_every(step, 36);
+  for (Time t = 0; t <= span_total; t += every) {
     double x = left + t * step;
     svg << "<line x1=\"" << number(x) << "\" y1=\"" << number(axis_y) << "\" x2=\"" << number(x) << "\" y2=\""
         << number(axis_y + 5) << "\" stroke=\"#333333\"/>\n";
     svg << "<text x=\"" << number(x) << "\" y=\"" << number(axis_y + 17) << "\" font-size=\"10\""
-        << " text-anchor=\"middle\">" << t << "</text>\n";
+        << " text-anchor=\"middle\">" << time_text(t) << "</text>\n";
   }
   svg << "<text x=\"" << number(left - 8) << "\" y=\"" << number(axis_y + 17)
-      << "\" font-size=\"10\" text-anchor=\"end\">step</text>\n";
+      << "\" font-size=\"10\" text-anchor=\"end\">" << (decimals == 0 ? "step" : "time") << "</text>\n";
 
   // Legend: the kinds that appear, in a fixed order.
   double x = left;

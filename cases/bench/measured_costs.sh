@@ -1,0 +1,70 @@
+#!/bin/sh
+# Measured costs at the speed of unit steps (the measured-costs issue): for
+# each paper placement and device count, the same search on the unit spans
+# and on spans x SCALE moved by +-10% noise (cases/bench/scale_placement.py,
+# seeded), written as integers and as decimals (x SCALE / 1000, so 1.234
+# style milliseconds). The target: the scaled search proves its optimal
+# period within 3x the unit-span time plus 1 s, on both backends with the
+# same period. Every schedule is verified by the search itself (on the real
+# numbers), so a row with a period is a valid schedule.
+#
+# One row per (case, devices, form): case, devices, memory, scale, unit
+# seconds, scaled seconds (cadical), ratio, period found (per window, in
+# the placement's unit), proven?, z3 agrees?, within target?
+#
+# usage: cases/bench/measured_costs.sh [BUILD_DIR] [CASES] [DEVICES] [TIME_LIMIT]
+#   defaults: build "mshape nnshape xshape kshape vshape mllm" "8 16" 60
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../../build}
+cases=${2:-mshape nnshape xshape kshape vshape mllm}
+devices=${3:-8 16}
+limit=${4:-60}
+scale=1000
+tessel=$build/tessel
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# search ARGS...: prints "seconds period proven" of one search (status not
+# found: "seconds - no").
+search() {
+  "$tessel" search "$@" --time-limit "$limit" --json --quiet >"$work/out.json" 2>/dev/null || true
+  python3 - "$work/out.json" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception:
+    print("0 - no"); sys.exit()
+found = d.get("status") == "found" and d.get("period")
+print(f'{d.get("solve_seconds", 0):.2f} {d["period"] if found else "-"} {"yes" if found and d.get("optimal") else "no"}')
+PY
+}
+
+echo "| case | D | memory | scale | form | unit s | scaled s | ratio | period | proven | z3 agrees | target |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for case in $cases; do
+  for d in $devices; do
+    memory=$d
+    "$tessel" placement --case "$case" --ndevs "$d" -o "$work/unit.json" 2>/dev/null || continue
+    set -- $(search --placement "$work/unit.json" --memory "$memory")
+    unit_s=$1
+    for form in integer decimal; do
+      decimals=0
+      [ "$form" = decimal ] && decimals=3
+      python3 "$here/scale_placement.py" "$work/unit.json" "$work/scaled.json" --scale $scale --noise 0.1 \
+        --seed "$d" --decimals $decimals
+      set -- $(search --placement "$work/scaled.json" --memory "$memory")
+      scaled_s=$1 period=$2 proven=$3
+      set -- $(search --placement "$work/scaled.json" --memory "$memory" --backend z3)
+      z3_period=$2
+      agrees=no
+      [ "$period" != - ] && [ "$z3_period" = "$period" ] && agrees=yes
+      [ "$period" = - ] && agrees="-"
+      verdict=$(python3 -c "u,s=$unit_s,$scaled_s; print(f'{s/max(u,1e-3):.2f}', 'yes' if s <= 3*u + 1 else 'no')")
+      ratio=${verdict% *}
+      within=${verdict#* }
+      [ "$proven" = yes ] || within=no
+      echo "| $case | $d | $memory | $scale | $form | $unit_s | $scaled_s | $ratio | $period | $proven | $agrees | $within |"
+    done
+  done
+done
