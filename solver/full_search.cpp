@@ -61,7 +61,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // changing any device's memory curve, so this horizon loses nothing).
   Schedule serial = serial_schedule(placement, options.memory_limit, nmicros);
   std::optional<Schedule> best;
-  int horizon = 0;
+  Time horizon = 0;  // 64-bit: measured times make the serial horizon large before the budget refuses it
   if (schedule_fits(serial)) {
     best = serial;
     horizon = makespan(serial);
@@ -73,7 +73,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     report("full: start from a schedule of makespan " + std::to_string(makespan(*start_schedule)));
     best = *start_schedule;
     best->repetend.reset();
-    horizon = static_cast<int>(makespan(*start_schedule));
+    horizon = makespan(*start_schedule);
   }
 
   // Refuse what cannot be built (see encoding_budget.hpp).

@@ -69,18 +69,15 @@ std::string static_memory_problem(const PlanResult& result) {
   return "";
 }
 
-// The verifier judges the activations against what the static memory leaves
-// of each limit (it reads no static memory itself).
+// The verifier judges the schedule against the whole limit: it counts the
+// placement's static memory itself, so its peaks include it.
 void judge(PlanResult& result) {
-  std::vector<long long> activation_limit = result.memory_limit;
-  for (size_t r = 0; r < activation_limit.size(); ++r) activation_limit[r] -= result.staged.static_bytes[r];
-  verify::Report check = verify::check_schedule(schedule_to_json(*result.schedule), activation_limit);
+  verify::Report check = verify::check_schedule(schedule_to_json(*result.schedule), result.memory_limit);
   if (!check.valid) throw std::logic_error("the planned schedule failed the verifier: " + check.violations.front().message);
   result.makespan = check.makespan;
   result.makespan_compute = static_cast<double>(check.makespan) * static_cast<double>(result.staged.resolution);
   result.bubble_ratio = check.bubble_ratio;
   result.peak_memory = check.peak_memory;
-  for (size_t r = 0; r < result.peak_memory.size(); ++r) result.peak_memory[r] += result.staged.static_bytes[r];
 }
 
 std::string join(const std::vector<long long>& values) {
