@@ -22,7 +22,7 @@ namespace {
 
 // Encodings above this many order literals are not built (a window over
 // long spans); the window is skipped.
-constexpr long long kMaxWindowLiterals = 400000;
+constexpr long long kMaxWindowLiterals = 60000;
 // A window's solver calls stop after this many seconds, or an eighth of
 // the time left when more; the next window may do better.
 constexpr double kWindowSeconds = 0.25;
@@ -191,6 +191,7 @@ std::optional<std::vector<Time>> solve_window(const Schedule& schedule, const Wi
     for (int device : block.devices) fixed_on[device].push_back(static_cast<int>(i));
   }
   for (int device = 0; device < placement.ndevs; ++device) {
+    if (deadline.expired()) return std::nullopt;
     std::vector<IntVar> starts;
     std::vector<int> spans;
     for (size_t k = 0; k < window.free.size(); ++k) {
