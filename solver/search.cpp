@@ -199,6 +199,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.staged_seconds = request.tuning.staged_seconds;
   input.improve_seconds = request.tuning.improve_seconds;
   input.list_seconds = request.tuning.list_seconds;
+  input.lns_seconds = request.tuning.lns_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Schedule> best_at_total;

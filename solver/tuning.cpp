@@ -37,6 +37,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for improving the best schedule of N micro-batches by the solver"},
       {"list_seconds", &Tuning::list_seconds, 0, 3600, false,
        "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
+      {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
+       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
       {"cadical_cardinality", &Tuning::cadical_cardinality, 0, 1, true,
        "CaDiCaL memory sums: 0 totalizer, 1 sequential counter"},
       {"cadical_configuration", &Tuning::cadical_configuration, 0, 2, true,

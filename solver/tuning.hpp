@@ -34,6 +34,7 @@ struct Tuning {
   double staged_seconds = 3;
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
+  double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
   // CaDiCaL: cardinality encoding (0 totalizer, 1 sequential counter) and
   // configuration (0 default, 1 "sat", 2 "unsat").
   double cadical_cardinality = 0;

@@ -5,7 +5,8 @@
 // when the repetend is more than a percent above the bound; last, while the
 // best is above the bound, the full search started from it (small problems
 // only: its encoding grows with N x the makespan), which shortens it or
-// proves it optimal.
+// proves it optimal; then, unless proven optimal, the large-neighbourhood
+// search re-solves windows of the best one (any size: each window is small).
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
@@ -15,8 +16,10 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
+#include "solver/makespan/neighbourhood.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/makespan_gap.hpp"
+#include "solver/schedule_check.hpp"
 #include "solver/staged_schedule.hpp"
 
 namespace tessel {
@@ -156,6 +159,43 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   return built;
 }
 
+// Windows of the best schedule re-solved one at a time (neighbourhood.hpp);
+// listed only when it shortened the schedule.
+// Starts from the shortest candidate once every one is compacted (a longer
+// one may hide more slack).
+std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& input,
+                                                      const std::vector<BuiltCandidate>& candidates, Time bound) {
+  if (input.lns_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  const Schedule* best = best_plain(candidates);
+  if (!best) return std::nullopt;
+  const Schedule& start = *best;
+  std::optional<Schedule> shortest;
+  for (const BuiltCandidate& built : candidates) {
+    if (!built.at_total || !built.at_total->fused.empty()) continue;
+    Schedule tight = compacted(*built.at_total);
+    if ((!shortest || makespan(tight) < makespan(*shortest)) && schedule_fits(tight)) shortest = std::move(tight);
+  }
+  SearchOptions options = input.options;
+  options.deadline = input.options.deadline.within(input.lns_seconds);
+  options.progress = nullptr;
+  Schedule plain = shortest && makespan(*shortest) < makespan(start) ? *shortest : start;
+  plain.repetend.reset();
+  NeighbourhoodStats stats;
+  Schedule improved = improve_by_neighbourhoods(plain, options, bound, &stats);
+  if (makespan(improved) >= makespan(start)) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: neighbourhoods";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(improved);
+  built.summary.seconds = seconds_since(begin);
+  built.summary.note = "candidates compacted (best " + std::to_string(makespan(plain)) + "), then windows re-solved: " +
+                       std::to_string(stats.improvements) + " of " + std::to_string(stats.windows) + " shortened it";
+  built.schedule = improved;
+  built.at_total = std::move(improved);
+  return built;
+}
+
 }  // namespace
 
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
@@ -170,7 +210,12 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound) return candidates;
-  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start))
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start)) {
+    const bool proven = improved->proven_lower_bound && improved->summary.makespan == improved->proven_lower_bound;
+    candidates.push_back(std::move(*improved));
+    if (proven) return candidates;
+  }
+  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound))
     candidates.push_back(std::move(*improved));
   return candidates;
 }

@@ -24,6 +24,7 @@ struct CandidateInput {
   double staged_seconds = 3;
   double improve_seconds = 2;
   double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
+  double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
   // Above this relative gap of the repetend, the other shapes are tried.
   double gap_to_try_others = 0.01;
 };
