@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "model/input_error.hpp"
 #include "model/memory_limits.hpp"
 #include "model/placement_json.hpp"
+#include "verify/json_text.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::cli {
@@ -63,6 +65,20 @@ int guarded(const std::string& command, const std::function<int()>& body) {
   } catch (const std::exception& error) {
     std::cerr << "tessel " << command << ": internal error (a bug in tessel): " << error.what() << "\n";
     return kInternal;
+  }
+}
+
+nlohmann::json read_verifier_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open file");
+  // Parsing from memory is about twice as fast as from the stream, which
+  // matters for a million instances.
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return verify::parse_document(buffer.str());
+  } catch (const verify::FormatError& error) {
+    throw InputError(path, error.field, error.reason);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "verify/schedule_document.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "verify/verify.hpp"
@@ -41,10 +42,16 @@ long long integer(const nlohmann::json& value, const std::string& field) {
   if (value.is_number_integer()) return value.get<long long>();
   if (value.is_number_float()) {
     double number = value.get<double>();
-    if (number >= -4e18 && number <= 4e18 && number == static_cast<double>(static_cast<long long>(number)))
+    if (number >= -4e18 && number <= 4e18 && number == std::floor(number))
       return static_cast<long long>(number);
   }
   fail(field, "expected an integer, got " + value.dump());
+}
+
+// An integer that get<long long>() returns unchanged (a huge unsigned one wraps).
+bool fits(const nlohmann::json& value) {
+  return value.is_number_integer() &&
+         (!value.is_number_unsigned() || value.get<unsigned long long>() <= 4000000000000000000ULL);
 }
 
 long long integer_member(const nlohmann::json& object, const std::string& key, const std::string& path) {
@@ -86,8 +93,8 @@ BlockSpec read_block(const nlohmann::json& value, int ndevs, const std::string& 
   // `memory` and `kind` may be left out (memory 0; kind only labels drawings).
   if (value.contains("memory")) {
     block.memory = integer_member(value, "memory", path);
-    if (block.memory > kMaxSpan || block.memory < -kMaxSpan)
-      fail(join(path, "memory"), "memory is unreasonably large: " + std::to_string(block.memory));
+    if (block.memory > kMaxMemory || block.memory < -kMaxMemory)
+      fail(join(path, "memory"), "memory must be within +-2^50, got " + std::to_string(block.memory));
   }
   const nlohmann::json& devices = array_member(value, "devices", path);
   std::string devices_path = join(path, "devices");
@@ -148,18 +155,25 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
 
 // A number (the same limit everywhere), a list (one per device), or
 // null/absent (no limit).
+long long memory_limit(const nlohmann::json& value, const std::string& field) {
+  long long limit = integer(value, field);
+  if (limit > kMaxMemory || limit < -kMaxMemory)
+    fail(field, "a memory limit must be within +-2^50, got " + std::to_string(limit));
+  return limit;
+}
+
 void read_memory_limit(const nlohmann::json& document, ScheduleDocument& schedule) {
   auto it = document.find("memory_limit");
   if (it == document.end() || it->is_null()) return;
   if (!it->is_array()) {
-    schedule.memory_limit = std::vector<long long>(schedule.ndevs, integer(*it, "memory_limit"));
+    schedule.memory_limit = std::vector<long long>(schedule.ndevs, memory_limit(*it, "memory_limit"));
     return;
   }
   if (static_cast<int>(it->size()) != schedule.ndevs)
     fail("memory_limit", "a per-device limit needs one entry per device (" + std::to_string(schedule.ndevs) +
                              "), got " + std::to_string(it->size()));
   std::vector<long long> limits;
-  for (size_t d = 0; d < it->size(); ++d) limits.push_back(integer((*it)[d], at_index("memory_limit", d)));
+  for (size_t d = 0; d < it->size(); ++d) limits.push_back(memory_limit((*it)[d], at_index("memory_limit", d)));
   schedule.memory_limit = std::move(limits);
 }
 
@@ -177,8 +191,7 @@ void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
     const std::string& block = block_field->get_ref<const std::string&>();
     auto micro_field = entry.find("micro");
     auto start_field = entry.find("start");
-    bool plain = micro_field != entry.end() && micro_field->is_number_integer() && start_field != entry.end() &&
-                 start_field->is_number_integer();
+    bool plain = micro_field != entry.end() && fits(*micro_field) && start_field != entry.end() && fits(*start_field);
     long long micro = plain ? micro_field->get<long long>() : integer_member(entry, "micro", at_index("instances", i));
     long long start = plain ? start_field->get<long long>() : integer_member(entry, "start", at_index("instances", i));
     // A negative start is outside the problem (every start is >= 0), not a

@@ -79,6 +79,9 @@ struct ScheduleDocument {
 // makespan (the Report's type) with room to spare.
 inline constexpr long long kMaxStart = 1000000000;
 inline constexpr long long kMaxSpan = 1000000000;
+// Largest memory delta and limit magnitude: the model's bound on any amount
+// (2^50 ticks), so that every schedule tessel writes can be read here.
+inline constexpr long long kMaxMemory = 1LL << 50;
 
 // Reads the document; throws FormatError naming the field on unreadable input.
 ScheduleDocument read_schedule_document(const nlohmann::json& document);
