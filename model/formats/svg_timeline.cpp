@@ -71,6 +71,8 @@ std::string lighter(const std::string& hex) {
   return out;
 }
 
+constexpr double kMaxSvgPixels = 200000;
+
 // A tick every 1, 2, 5, 10, 20, 50, ... steps, at least `min_pixels` apart.
 int tick_every(double step_width, double min_pixels) {
   for (int scale = 1;; scale *= 10)
@@ -83,7 +85,10 @@ int tick_every(double step_width, double min_pixels) {
 std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   const Placement& placement = schedule.placement;
   Time span_total = std::max<Time>(makespan(schedule), 1);
-  double step = std::clamp(static_cast<double>(options.width) / span_total, 1.0, 32.0);
+  // At least a pixel per step, unless that would make the picture wider than
+  // kMaxSvgPixels: a late start of 1e9 steps once meant 2e7 tick marks.
+  const double narrowest = std::min(1.0, kMaxSvgPixels / static_cast<double>(span_total));
+  double step = std::clamp(static_cast<double>(options.width) / span_total, narrowest, 32.0);
   const double left = 78, top = 44, row = 28, gap = 6;
   double timeline_width = step * span_total;
   double rows_bottom = top + placement.ndevs * (row + gap) - gap;
