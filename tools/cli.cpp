@@ -11,6 +11,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/memory_limits.hpp"
 #include "model/placement_json.hpp"
 #include "verify/json_text.hpp"
@@ -42,6 +43,15 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
         return kBadInput;
       }
     }
+  } catch (const po::unknown_option& error) {
+    // One line: the nearest option, and where the rest is.
+    std::vector<std::string> names;
+    for (const auto& option : all.options()) names.push_back("--" + option->long_name());
+    const std::string nearest = nearest_name(error.get_option_name(), names);
+    std::cerr << "tessel " << argv[0] << ": " << error.what()
+              << (nearest.empty() ? "" : " (did you mean " + nearest + "?)") << "; see 'tessel " << argv[0]
+              << " --help'\n";
+    return kBadInput;
   } catch (const po::error& error) {
     std::cerr << "tessel " << argv[0] << ": " << error.what() << "\nusage: " << usage
               << "\n(see 'tessel " << argv[0] << " --help')\n";
