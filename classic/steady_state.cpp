@@ -80,8 +80,15 @@ std::optional<Repetend> steady_state_with(const Schedule& schedule, const Timeli
   if (period < 1 || span < 2 * period) return std::nullopt;
   int windows = span - period + 1;
   std::vector<int> copies(windows, 0);  // copies chained from each start
+  // Whether a window is a good copy depends only on the instances it holds,
+  // which change only where one starts or ends: long spans repeat the answer.
+  std::pair<int, int> last_range{-1, -1};
+  bool last_good = false;
   for (int from = windows - 1; from >= 0; --from) {
-    if (!good_copy(schedule, timeline, from, period, micros)) continue;
+    const std::pair<int, int> range{timeline.first_at[from], timeline.first_at[from + period]};
+    if (range != last_range) last_good = good_copy(schedule, timeline, from, period, micros);
+    last_range = range;
+    if (!last_good) continue;
     copies[from] = 1;
     if (from + period < windows && copies[from + period] > 0 && shifts_onto_next(timeline, from, period, micros))
       copies[from] += copies[from + period];
