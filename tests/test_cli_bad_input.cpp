@@ -5,6 +5,7 @@
 // never a crash, an internal error (exit 4), a hang or a false "infeasible".
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,11 @@ TEST_CASE("bad input: unknown names, options and commands", "[cli][bad-input]") 
       {"search --case vshape --ndevs 4 --memory 4 --backend minisat", "'--backend'"},
       {"search --case vshape --ndevs 4 --memory 4 --strategy greedy", "'--strategy'"},
       {"search --case vshape --ndevs 4 --memory 4 --bogus", "unrecognised option '--bogus'"},
+      {"search --case vshape --ndevs 4 --memroy 4", "did you mean --memory?"},
+      {"verify --jsno x.json", "did you mean --json?"},
+      {"serach --case vshape", "did you mean 'search'?"},
+      {"verify " + std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro/sched_vshape.json --memory -3", "'--memory'"},
+      {"search --case vshape --ndevs 4 --memory -1", "'--memory'"},
       {"generate fifo --stages 4 --nmicros 4", "unknown scheme 'fifo'"},
       {"generate 1f1b --stages 4 --nmicros 4 --span X=1", "'--span'"},
       {"import --from onnx {dir}/bad.csv", "unknown format 'onnx'"},
@@ -91,6 +97,21 @@ TEST_CASE("bad input: unknown names, options and commands", "[cli][bad-input]") 
       {"partition " + kGraph + " --stages 2 --objective fastest", "'--objective'"},
       {"bench --cases nosuch", "unknown case 'nosuch'"},
   });
+}
+
+TEST_CASE("a wrong option is one line, not the whole help", "[cli][bad-input]") {
+  auto result = run_tessel("search --case vshape --ndevs 4 --memroy 4");
+  CHECK(result.exit_code == 2);
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+  CHECK(result.err.find("tessel search --help") != std::string::npos);
+}
+
+TEST_CASE("tessel --version and tessel version print the version", "[cli]") {
+  for (const std::string args : {"--version", "version"}) {
+    auto result = run_tessel(args);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.rfind("tessel 0.", 0) == 0);
+  }
 }
 
 TEST_CASE("bad input: zero, negative, huge and non-finite numbers", "[cli][bad-input]") {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -10,8 +11,10 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/memory_limits.hpp"
 #include "model/placement_json.hpp"
+#include "verify/json_text.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::cli {
@@ -40,6 +43,15 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
         return kBadInput;
       }
     }
+  } catch (const po::unknown_option& error) {
+    // One line: the nearest option, and where the rest is.
+    std::vector<std::string> names;
+    for (const auto& option : all.options()) names.push_back("--" + option->long_name());
+    const std::string nearest = nearest_name(error.get_option_name(), names);
+    std::cerr << "tessel " << argv[0] << ": " << error.what()
+              << (nearest.empty() ? "" : " (did you mean " + nearest + "?)") << "; see 'tessel " << argv[0]
+              << " --help'\n";
+    return kBadInput;
   } catch (const po::error& error) {
     std::cerr << "tessel " << argv[0] << ": " << error.what() << "\nusage: " << usage
               << "\n(see 'tessel " << argv[0] << " --help')\n";
@@ -63,6 +75,20 @@ int guarded(const std::string& command, const std::function<int()>& body) {
   } catch (const std::exception& error) {
     std::cerr << "tessel " << command << ": internal error (a bug in tessel): " << error.what() << "\n";
     return kInternal;
+  }
+}
+
+nlohmann::json read_verifier_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open file");
+  // Parsing from memory is about twice as fast as from the stream, which
+  // matters for a million instances.
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return verify::parse_document(buffer.str());
+  } catch (const verify::FormatError& error) {
+    throw InputError(path, error.field, error.reason);
   }
 }
 

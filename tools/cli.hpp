@@ -8,6 +8,7 @@
 #include <string>
 
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 
 #include "model/placement.hpp"
 
@@ -39,6 +40,10 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
 // Runs a subcommand body, turning InputError, verify::FormatError and
 // option errors into exit 2 with a message on stderr.
 int guarded(const std::string& command, const std::function<int()>& body);
+
+// A JSON file for the verifier (verify/json_text.hpp bounds its depth and
+// numbers): a missing, unreadable or malformed file is an InputError.
+nlohmann::json read_verifier_document(const std::string& path);
 
 // The options that choose a placement: --case/--ndevs/--infer or --placement.
 void add_placement_options(po::options_description& options);

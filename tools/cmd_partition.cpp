@@ -68,15 +68,8 @@ std::string list_text(const std::vector<long long>& values) {
 
 int run_check(const std::string& graph_path, const std::string& partition_path, bool json) {
   read_graph_file(graph_path);  // the model's reader gives the precise message for a bad graph
-  std::ifstream graph_in(graph_path), partition_in(partition_path);
-  if (!partition_in) throw InputError(partition_path, "", "cannot open the file");
-  nlohmann::json graph_doc, partition_doc;
-  try {
-    graph_doc = nlohmann::json::parse(graph_in);
-    partition_doc = nlohmann::json::parse(partition_in);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(partition_path, "", std::string("not valid JSON: ") + error.what());
-  }
+  const nlohmann::json graph_doc = read_verifier_document(graph_path);
+  const nlohmann::json partition_doc = read_verifier_document(partition_path);
   verify::PartitionReport report;
   try {
     report = verify::check_partition(graph_doc, partition_doc);

@@ -1,6 +1,7 @@
 // `tessel show`: a schedule as a text timeline (model/timeline_text), with a
 // summary line. It reads the file with full validation but does not judge
 // the schedule: that is `tessel verify`.
+#include <algorithm>
 #include <iostream>
 
 #include "model/schedule_json.hpp"
@@ -9,6 +10,12 @@
 #include "tools/commands.hpp"
 
 namespace tessel::cli {
+
+namespace {
+
+constexpr long long kMaxTimelineCells = 20000000;
+
+}  // namespace
 
 int run_show(int argc, char** argv) {
   po::options_description options("options");
@@ -29,6 +36,15 @@ int run_show(int argc, char** argv) {
     int max_steps = values["max-steps"].as<int>();
     if (max_steps < 0) throw InputError("", "--max-steps", "must be >= 0");
     Schedule schedule = read_schedule_file(values["schedule"].as<std::string>());
+    // A character or more per device and step: bound the text before building it.
+    const long long steps = max_steps > 0 ? std::min<long long>(max_steps, makespan(schedule)) : makespan(schedule);
+    const long long cells = steps * schedule.placement.ndevs;
+    if (cells > kMaxTimelineCells)
+      throw InputError(values["schedule"].as<std::string>(), "--max-steps",
+                       "the timeline would have " + std::to_string(cells) + " cells (" +
+                           std::to_string(schedule.placement.ndevs) + " devices x " + std::to_string(steps) +
+                           " steps), more than " + std::to_string(kMaxTimelineCells) +
+                           "; pass a smaller --max-steps or use 'tessel export --to svg'");
     std::cout << (schedule.placement.name.empty() ? "schedule" : schedule.placement.name) << ": "
               << schedule.placement.ndevs << " devices, " << schedule.nmicros << " micro-batches, makespan "
               << format_ticks(makespan(schedule), schedule.placement.time_decimals);

@@ -17,21 +17,6 @@ namespace tessel::cli {
 
 namespace {
 
-nlohmann::json read_document(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open file");
-  // Parsing from memory is about twice as fast as from the stream, which
-  // matters for a million instances.
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(path, "", std::string("not valid JSON: ") + error.what());
-  }
-}
-
 // The device count, needed to expand a single --memory value; a document too
 // broken to say is left for the verifier's own reader to reject.
 std::optional<int> device_count(const nlohmann::json& document) {
@@ -82,7 +67,7 @@ int run_verify(int argc, char** argv) {
     const std::string path = values["schedule"].as<std::string>();
     using Clock = std::chrono::steady_clock;
     auto began = Clock::now();
-    nlohmann::json document = read_document(path);
+    nlohmann::json document = read_verifier_document(path);
     auto parsed = Clock::now();
     verify::Report report;
     try {

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <vector>
 
+#include "model/json_file.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 
@@ -28,8 +29,8 @@ const std::vector<tessel::cli::Command>& commands() {
 }
 
 void print_overview() {
-  std::cout << "tessel: find, prove and check pipeline schedules\n\n"
-               "usage: tessel COMMAND [OPTIONS]   (tessel COMMAND --help for each)\n\ncommands:\n";
+  std::cout << "tessel " TESSEL_VERSION ": find, prove and check pipeline schedules\n\n"
+               "usage: tessel COMMAND [OPTIONS]   (tessel COMMAND --help for each; tessel --version)\n\ncommands:\n";
   for (const auto& command : commands())
     std::cout << "  " << command.name << std::string(12 - command.name.size(), ' ') << command.summary << "\n";
   std::cout << "\nexit codes: 0 success, 1 no schedule exists / schedule invalid, 2 bad input,\n"
@@ -47,8 +48,17 @@ int main(int argc, char** argv) {
     print_overview();
     return tessel::cli::kSuccess;
   }
-  for (const auto& command : commands())
+  if (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "version")) {
+    std::cout << "tessel " << TESSEL_VERSION << "\n";
+    return tessel::cli::kSuccess;
+  }
+  std::vector<std::string> names = {"help", "version"};
+  for (const auto& command : commands()) {
     if (command.name == argv[1]) return command.run(argc - 1, argv + 1);
-  std::cerr << "tessel: unknown command '" << argv[1] << "' (see 'tessel --help')\n";
+    names.push_back(command.name);
+  }
+  const std::string nearest = tessel::nearest_name(argv[1], names);
+  std::cerr << "tessel: unknown command '" << argv[1] << "'"
+            << (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") << "; see 'tessel --help'\n";
   return tessel::cli::kBadInput;
 }

@@ -28,6 +28,15 @@ namespace tessel::verify {
 
 namespace {
 
+// Deltas are within +-2^50 (schedule_document.hpp) but a device may hold any
+// number of them: the running sum saturates far from overflow, beyond any
+// limit the reader accepts.
+constexpr long long kSaturation = 1LL << 61;
+
+long long saturating_add(long long sum, long long delta) {
+  return std::clamp(sum + delta, -kSaturation, kSaturation);
+}
+
 struct MemoryEvent {
   int device = 0;
   long long step = 0;
@@ -83,7 +92,7 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     if (i == 0 || events[i - 1].device != device) current = held[device];
     const size_t group = i;  // the events of this device at this step
     for (; i < events.size() && events[i].device == device && events[i].step == step; ++i)
-      current += events[i].delta;
+      current = saturating_add(current, events[i].delta);
     peak[device] = std::max(peak[device], current);
     if (!limits) continue;
     long long limit = (*limits)[device];

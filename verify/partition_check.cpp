@@ -22,7 +22,15 @@ long long nonnegative_integer(const nlohmann::json& object, const std::string& k
   if (!value.is_number_integer()) unreadable(field + "." + key, "expected an integer");
   long long number = value.get<long long>();
   if (number < 0) unreadable(field + "." + key, "must be >= 0");
+  // Per-stage sums of up to 2^20 nodes must fit in 64 bits.
+  if (number > (1LL << 42)) unreadable(field + "." + key, "must be at most 2^42");
   return number;
+}
+
+bool is_format(const nlohmann::json& document, const std::string& format) {
+  if (!document.is_object()) return false;
+  auto it = document.find("format");
+  return it != document.end() && it->is_string() && it->get_ref<const std::string&>() == format;
 }
 
 struct Node {
@@ -37,11 +45,12 @@ struct ParsedGraph {
 };
 
 ParsedGraph parse_graph(const nlohmann::json& document) {
-  if (!document.is_object() || document.value("format", "") != "tessel.graph/1")
+  if (!is_format(document, "tessel.graph/1"))
     unreadable("format", "not a tessel.graph/1 document");
   if (!document.contains("nodes") || !document["nodes"].is_array()) unreadable("nodes", "missing");
   ParsedGraph graph;
   const nlohmann::json& nodes = document["nodes"];
+  if (nodes.size() > (1u << 20)) unreadable("nodes", "more than 2^20 nodes");
   for (size_t i = 0; i < nodes.size(); ++i) {
     std::string field = "nodes[" + std::to_string(i) + "]";
     if (!nodes[i].is_object() || !nodes[i].contains("id") || !nodes[i]["id"].is_string())
@@ -98,7 +107,7 @@ void compare_number(const nlohmann::json& partition, const std::string& key, lon
 PartitionReport check_partition(const nlohmann::json& graph_document,
                                 const nlohmann::json& partition) {
   ParsedGraph graph = parse_graph(graph_document);
-  if (!partition.is_object() || partition.value("format", "") != "tessel.partition/1")
+  if (!is_format(partition, "tessel.partition/1"))
     unreadable("format", "not a tessel.partition/1 document");
   if (!partition.contains("stages") || !partition["stages"].is_number_integer())
     unreadable("stages", "missing or not an integer");
@@ -106,12 +115,17 @@ PartitionReport check_partition(const nlohmann::json& graph_document,
     unreadable("assignment", "missing or not an object");
 
   PartitionReport report;
-  report.stages = partition["stages"].get<int>();
+  // Every stage holds a node, so more stages than nodes is wrong before any
+  // per-stage table is sized by the count.
+  const long long stages = partition["stages"].get<long long>();
   std::vector<std::string>& problems = report.problems;
-  if (report.stages < 1) {
-    problems.push_back("stages must be >= 1");
+  const long long most = static_cast<long long>(graph.nodes.size());
+  if (stages < 1 || stages > most) {
+    problems.push_back("stages is " + std::to_string(stages) + ", outside [1, " + std::to_string(most) +
+                       "] (every stage holds at least one of the graph's nodes)");
     return report;
   }
+  report.stages = static_cast<int>(stages);
 
   // Every node in exactly one stage in range; nothing else assigned.
   std::vector<int> stage_of(graph.nodes.size(), -1);

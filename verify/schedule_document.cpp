@@ -3,6 +3,7 @@
 #include "verify/schedule_document.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "verify/numbers.hpp"
@@ -42,7 +43,7 @@ long long integer(const nlohmann::json& value, const std::string& field) {
   if (value.is_number_integer()) return value.get<long long>();
   if (value.is_number_float()) {
     double number = value.get<double>();
-    if (number >= -4e18 && number <= 4e18 && number == static_cast<double>(static_cast<long long>(number)))
+    if (number >= -4e18 && number <= 4e18 && number == std::floor(number))
       return static_cast<long long>(number);
   }
   fail(field, "expected an integer, got " + value.dump());

@@ -89,6 +89,8 @@ struct ScheduleDocument {
 // that every sum fits a long long with room to spare.
 inline constexpr long long kMaxStart = 1LL << 50;
 inline constexpr long long kMaxSpan = 1LL << 50;
+// Largest memory delta and limit magnitude (2^50 ticks, as the model).
+inline constexpr long long kMaxMemory = 1LL << 50;
 
 // Reads the document; throws FormatError naming the field on unreadable input.
 ScheduleDocument read_schedule_document(const nlohmann::json& document);

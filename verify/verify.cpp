@@ -15,6 +15,9 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
     if (static_cast<int>(memory_override->size()) != schedule.ndevs)
       throw FormatError{"memory_limit", "the overriding limit has " + std::to_string(memory_override->size()) +
                                             " entries for " + std::to_string(schedule.ndevs) + " devices"};
+    for (long long limit : *memory_override)
+      if (limit > kMaxMemory || limit < -kMaxMemory)
+        throw FormatError{"memory_limit", "the overriding limit " + std::to_string(limit) + " is not within +-2^50"};
     schedule.memory_limit = memory_override;
   }
 

@@ -14,10 +14,13 @@ namespace {
 MegatronStep step_of(const nlohmann::json& code, const std::string& file, const std::string& at) {
   const char* expected = "expected +k (forward of chunk k), -k (its backward) or -(k + 0.5) (its weight gradient, "
                          "layer-wise orders), k in 1..1000, got ";
+  if (code.is_number_unsigned() && code.get<unsigned long long>() > 1000)
+    throw InputError(file, at, expected + code.dump());
   if (code.is_number_integer()) {
     long long value = code.get<long long>();
-    if (value == 0 || std::llabs(value) > 1000) throw InputError(file, at, expected + code.dump());
-    return {value > 0 ? 'F' : 'B', static_cast<int>(std::llabs(value))};
+    // Range first: the absolute value of the most negative integer overflows.
+    if (value == 0 || value < -1000 || value > 1000) throw InputError(file, at, expected + code.dump());
+    return {value > 0 ? 'F' : 'B', static_cast<int>(value > 0 ? value : -value)};
   }
   if (code.is_number_float()) {
     double value = code.get<double>();

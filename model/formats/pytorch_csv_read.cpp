@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <sstream>
 
 #include "model/input_error.hpp"
@@ -17,12 +17,35 @@ namespace tessel {
 
 namespace {
 
-const std::regex& cell_pattern(PytorchDialect dialect) {
-  static const std::regex current(
-      R"((\d+)(F|I|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
-  static const std::regex legacy(
-      R"((\d+)(F|BW|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*))");
+// Cells are matched by hand, not with std::regex: its matcher recurses once
+// per character and a long cell overflowed the stack.
+const std::vector<std::string>& action_names(PytorchDialect dialect) {
+  static const std::vector<std::string> current = {"F", "I", "B", "W", "UNSHARD", "RESHARD", "REDUCE_GRAD",
+                                                   "SEND_F", "RECV_F", "SEND_B", "RECV_B"};
+  static const std::vector<std::string> legacy = {"F", "BW", "B", "W", "UNSHARD", "RESHARD", "REDUCE_GRAD",
+                                                  "SEND_F", "RECV_F", "SEND_B", "RECV_B"};
   return dialect == PytorchDialect::current ? current : legacy;
+}
+
+bool all_digits(const std::string& text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+struct CellParts {
+  std::string stage, action, micro;
+};
+
+// `<digits><action>[<digits>]`, or nothing when the cell has another shape.
+std::optional<CellParts> split_cell(const std::string& text, PytorchDialect dialect) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0) return std::nullopt;
+  for (const std::string& name : action_names(dialect)) {
+    if (text.compare(digits, name.size(), name) != 0) continue;
+    std::string rest = text.substr(digits + name.size());
+    if (all_digits(rest)) return CellParts{text.substr(0, digits), name, rest};
+  }
+  return std::nullopt;
 }
 
 std::string trim(const std::string& text) {
@@ -41,8 +64,8 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
                            PytorchDialect dialect) {
   std::string where = "row " + std::to_string(rank) + " (rank " + std::to_string(rank) + "), column " +
                       std::to_string(column) + " (step " + std::to_string(column) + ")";
-  std::smatch match;
-  if (!std::regex_match(text, match, cell_pattern(dialect))) {
+  std::optional<CellParts> match = split_cell(text, dialect);
+  if (!match) {
     std::string hint;
     if (dialect == PytorchDialect::legacy && text.find('I') != std::string::npos)
       hint = " (the legacy dialect has no I; try --dialect current)";
@@ -53,9 +76,9 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
   PytorchAction action;
   action.rank = rank;
   action.column = column;
-  action.stage = small_number(match[1].str(), file, where);
-  action.action = match[2].str();
-  if (!match[3].str().empty()) action.micro = small_number(match[3].str(), file, where);
+  action.stage = small_number(match->stage, file, where);
+  action.action = match->action;
+  if (!match->micro.empty()) action.micro = small_number(match->micro, file, where);
   if (action.stage > 100000 || action.micro > 100000)
     throw InputError(file, where, "stage or micro-batch number above 100000 in '" + text + "'");
   if (action.compute() && action.micro < 0)
@@ -80,10 +103,10 @@ PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, 
       std::string value = trim(cells[column]);
       if (value.empty()) continue;
       // The newest releases write an overlapped pair as (0F7;7B3)OVERLAP_F_B.
-      static const std::regex overlap(R"(\((.*)\)OVERLAP_F_B)");
-      std::smatch group;
-      if (std::regex_match(value, group, overlap)) {
-        std::istringstream parts(group[1].str());
+      static const std::string overlap = ")OVERLAP_F_B";
+      if (value.size() > overlap.size() && value.front() == '(' &&
+          value.compare(value.size() - overlap.size(), overlap.size(), overlap) == 0) {
+        std::istringstream parts(value.substr(1, value.size() - overlap.size() - 1));
         std::string part;
         size_t first = table.actions.size();
         while (std::getline(parts, part, ';')) {

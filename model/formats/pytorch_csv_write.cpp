@@ -36,8 +36,17 @@ bool bidirectional(const Placement& placement, std::vector<int>& stage, std::vec
 
 }  // namespace
 
+constexpr long long kMaxCsvCells = 20000000;
+
 std::string write_pytorch_csv(const Schedule& schedule) {
   const Placement& placement = schedule.placement;
+  // A cell per rank and step, idle ones included: bound it before writing.
+  const long long cells = static_cast<long long>(placement.ndevs) * makespan(schedule);
+  if (cells > kMaxCsvCells)
+    throw InputError("", "instances",
+                     "the table would have " + std::to_string(cells) + " cells (" + std::to_string(placement.ndevs) +
+                         " ranks x " + std::to_string(makespan(schedule)) + " steps), more than " +
+                         std::to_string(kMaxCsvCells));
   if (carries_stages(placement) && schedule.fused.empty()) return write_pytorch_csv_staged(schedule, false);
   int count = static_cast<int>(placement.blocks.size());
   std::vector<int> micro_offset(count, 0);
