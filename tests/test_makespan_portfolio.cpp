@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "placements.hpp"
 #include "cases/builtin_cases.hpp"
 #include "classic/schemes.hpp"
 #include "solver/makespan/family_replay.hpp"
@@ -176,24 +177,8 @@ TEST_CASE("list scheduling: every rule on the paper's cases under tight memory i
 }
 
 TEST_CASE("list scheduling: delays and a tensor-parallel block", "[makespan][portfolio]") {
-  // f0 on device 0, then f1 on devices 1 and 2 together, then b1 (both
-  // again), then b0; 2 ticks of communication between the devices, and an
-  // unstaged block of kind other on device 2.
-  Placement placement;
-  placement.name = "tp-delays";
-  placement.ndevs = 3;
-  placement.blocks = {{"f0", BlockKind::Forward, 1, 1, 0, {0}},
-                      {"f1", BlockKind::Forward, 2, 2, 1, {1, 2}},
-                      {"b1", BlockKind::Backward, 3, -2, 1, {1, 2}},
-                      {"b0", BlockKind::Backward, 2, -1, 0, {0}},
-                      {"x", BlockKind::Other, 1, 0, std::nullopt, {2}}};
-  placement.edges = {{0, 1, 2}, {1, 2, 0}, {2, 3, 2}, {1, 4, 0}};
+  const Placement placement = tessel::testing::tensor_parallel_with_delays();
   const std::vector<Memory> limits = {2, 4, 4};
-  // verify/ reads edges without delays: it judges the schedule on the same
-  // placement without them (every other condition), the delays are
-  // checked here.
-  Placement undelayed = placement;
-  for (Edge& edge : undelayed.edges) edge.delay = 0;
   for (const ListRun& run : list_portfolio(placement, 10)) {
     INFO("rule " << list_rule_name(run.rule) << ", cap " << run.cap);
     std::optional<std::vector<Instance>> instances = list_schedule(placement, limits, 10, run);
@@ -205,7 +190,7 @@ TEST_CASE("list scheduling: delays and a tensor-parallel block", "[makespan][por
       for (const Edge& edge : placement.edges)
         CHECK(start[micro * 5 + edge.to] >=
               start[micro * 5 + edge.from] + placement.blocks[edge.from].span + edge.delay);
-    Schedule schedule = empty_schedule(undelayed, limits, 10);
+    Schedule schedule = empty_schedule(placement, limits, 10);
     schedule.instances = *instances;
     verify::Report report = checked(schedule);
     CHECK(report.peak_memory[1] <= 4);
