@@ -56,7 +56,7 @@ void check_tables(const Schedule& schedule) {
   for (bool comms : {false, true}) {
     PytorchTable table = read_pytorch_csv(write_pytorch_csv_staged(schedule, comms), "plan", PytorchDialect::current);
     INFO("with comms: " << comms);
-    CHECK(pytorch_rule_problem(table, schedule.nmicros) == "");
+    CHECK(pytorch_rule_problem(table, schedule.nmicros, stage_links(schedule.placement)) == "");
   }
 }
 
@@ -189,8 +189,9 @@ TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][format
   schedule.placement.blocks[1].devices = {0};
   CHECK(write_pytorch_csv_staged(schedule, true) == "0F0,0B0\n\n");
 
-  // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). The
-  // compute-only table has it; PyTorch's sends cannot reach stage 2 from 0.
+  // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). Stage
+  // 2's forward receives from both, once both have sent; its backward sends
+  // its input gradient to both.
   Placement branch;
   branch.name = "branch";
   branch.ndevs = 3;
@@ -202,10 +203,40 @@ TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][format
   branched.instances = {{0, 0, 0}, {1, 0, 0}, {2, 0, 1}, {3, 0, 2}, {4, 0, 3}, {5, 0, 3}};
   REQUIRE(verify_schedule(branched).valid);
   CHECK(write_pytorch_csv(branched) == "0F0,,,0B0\n1F0,,,1B0\n,2F0,2B0\n");
+  std::string comms = write_pytorch_csv_staged(branched, true);
+  CHECK(comms == "0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n");
+  PytorchTable table = read_pytorch_csv(comms, "branch", PytorchDialect::current);
+  CHECK(pytorch_rule_problem(table, 1, stage_links(branch)) == "");
+  // Read as a chain (1 feeds 2, 0 feeds 1), stage 1 would wait for stage 0.
+  CHECK(pytorch_rule_problem(table, 1) != "");
+
+  // A forward feeding another rank's backward has no PyTorch action.
+  Placement odd = branch;
+  odd.edges.push_back({0, 4});
+  Schedule odd_schedule = branched;
+  odd_schedule.placement = odd;
   try {
-    write_pytorch_csv_staged(branched, true);
-    FAIL("a send from stage 0 to stage 2 was written");
+    write_pytorch_csv_staged(odd_schedule, true);
+    FAIL("an F -> B edge between ranks was written");
   } catch (const InputError& error) {
-    CHECK(error.reason.find("edge F0 -> F2 crosses ranks from stage 0 to stage 2") != std::string::npos);
+    CHECK(error.reason.find("edge F0 -> B1 crosses ranks from a forward block to a backward block") !=
+          std::string::npos);
   }
+}
+
+TEST_CASE("PyTorch's rules catch a table that deadlocks or loses a message", "[plan][formats]") {
+  StageLinks branch{{0, 2}, {1, 2}};
+  auto problem = [&](const std::string& csv) {
+    return pytorch_rule_problem(read_pytorch_csv(csv, "t", PytorchDialect::current), 1, branch);
+  };
+  const std::string good = "0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n";
+  REQUIRE(problem(good) == "");
+  // Stage 0 waits for its gradient before it sends the activation: a cycle.
+  CHECK(problem("0F0,0RECV_B0,0SEND_F0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n")
+            .find("deadlock: rank 0 waits at 0RECV_B0") == 0);
+  // Stage 1 never sends: stage 2's receive waits for ever.
+  CHECK(problem("0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n").find("deadlock") == 0);
+  // A sent gradient nobody receives.
+  CHECK(problem("0F0,0SEND_F0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n")
+            .find("deadlock: rank 0 waits at 0B0") == 0);
 }
