@@ -6,10 +6,13 @@
 // chain.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "model/formats/pytorch_csv.hpp"
 #include "model/graph_json.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
 #include "solver/pipeline_placement.hpp"
 #include "solver/plan.hpp"
 #include "pytorch_rules.hpp"
@@ -239,4 +242,49 @@ TEST_CASE("PyTorch's rules catch a table that deadlocks or loses a message", "[p
   // A sent gradient nobody receives.
   CHECK(problem("0F0,0SEND_F0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n")
             .find("deadlock: rank 0 waits at 0B0") == 0);
+}
+
+TEST_CASE("a searched schedule of a stage graph with a branch and a skip lowers to a table PyTorch runs", "[plan]") {
+  // Stages 0 -> 1 -> 2 -> 3 with a skip 0 -> 2 and a branch 1 -> 3, on
+  // ranks 0, 1, 2, 0 (stage 3 back on rank 0), split backward.
+  Placement graph;
+  graph.name = "skips";
+  graph.ndevs = 3;
+  const std::vector<int> rank{0, 1, 2, 0};
+  const std::vector<std::pair<int, int>> links{{0, 1}, {1, 2}, {2, 3}, {0, 2}, {1, 3}};
+  for (int s = 0; s < 4; ++s) graph.blocks.push_back({"F" + std::to_string(s), BlockKind::Forward, 1, 2, s, {rank[s]}});
+  for (int s = 0; s < 4; ++s) {
+    graph.blocks.push_back({"I" + std::to_string(s), BlockKind::BackwardInput, 1, -1, s, {rank[s]}});
+    graph.blocks.push_back({"W" + std::to_string(s), BlockKind::BackwardWeight, 1, -1, s, {rank[s]}});
+    graph.edges.push_back({4 + 2 * s, 5 + 2 * s});
+  }
+  graph.edges.push_back({3, 4 + 2 * 3});  // F3 -> I3
+  for (auto [from, to] : links) {
+    graph.edges.push_back({from, to});                  // F -> F
+    graph.edges.push_back({4 + 2 * to, 4 + 2 * from});  // I -> I
+  }
+  SearchRequest request;
+  request.placement = graph;
+  request.memory_limit = {16, 16, 16};
+  request.total_micros = 4;
+  request.deadline = Deadline::after_seconds(30);
+  Progress quiet;
+  SearchReport report = solve(request, quiet);
+  REQUIRE(report.best);
+  Schedule schedule = report.best->nmicros == 4 ? *report.best : unroll(*report.best, 4);
+  REQUIRE(verify_schedule(schedule).valid);
+  std::string comms = write_pytorch_csv_staged(schedule, true);
+  PytorchTable table = read_pytorch_csv(comms, "skips", PytorchDialect::current);
+  INFO(comms);
+  CHECK(pytorch_rule_problem(table, 4, stage_links(graph)) == "");
+  // Stage 2 receives from stages 0 and 1 with one RECV_F per micro-batch,
+  // stage 0 its gradients from stages 1 and 2 with one RECV_B.
+  auto count = [&](int stage, const std::string& action) {
+    return std::count_if(table.actions.begin(), table.actions.end(),
+                         [&](const PytorchAction& a) { return a.stage == stage && a.action == action; });
+  };
+  CHECK(count(2, "RECV_F") == 4);
+  CHECK(count(0, "RECV_B") == 4);
+  CHECK(count(3, "RECV_F") == 4);  // from stage 1 (rank 1); stage 2 is on rank 2
+  CHECK(count(0, "SEND_F") == 4);  // one send to stages 1 and 2
 }
