@@ -76,7 +76,7 @@ std::string pipeline_options_problem(const PipelineOptions& options) {
   if (options.resolution < 0) return "the resolution must be >= 0";
   if (!(options.optimizer_bytes_per_param >= 0 && options.optimizer_bytes_per_param < 1e6))
     return "optimizer bytes per parameter must be >= 0";
-  if (options.bytes_per_param < 1) return "bytes per parameter must be >= 1";
+  if (options.bytes_per_param < 1 || options.bytes_per_param > 16) return "bytes per parameter must be in [1, 16]";
   return "";
 }
 
@@ -144,7 +144,8 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   }
 
   result.static_bytes.assign(D, 0);
-  double per_byte = 2.0 + options.optimizer_bytes_per_param / options.bytes_per_param;
+  // Per byte of the graph's fp32 parameters: weight + gradient + optimizer state.
+  double per_byte = (2.0 * options.bytes_per_param + options.optimizer_bytes_per_param) / kGraphBytesPerParam;
   for (int s = 0; s < S; ++s)
     result.static_bytes[rank_of_stage(options.mapping, D, s)] +=
         static_cast<long long>(std::ceil(per_byte * static_cast<double>(costs.stage_param_bytes[s])));

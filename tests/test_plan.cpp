@@ -170,6 +170,20 @@ TEST_CASE("tessel partition --devices writes a mapped placement with physical co
   CHECK(placement.static_memory[0] + placement.static_memory[1] >= 5 * params);
   CHECK(placement.static_memory[0] + placement.static_memory[1] <= 5 * params + 4);
   for (const Block& block : placement.blocks) CHECK(block.stage.has_value());
+  // bf16 weights and gradients without optimizer state: 2 + 2 bytes per 4-byte graph parameter.
+  CommandResult bf16 = run_tessel("partition " + bert() + " --devices 2 --mapping v --param-bytes 2 "
+                                  "--optimizer-bytes-per-param 0 --placement-out " + dir.file("bf16.json"));
+  REQUIRE(bf16.exit_code == 0);
+  Placement half = read_placement_file(dir.file("bf16.json"));
+  CHECK(half.static_memory[0] + half.static_memory[1] >= params);
+  CHECK(half.static_memory[0] + half.static_memory[1] <= params + 4);
+  CommandResult zero = run_tessel("partition " + bert() + " --devices 2 --param-bytes 0");
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.err.find("--param-bytes") != std::string::npos);
+  CommandResult alone = run_tessel("partition " + bert() + " --stages 2 --param-bytes 2");
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.err.find("needs --devices") != std::string::npos);
+  CHECK(run_tessel("plan --help").out.find("--param-bytes") != std::string::npos);
   CommandResult conflict = run_tessel("partition " + bert() + " --devices 2 --mapping v --stages 3");
   CHECK(conflict.exit_code == 2);
   CHECK(conflict.err.find("makes 4 stages, not 3") != std::string::npos);
