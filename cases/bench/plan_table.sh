@@ -108,7 +108,8 @@ summary "$out/memory_all" > "$out/memory.md"
     awk '{ printf "%-12s %-6s %-18s %14s %8s %7s %-9s %6s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
   echo '```'
 } > "$here/cases/bench/plan_table.md"
+plan_doc=$here/docs/plan.md
 replace_block "$here/README.md" models "$out/models.md"
-replace_block "$here/docs/plan.md" models "$out/models.md"
-replace_block "$here/docs/plan.md" memory "$out/memory.md"
+replace_block "$plan_doc" models "$out/models.md"
+replace_block "$plan_doc" memory "$out/memory.md"
 echo "wrote cases/bench/plan_table.md, README.md and docs/plan.md tables"
