@@ -309,3 +309,31 @@ TEST_CASE("a searched schedule of a stage graph with a branch and a skip lowers 
   CHECK(count(3, "RECV_F") == 4);  // from stage 1 (rank 1); stage 2 is on rank 2
   CHECK(count(0, "SEND_F") == 4);  // one send to stages 1 and 2
 }
+
+TEST_CASE("export --to pytorch-csv --with-comms on the command line: a branch is lowered, not refused", "[plan][cli]") {
+  Placement branch;
+  branch.name = "branch";
+  branch.ndevs = 3;
+  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
+                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
+                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
+  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  Schedule schedule = empty_schedule(branch, {}, 2);
+  schedule.instances = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}, {1, 1, 1}, {2, 0, 1}, {2, 1, 2}, {3, 0, 3},
+                        {3, 1, 4}, {4, 0, 4}, {5, 0, 4}, {4, 1, 5}, {5, 1, 5}};
+  REQUIRE(verify_schedule(schedule).valid);
+  TempDir dir;
+  write_schedule_file(dir.file("s.json"), schedule);
+  CommandResult exported = run_tessel("export --to pytorch-csv --with-comms " + dir.file("s.json") + " -o " +
+                                      dir.file("s.csv"));
+  REQUIRE(exported.exit_code == 0);
+  PytorchTable table = read_pytorch_csv(read_text(dir.file("s.csv")), "s.csv", PytorchDialect::current);
+  CHECK(pytorch_rule_problem(table, 2, stage_links(branch)) == "");
+  // A block on two ranks is what PyTorch cannot run: bad input, with the reason.
+  schedule.placement.blocks[2].devices = {1, 2};
+  write_schedule_file(dir.file("two.json"), schedule);
+  CommandResult refused = run_tessel("export --to pytorch-csv --with-comms " + dir.file("two.json") + " -o " +
+                                     dir.file("two.csv"));
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("runs on 2 devices; a PyTorch stage lives on one rank") != std::string::npos);
+}
