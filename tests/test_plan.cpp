@@ -58,6 +58,19 @@ PlanResult plan_graph(const std::string& name, StageMapping mapping, bool split)
 
 PlanResult plan_bert(StageMapping mapping, bool split) { return plan_graph("bert-base", mapping, split); }
 
+// Stages 0 and 1 (ranks 0 and 1) both feed stage 2 (rank 2): an
+// encoder-decoder's join. Full backwards, spans 1.
+Placement branch_placement() {
+  Placement branch;
+  branch.name = "branch";
+  branch.ndevs = 3;
+  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
+                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
+                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
+  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  return branch;
+}
+
 void check_tables(const Schedule& schedule) {
   for (bool comms : {false, true}) {
     PytorchTable table = read_pytorch_csv(write_pytorch_csv_staged(schedule, comms), "plan", PytorchDialect::current);
@@ -216,13 +229,7 @@ TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][format
   // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). Stage
   // 2's forward receives from both, once both have sent; its backward sends
   // its input gradient to both.
-  Placement branch;
-  branch.name = "branch";
-  branch.ndevs = 3;
-  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
-                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
-                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
-  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  Placement branch = branch_placement();
   Schedule branched = empty_schedule(branch, {}, 1);
   branched.instances = {{0, 0, 0}, {1, 0, 0}, {2, 0, 1}, {3, 0, 2}, {4, 0, 3}, {5, 0, 3}};
   REQUIRE(verify_schedule(branched).valid);
@@ -311,13 +318,7 @@ TEST_CASE("a searched schedule of a stage graph with a branch and a skip lowers 
 }
 
 TEST_CASE("export --to pytorch-csv --with-comms on the command line: a branch is lowered, not refused", "[plan][cli]") {
-  Placement branch;
-  branch.name = "branch";
-  branch.ndevs = 3;
-  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
-                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
-                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
-  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  Placement branch = branch_placement();
   Schedule schedule = empty_schedule(branch, {}, 2);
   schedule.instances = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}, {1, 1, 1}, {2, 0, 1}, {2, 1, 2}, {3, 0, 3},
                         {3, 1, 4}, {4, 0, 4}, {5, 0, 4}, {4, 1, 5}, {5, 1, 5}};
