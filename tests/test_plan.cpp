@@ -338,3 +338,34 @@ TEST_CASE("export --to pytorch-csv --with-comms on the command line: a branch is
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("runs on 2 devices; a PyTorch stage lives on one rank") != std::string::npos);
 }
+
+TEST_CASE("the step keeps the busiest rank's work within 3%, and a tied-weight head has its weight gradient",
+          "[plan]") {
+  // An embedding of no compute, six layers, and a head three times a layer
+  // whose weight is tied to the embedding (no parameters of its own); a V on
+  // 2 ranks puts the embedding and the head on rank 0.
+  Graph graph = line_graph(8);
+  graph.nodes[0] = {"embedding", "embedding", 0, 4000, 1000};
+  graph.nodes[7] = {"head", "linear", 300, 0, 1000};
+  Partition partition{4, {0, 1, 1, 1, 2, 2, 2, 3}};
+  PipelineOptions options;
+  options.devices = 2;
+  options.chunks = 2;
+  options.mapping = StageMapping::V;
+  options.split_backward = true;
+  PipelinePlacement v = pipeline_placement(graph, partition, options);
+  std::vector<double> exact(2, 0), rounded(2, 0);
+  const double stage_compute[] = {0, 300, 300, 300};
+  for (const Block& block : v.placement.blocks) {
+    int rank = block.devices.front();
+    rounded[rank] += static_cast<double>(block.span) * static_cast<double>(v.resolution);
+    exact[rank] += block.kind == BlockKind::Forward ? stage_compute[*block.stage] : 0;
+  }
+  for (double& work : exact) work *= 3;  // F + I + W = 3 forwards
+  double busiest = std::max(exact[0], exact[1]);
+  CHECK(std::abs(std::max(rounded[0], rounded[1]) - busiest) <= 0.03 * busiest);
+  // The head's W is its forward (one matmul for the weight gradient), not one step for nothing.
+  for (const Block& block : v.placement.blocks)
+    if (block.kind == BlockKind::BackwardWeight && *block.stage == 3)
+      CHECK(static_cast<double>(block.span) * static_cast<double>(v.resolution) == Approx(300).epsilon(0.05));
+}
