@@ -18,9 +18,18 @@ int steps(double compute, long long resolution) {
 
 long long round_up(long long bytes, long long granule) { return (bytes + granule - 1) / granule * granule; }
 
-// Per stage: the compute of the operators that hold parameters (their weight
-// gradient) and the bytes of their inputs (what the weight gradient keeps
-// alive after the input gradient ran).
+// An operator with a weight gradient: it holds parameters, or it is a
+// linear or convolution whose weight lives elsewhere -- a tied weight (GPT-2's
+// language-model head uses the token embedding's) is counted once, at the
+// operator that holds it, yet every operator using it computes a gradient
+// for it.
+bool has_weight_gradient(const GraphNode& node) {
+  return node.param_bytes > 0 || node.op == "linear" || node.op.rfind("conv", 0) == 0;
+}
+
+// Per stage: the compute of the operators with a weight gradient (it costs
+// about their forward) and the bytes of their inputs (what the weight
+// gradient keeps alive after the input gradient ran).
 struct WeightShare {
   std::vector<long long> compute;
   std::vector<long long> input_bytes;
@@ -31,13 +40,61 @@ WeightShare weight_share(const Graph& graph, const Partition& partition) {
   WeightShare share{std::vector<long long>(partition.stages, 0), std::vector<long long>(partition.stages, 0), false};
   std::vector<std::vector<int>> inputs = node_predecessors(graph);
   for (size_t v = 0; v < graph.nodes.size(); ++v) {
-    if (graph.nodes[v].param_bytes <= 0) continue;
+    if (!has_weight_gradient(graph.nodes[v])) continue;
     share.any_parameters = true;
     int stage = partition.stage_of[v];
     share.compute[stage] += graph.nodes[v].compute;
     for (int input : inputs[v]) share.input_bytes[stage] += graph.nodes[input].output_bytes;
   }
   return share;
+}
+
+// The exact compute of every block a stage gets (F, then B or I and W).
+std::vector<std::vector<double>> block_compute(const PartitionCosts& costs, const WeightShare& weights,
+                                               const PipelineOptions& options) {
+  std::vector<std::vector<double>> blocks;
+  for (size_t s = 0; s < costs.stage_compute.size(); ++s) {
+    double forward = static_cast<double>(costs.stage_compute[s]);
+    double backward = options.backward_ratio * forward;
+    if (!options.split_backward) {
+      blocks.push_back({forward, backward});
+      continue;
+    }
+    double weight = weights.any_parameters ? std::min(static_cast<double>(weights.compute[s]), backward / 2)
+                                           : backward / 2;
+    blocks.push_back({forward, backward - weight, weight});
+  }
+  return blocks;
+}
+
+// The default step. It starts at a quarter of the ideal stage (total / S),
+// so that the stages of a many-chunk mapping keep their proportions, and is
+// halved (down to a 32nd) while the busiest rank's rounded work is more than
+// 3% off its exact work: the busiest rank sets the pace of the pipeline, and
+// rounding there -- a heavy stage rounded up, a stage of no compute still
+// taking one step per block -- would be charged to every micro-batch. A
+// language-model head next to an embedding on the first rank of a V is such
+// a case.
+long long default_resolution(const std::vector<std::vector<double>>& blocks, const PipelineOptions& options) {
+  const int S = static_cast<int>(blocks.size());
+  double total = 0;
+  for (const auto& stage : blocks) total += stage.front();
+  const long long coarsest = std::max(1LL, static_cast<long long>(total / (4.0 * S)));
+  const long long finest = std::max(1LL, coarsest / 8);
+  auto error = [&](long long resolution) {
+    std::vector<double> exact(options.devices, 0), rounded(options.devices, 0);
+    for (int s = 0; s < S; ++s)
+      for (double compute : blocks[s]) {
+        int rank = rank_of_stage(options.mapping, options.devices, s);
+        exact[rank] += compute;
+        rounded[rank] += static_cast<double>(steps(compute, resolution)) * static_cast<double>(resolution);
+      }
+    double busiest = *std::max_element(exact.begin(), exact.end());
+    return busiest > 0 ? std::abs(*std::max_element(rounded.begin(), rounded.end()) - busiest) / busiest : 0.0;
+  };
+  long long resolution = coarsest;
+  while (resolution > finest && error(resolution) > 0.03) resolution = std::max(finest, resolution / 2);
+  return resolution;
 }
 
 long long granule_for(long long largest) {
@@ -76,7 +133,7 @@ std::string pipeline_options_problem(const PipelineOptions& options) {
   if (options.resolution < 0) return "the resolution must be >= 0";
   if (!(options.optimizer_bytes_per_param >= 0 && options.optimizer_bytes_per_param < 1e6))
     return "optimizer bytes per parameter must be >= 0";
-  if (options.bytes_per_param < 1) return "bytes per parameter must be >= 1";
+  if (options.bytes_per_param < 1 || options.bytes_per_param > 16) return "bytes per parameter must be in [1, 16]";
   return "";
 }
 
@@ -95,11 +152,8 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   PartitionCosts costs = partition_costs(graph, partition);
   WeightShare weights = weight_share(graph, partition);
   PipelinePlacement result;
-  // The default step: a quarter of the ideal stage (total / S), so that the
-  // stages of a many-chunk mapping keep their proportions when rounded.
-  long long total = 0;
-  for (long long compute : costs.stage_compute) total += compute;
-  result.resolution = options.resolution > 0 ? options.resolution : std::max(1LL, total / (4LL * S));
+  result.resolution =
+      options.resolution > 0 ? options.resolution : default_resolution(block_compute(costs, weights, options), options);
   result.stage_activation_bytes = costs.stage_output_bytes;
   long long largest = *std::max_element(costs.stage_output_bytes.begin(), costs.stage_output_bytes.end());
   result.memory_granule = granule_for(largest);
@@ -144,7 +198,8 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   }
 
   result.static_bytes.assign(D, 0);
-  double per_byte = 2.0 + options.optimizer_bytes_per_param / options.bytes_per_param;
+  // Per byte of the graph's fp32 parameters: weight + gradient + optimizer state.
+  double per_byte = (2.0 * options.bytes_per_param + options.optimizer_bytes_per_param) / kGraphBytesPerParam;
   for (int s = 0; s < S; ++s)
     result.static_bytes[rank_of_stage(options.mapping, D, s)] +=
         static_cast<long long>(std::ceil(per_byte * static_cast<double>(costs.stage_param_bytes[s])));

@@ -39,12 +39,15 @@ struct PipelineOptions {
   bool split_backward = false;
   double backward_ratio = 2;       // backward compute = ratio * forward compute
   long long resolution = 0;        // compute per step; 0 = an ideal stage's forward (total / S) is 4 steps
-  // Static memory per parameter byte: the weights, their gradients (same
-  // size) and the optimizer state, given per parameter (Adam in fp32: 8
-  // bytes) with parameters counted at `bytes_per_param` bytes each.
+  // Static memory: per parameter, its weight and its gradient at
+  // `bytes_per_param` bytes each (4 fp32, 2 bf16) plus the optimizer state
+  // (Adam in fp32: 8 bytes). The graph's param_bytes count parameters at
+  // kGraphBytesPerParam bytes each (tools/tessel_fx.py traces in fp32).
   double optimizer_bytes_per_param = 8;
   int bytes_per_param = 4;
 };
+
+constexpr int kGraphBytesPerParam = 4;
 
 // Stages for the options (devices x chunks); "" or why the options are wrong
 // (a v mapping with other than 2 chunks, chain with more than 1, ...).

@@ -147,7 +147,7 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
       << "], per rank [" << join(result.rank_compute) << "]\n";
   out << "- one step = " << result.staged.resolution << " compute units (the graph's unit)\n";
   out << "- memory limit per rank [" << join(result.memory_limit) << "] bytes; static (parameters, gradients, "
-      << "optimizer at " << options.optimizer_bytes_per_param << " B/param) [" << join(result.staged.static_bytes)
+      << options.bytes_per_param << " B/param each, optimizer " << options.optimizer_bytes_per_param << " B/param) [" << join(result.staged.static_bytes)
       << "] bytes; activations rounded up to " << result.staged.memory_granule << " bytes\n";
   out << "- micro-batches N = " << request.nmicros << "\n\n";
   if (!result.schedule) {

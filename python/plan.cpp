@@ -32,7 +32,7 @@ struct PlanAnswer {
 };
 
 PipelineOptions pipeline_options(int devices, const std::string& mapping, std::optional<int> chunks,
-                                 bool split_backward, double optimizer_bytes_per_param) {
+                                 bool split_backward, double optimizer_bytes_per_param, int param_bytes) {
   PipelineOptions options;
   options.devices = devices;
   std::optional<StageMapping> parsed = parse_mapping(mapping);
@@ -41,8 +41,13 @@ PipelineOptions pipeline_options(int devices, const std::string& mapping, std::o
   options.chunks = chunks.value_or(options.mapping == StageMapping::Chain ? 1 : 2);
   options.split_backward = split_backward;
   options.optimizer_bytes_per_param = optimizer_bytes_per_param;
+  options.bytes_per_param = param_bytes;
   std::string problem = pipeline_options_problem(options);
-  if (!problem.empty()) throw InputError("", problem.find("chunk") != std::string::npos ? "chunks" : "devices", problem);
+  if (!problem.empty())
+    throw InputError("", problem.find("chunk") != std::string::npos                 ? "chunks"
+                         : problem.find("bytes per parameter") != std::string::npos ? "param_bytes"
+                                                                                     : "devices",
+                     problem);
   return options;
 }
 
@@ -60,10 +65,10 @@ std::string memory_text(py::handle memory) {
 
 Placement partition(const Graph& graph, std::optional<int> stages, std::optional<int> devices,
                     const std::string& mapping, std::optional<int> chunks, bool split_backward,
-                    double optimizer_bytes_per_param, std::optional<double> time_limit) {
+                    double optimizer_bytes_per_param, int param_bytes, std::optional<double> time_limit) {
   std::optional<PipelineOptions> options;
-  if (devices) options = pipeline_options(*devices, mapping, chunks, split_backward, optimizer_bytes_per_param);
-  else if (mapping != "chain" || chunks || split_backward) throw InputError("", "devices", "the mapping options need devices");
+  if (devices) options = pipeline_options(*devices, mapping, chunks, split_backward, optimizer_bytes_per_param, param_bytes);
+  else if (mapping != "chain" || chunks || split_backward || param_bytes != 4) throw InputError("", "devices", "the mapping options need devices");
   if (!stages && !options) throw InputError("", "stages", "give stages, or devices (and a mapping)");
   PartitionRequest request;
   request.stages = options ? pipeline_stages(*options) : *stages;
@@ -82,9 +87,9 @@ Placement partition(const Graph& graph, std::optional<int> stages, std::optional
 
 PlanAnswer plan(const Graph& graph, int devices, const std::string& mapping, py::handle memory,
                 std::optional<int> chunks, bool split_backward, int nmicros, std::optional<double> time_limit,
-                double optimizer_bytes_per_param, std::optional<std::string> output) {
+                double optimizer_bytes_per_param, int param_bytes, std::optional<std::string> output) {
   PlanRequest request;
-  request.pipeline = pipeline_options(devices, mapping, chunks, split_backward, optimizer_bytes_per_param);
+  request.pipeline = pipeline_options(devices, mapping, chunks, split_backward, optimizer_bytes_per_param, param_bytes);
   request.memory = memory_text(memory);
   request.nmicros = nmicros;
   if (time_limit) {
@@ -142,12 +147,12 @@ void bind_plan(py::module_& module) {
   module.def("partition", &partition, py::arg("graph"), py::arg("stages") = std::nullopt, py::kw_only(),
              py::arg("devices") = std::nullopt, py::arg("mapping") = "chain", py::arg("chunks") = std::nullopt,
              py::arg("split_backward") = false, py::arg("optimizer_bytes_per_param") = 8.0,
-             py::arg("time_limit") = std::nullopt,
+             py::arg("param_bytes") = 4, py::arg("time_limit") = std::nullopt,
              "Cut a graph into stages and return the placement (`tessel partition --placement-out`).");
   module.def("plan", &plan, py::arg("graph"), py::arg("devices"), py::arg("mapping") = "chain",
              py::arg("memory") = py::none(), py::kw_only(), py::arg("chunks") = std::nullopt,
              py::arg("split_backward") = false, py::arg("nmicros") = 16, py::arg("time_limit") = 60.0,
-             py::arg("optimizer_bytes_per_param") = 8.0, py::arg("output") = std::nullopt,
+             py::arg("optimizer_bytes_per_param") = 8.0, py::arg("param_bytes") = 4, py::arg("output") = std::nullopt,
              "From a graph to a verified schedule PyTorch runs (`tessel plan`); output writes the directory.");
 }
 

@@ -7,9 +7,14 @@
 //  - per stage: every micro-batch has exactly one F, one backward (B, or I),
 //    and a W exactly when it has an I; per rank the F of a micro-batch comes
 //    before its I/B, and the I before its W;
-//  - with comms: every SEND has its RECV on the rank of the peer stage, a
-//    compute waits for its input (RECV, or the neighbouring stage's action
-//    on the same rank), and the lists run to the end without deadlock.
+//  - with comms: every SEND has its RECV on the rank of each peer stage on
+//    another rank, a compute waits for its inputs (the RECV for those from
+//    other ranks, the producing stage's action for those on its own rank),
+//    and the lists run to the end without deadlock.
+// The stage graph says who feeds whom: PyTorch's stage sends its output to
+// every consumer stage and its input gradient to every producer stage, so a
+// RECV waits for the SENDs of all remote peers. Without one, stage s feeds
+// s + 1 (a chain, PyTorch's default).
 // Returns the problems found ("" when the table passes).
 #pragma once
 
@@ -20,10 +25,24 @@
 #include <vector>
 
 #include "model/formats/pytorch_csv.hpp"
+#include "model/placement.hpp"
 
 namespace tessel::testing {
 
-inline std::string pytorch_rule_problem(const PytorchTable& table, int nmicros) {
+using StageLinks = std::set<std::pair<int, int>>;  // (producer stage, consumer stage)
+
+// The stage graph of a placement whose blocks carry stages: its F -> F edges.
+inline StageLinks stage_links(const Placement& placement) {
+  StageLinks links;
+  for (const Edge& edge : placement.edges) {
+    const Block& from = placement.blocks[edge.from];
+    const Block& to = placement.blocks[edge.to];
+    if (from.kind == BlockKind::Forward && to.kind == BlockKind::Forward) links.insert({*from.stage, *to.stage});
+  }
+  return links;
+}
+
+inline std::string pytorch_rule_problem(const PytorchTable& table, int nmicros, StageLinks links = {}) {
   std::map<int, int> rank_of;
   std::map<std::tuple<int, std::string, int>, int> count;  // (stage, action, micro) -> times
   std::set<std::tuple<int, std::string, int>> done_on_rank;
@@ -54,19 +73,39 @@ inline std::string pytorch_rule_problem(const PytorchTable& table, int nmicros) 
       if (times("B") + times("I") != 1) return name + ": " + std::to_string(times("B") + times("I")) + " backwards";
       if (times("W") != times("I")) return name + ": W without I or I without W";
     }
-  // The runtime: each rank runs its list; a RECV waits for its SEND, a
-  // compute for its input.
+  if (links.empty())
+    for (int stage = 0; stage < last_stage; ++stage) links.insert({stage, stage + 1});
+  std::map<int, std::vector<int>> producers, consumers;
+  for (const auto& [from, to] : links) {
+    producers[to].push_back(from);
+    consumers[from].push_back(to);
+  }
+  // The runtime: each rank runs its list; a RECV waits for the SENDs of all
+  // its remote peers, a compute for each of its inputs.
   std::vector<std::vector<const PytorchAction*>> lists(table.ranks);
   for (const PytorchAction& action : table.actions) lists[action.rank].push_back(&action);
   std::set<std::tuple<int, std::string, int>> sent, received, computed;
+  auto remote = [&](int a, int b) { return rank_of.count(a) && rank_of.count(b) && rank_of[a] != rank_of[b]; };
+  auto all_sent = [&](int stage, const std::vector<int>& peers, const char* send, int micro) {
+    for (int peer : peers)
+      if (remote(stage, peer) && !sent.count({peer, send, micro})) return false;
+    return true;
+  };
+  auto gradient_done = [&](int stage, int micro) {
+    return computed.count({stage, "I", micro}) || computed.count({stage, "B", micro});
+  };
   auto ready = [&](const PytorchAction& a) {
-    if (a.action == "RECV_F") return sent.count({a.stage - 1, "SEND_F", a.micro}) > 0;
-    if (a.action == "RECV_B") return sent.count({a.stage + 1, "SEND_B", a.micro}) > 0;
-    if (a.action == "F" && a.stage > 0)
-      return received.count({a.stage, "RECV_F", a.micro}) || computed.count({a.stage - 1, "F", a.micro});
-    if ((a.action == "I" || a.action == "B") && a.stage < last_stage)
-      return received.count({a.stage, "RECV_B", a.micro}) || computed.count({a.stage + 1, "I", a.micro}) ||
-             computed.count({a.stage + 1, "B", a.micro});
+    if (a.action == "RECV_F") return all_sent(a.stage, producers[a.stage], "SEND_F", a.micro);
+    if (a.action == "RECV_B") return all_sent(a.stage, consumers[a.stage], "SEND_B", a.micro);
+    if (a.action == "F")
+      for (int from : producers[a.stage])
+        if (remote(from, a.stage) ? !received.count({a.stage, "RECV_F", a.micro})
+                                  : !computed.count({from, "F", a.micro}))
+          return false;
+    if (a.action == "I" || a.action == "B")
+      for (int to : consumers[a.stage])
+        if (remote(to, a.stage) ? !received.count({a.stage, "RECV_B", a.micro}) : !gradient_done(to, a.micro))
+          return false;
     return true;
   };
   bool comms = false;
@@ -92,10 +131,11 @@ inline std::string pytorch_rule_problem(const PytorchTable& table, int nmicros) 
              std::to_string(a.micro);
     }
   for (const auto& [stage, action, micro] : sent) {
-    std::string recv = action == "SEND_F" ? "RECV_F" : "RECV_B";
-    int peer = action == "SEND_F" ? stage + 1 : stage - 1;
-    if (!received.count({peer, recv, micro}))
-      return "a SEND without its RECV: " + std::to_string(stage) + action + std::to_string(micro);
+    bool forward = action == "SEND_F";
+    for (int peer : forward ? consumers[stage] : producers[stage])
+      if (remote(stage, peer) && !received.count({peer, forward ? "RECV_F" : "RECV_B", micro}))
+        return "a SEND without its RECV: " + std::to_string(stage) + action + std::to_string(micro) +
+               " for stage " + std::to_string(peer);
   }
   return "";
 }

@@ -25,7 +25,8 @@ namespace {
 
 const char* kUsage =
     "tessel partition GRAPH (--stages S | --devices D [--mapping chain|interleaved|v] [--chunks V]\n"
-    "       [--split-backward] [--optimizer-bytes-per-param X]) [--objective bottleneck|pippy] [--tolerance X]\n"
+    "       [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X]) [--objective bottleneck|pippy]\n"
+    "       [--tolerance X]\n"
     "       [--max-param-bytes B] [--method exact|dp] [--backend z3|cadical] [--time-limit SECONDS]\n"
     "       [-o PARTITION] [--placement-out FILE [--resolution R] [--backward-ratio X] [--memory-unit BYTES]]\n"
     "       [--json]\n"
@@ -41,8 +42,9 @@ const char* kUsage =
     "--devices D cuts S = D x chunks stages and maps them on D ranks (docs/plan.md): chain (stage\n"
     "s on rank s), interleaved (stage c*D+r on rank r, --chunks V), v (0..D-1 down, then back up;\n"
     "2 chunks). Its placement (--placement-out) has physical costs: activation memory per stage\n"
-    "in bytes, static memory per rank = parameters + gradients + optimizer state (X bytes per\n"
-    "fp32 parameter, default 8 = Adam), every block with its stage; --split-backward writes an\n"
+    "in bytes, static memory per rank = parameters and their gradients (--param-bytes B each,\n"
+    "default 4 = fp32; the graph counts parameters in fp32) + optimizer state (X bytes per\n"
+    "parameter, default 8 = Adam), every block with its stage; --split-backward writes an\n"
     "input-gradient (I) and a weight-gradient (W) block per stage instead of one backward (B).\n"
     "Without --devices, --placement-out writes the 1F1B chain with memory in --memory-unit units.";
 
@@ -91,7 +93,7 @@ int run_check(const std::string& graph_path, const std::string& partition_path, 
 
 // The --devices options, or nullopt without --devices (the --stages path).
 std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
-  for (const char* name : {"mapping", "chunks", "split-backward", "optimizer-bytes-per-param"}) {
+  for (const char* name : {"mapping", "chunks", "split-backward", "optimizer-bytes-per-param", "param-bytes"}) {
     bool given = values.count(name) && !values[name].defaulted() &&
                  !(std::string(name) == "split-backward" && !values[name].as<bool>());
     if (given && !values.count("devices")) throw InputError("", std::string("--") + name, "needs --devices D");
@@ -107,10 +109,13 @@ std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
   options.split_backward = values["split-backward"].as<bool>();
   if (values.count("optimizer-bytes-per-param"))
     options.optimizer_bytes_per_param = values["optimizer-bytes-per-param"].as<double>();
+  if (values.count("param-bytes")) options.bytes_per_param = values["param-bytes"].as<int>();
   options.resolution = values["resolution"].as<long long>();
   options.backward_ratio = values["backward-ratio"].as<double>();
   std::string problem = pipeline_options_problem(options);
-  if (!problem.empty()) throw InputError("", "--devices", problem);
+  if (!problem.empty())
+    throw InputError("", problem.find("bytes per parameter") != std::string::npos ? "--param-bytes" : "--devices",
+                     problem);
   if (values.count("stages") && values["stages"].as<int>() != pipeline_stages(options))
     throw InputError("", "--stages", "--devices " + std::to_string(options.devices) + " x " +
                                          std::to_string(options.chunks) + " chunks makes " +
@@ -131,6 +136,7 @@ int run_partition(int argc, char** argv) {
       ("chunks", po::value<int>(), "with --devices: stages per rank (interleaved; default 2 for interleaved and v, 1 for chain)")
       ("split-backward", po::bool_switch(), "with --devices: I and W blocks instead of one backward")
       ("optimizer-bytes-per-param", po::value<double>(), "with --devices: optimizer state bytes per parameter (default 8, Adam fp32)")
+      ("param-bytes", po::value<int>(), "with --devices: bytes of each parameter and of its gradient (default 4 fp32, 2 bf16)")
       ("objective", po::value<std::string>()->default_value("bottleneck"), "bottleneck | pippy")
       ("tolerance", po::value<double>()->default_value(0.1, "0.1"),
        "pippy: every stage's parameter bytes within (1 +- X) * mean")

@@ -19,12 +19,13 @@ namespace {
 
 const char* kUsage =
     "tessel plan GRAPH --devices D --memory LIMIT [--mapping chain|interleaved|v] [--chunks V]\n"
-    "            [--split-backward] [--optimizer-bytes-per-param X] [--nmicros N]\n"
+    "            [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X] [--nmicros N]\n"
     "            [--time-limit SECONDS] [--backend cadical|z3] [--threads T] -o DIR [--quiet]\n\n"
     "Partition GRAPH into D x chunks stages, map them on D ranks (chain: stage s on rank s;\n"
     "interleaved: stage c*D+r on rank r; v: 0..D-1 down then back up, 2 chunks), cost every\n"
     "block (spans from the graph's compute, activation memory in bytes, static memory =\n"
-    "parameters + gradients + optimizer state per rank), search the best makespan at N\n"
+    "parameters and gradients at B bytes each, default 4, + X bytes of optimizer state per\n"
+    "parameter, default 8, per rank), search the best makespan at N\n"
     "micro-batches (default 16) and verify it. --memory is DEVICE memory per rank in bytes:\n"
     "40GiB, 2e9, or one per rank (8GiB,8GiB,6GiB,6GiB); static memory counts against it.\n"
     "Writes DIR/placement.json, schedule.json, schedule.csv (PyTorch's compute-only action\n"
@@ -44,9 +45,13 @@ PlanRequest request_from(const po::variables_map& values) {
   pipeline.chunks = values.count("chunks") ? values["chunks"].as<int>() : pipeline.mapping == StageMapping::Chain ? 1 : 2;
   pipeline.split_backward = values["split-backward"].as<bool>();
   pipeline.optimizer_bytes_per_param = values["optimizer-bytes-per-param"].as<double>();
+  pipeline.bytes_per_param = values["param-bytes"].as<int>();
   std::string problem = pipeline_options_problem(pipeline);
   if (!problem.empty())
-    throw InputError("", problem.find("chunk") != std::string::npos ? "--chunks" : "--devices", problem);
+    throw InputError("", problem.find("chunk") != std::string::npos        ? "--chunks"
+                         : problem.find("bytes per parameter") != std::string::npos ? "--param-bytes"
+                                                                                     : "--devices",
+                     problem);
   if (!values.count("memory"))
     throw InputError("", "--memory", "give the device memory per rank (40GiB, 2e9, or one per rank)");
   request.memory = values["memory"].as<std::string>();
@@ -89,7 +94,8 @@ int run_plan(int argc, char** argv) {
       ("chunks", po::value<int>(), "stages per rank (default 1 for chain, 2 for interleaved and v)")
       ("split-backward", po::bool_switch(), "input-gradient (I) and weight-gradient (W) blocks per stage")
       ("optimizer-bytes-per-param", po::value<double>()->default_value(8, "8"),
-       "optimizer state bytes per fp32 parameter (8 = Adam)")
+       "optimizer state bytes per parameter (8 = Adam in fp32)")
+      ("param-bytes", po::value<int>()->default_value(4), "bytes of each parameter and of its gradient (4 fp32, 2 bf16)")
       ("memory", po::value<std::string>(), "device memory per rank: 40GiB, 2e9, or one per rank")
       ("nmicros", po::value<int>()->default_value(16), "micro-batches N per step")
       ("time-limit", po::value<double>()->default_value(60, "60"), "seconds for the whole plan")

@@ -21,7 +21,10 @@ this file estimates, per operator:
   operator on this machine instead: compute in nanoseconds;
 - param_bytes: the bytes of the parameters the operator uses (a module's own
   parameters, or a `get_attr` parameter feeding a function), each shared
-  parameter counted once, at its first user in program order;
+  parameter counted once, at its first user in program order. `tessel
+  partition/plan` read these bytes as fp32 parameters (4 bytes each; the
+  training precision is their --param-bytes), so a model whose parameters
+  are not fp32 is reported on stderr;
 - output_bytes: the bytes of the output tensors (numel x element size).
 
 Placeholders, outputs and parameter reads are folded away (they are not
@@ -649,6 +652,11 @@ def main(argv=None):
         return 2
     total = sum(node["compute"] for node in document["nodes"])
     params = sum(node["param_bytes"] for node in document["nodes"])
+    other = sorted({str(p.dtype) for p in module.parameters() if p.element_size() != 4})
+    if other:
+        print("tessel_fx.py: note: parameters in %s; plan and partition count the graph's parameter bytes as fp32 "
+              "(4 bytes each): trace the model in float32, and give the training precision as --param-bytes"
+              % ", ".join(other), file=sys.stderr)
     print("%s: %d nodes, %d edges, %.3g %s, %d parameter bytes -> %s"
           % (document["name"], len(document["nodes"]), len(document["edges"]), total,
              "ns (measured)" if args.profile else "FLOPs", params, args.output),

@@ -1,38 +1,115 @@
 #!/bin/sh
-# The mapping table of docs/plan.md: `tessel plan` on the graphs of
-# cases/graphs/ for each mapping (chain = 1F1B, chain with split backward,
-# interleaved, v, v with split backward), 4 ranks, N micro-batches, one
-# memory limit per run. Per row: the makespan in the graph's compute unit
+# The mapping table of docs/plan.md and the README: `tessel plan` on the
+# graphs of cases/graphs/ for each mapping (chain = 1F1B, chain with split
+# backward, interleaved, v, v with split backward), 4 ranks, N micro-batches,
+# one memory limit per run. Per row: the makespan in the graph's compute unit
 # (steps x step size, so plans of different step sizes compare), its ratio
 # to the chain's, the bubble ratio, the outcome and the wall time.
 #
 #   cases/bench/plan_table.sh [path/to/tessel]   (GRAPHS="gpt2-small vit-small gpt2-medium"
 #                                                  MEMORY=8GiB N=8 TIME=60)
+#   cases/bench/plan_table.sh --write [path/to/tessel]
+#
+# --write runs the documented set (every graph at 8GiB, GPT-2 medium also at
+# 4GiB and 3GiB), writes cases/bench/plan_table.md and replaces the tables
+# between the `plan_table:` markers of README.md and docs/plan.md, so that
+# the numbers there are this script's, never copied by hand.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
+write=0
+if [ "${1:-}" = "--write" ]; then write=1; shift; fi
 tessel=${1:-$here/build/tessel}
-graphs=${GRAPHS:-gpt2-small vit-small gpt2-medium}
-memory=${MEMORY:-8GiB}
 nmicros=${N:-8}
 limit=${TIME:-60}
+mappings="chain|chain --split-backward|interleaved|v|v --split-backward"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf '%-12s %-18s %14s %8s %7s %-9s %6s\n' graph mapping makespan vs_chain bubble outcome wall_s
-for graph in $graphs; do
-  chain=""
-  for mapping in "chain" "chain --split-backward" "interleaved" "v" "v --split-backward"; do
-    begin=$(date +%s.%N)
-    # shellcheck disable=SC2086
-    line=$("$tessel" plan "$here/cases/graphs/$graph.json" --devices 4 --mapping $mapping --memory "$memory" \
-           --nmicros "$nmicros" --time-limit "$limit" --quiet -o "$out/plan" 2>/dev/null | head -1 || true)
-    wall=$(echo "$(date +%s.%N) - $begin" | bc)
-    makespan=$(echo "$line" | sed -n 's/.*= \([0-9.e+]*\) compute.*/\1/p')
-    bubble=$(echo "$line" | sed -n 's/.*bubble ratio \([0-9.]*\).*/\1/p')
-    outcome=$(echo "$line" | sed -n 's/.*(\([a-z]*\), verified).*/\1/p')
-    case $line in *"no schedule"*) outcome=no-fit ;; esac
-    [ -z "$chain" ] && chain=$makespan
-    ratio=$(awk -v a="${makespan:-0}" -v b="${chain:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
-    printf '%-12s %-18s %14s %8s %7s %-9s %6.2f\n' "$graph" "$(echo "$mapping" | sed 's/ --split-backward/+split/')" \
-      "${makespan:--}" "$ratio" "${bubble:--}" "${outcome:-none}" "$wall"
+
+# One plan: prints "graph memory mapping makespan ratio bubble outcome wall".
+plan_row() {
+  graph=$1 memory=$2 mapping=$3 chain=$4
+  begin=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  line=$("$tessel" plan "$here/cases/graphs/$graph.json" --devices 4 --mapping $mapping --memory "$memory" \
+         --nmicros "$nmicros" --time-limit "$limit" --quiet -o "$out/plan" 2>/dev/null | head -1 || true)
+  wall=$(echo "$(date +%s.%N) - $begin" | bc)
+  makespan=$(echo "$line" | sed -n 's/.*= \([0-9.e+]*\) compute.*/\1/p')
+  bubble=$(echo "$line" | sed -n 's/.*bubble ratio \([0-9.]*\).*/\1/p')
+  outcome=$(echo "$line" | sed -n 's/.*(\([a-z]*\), verified).*/\1/p')
+  case $line in *"no schedule"*) outcome=no-fit ;; esac
+  [ -z "$chain" ] && chain=${makespan:-0}
+  ratio=$(awk -v a="${makespan:-0}" -v b="$chain" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }')
+  printf '%s %s %s %s %s %s %s %.2f\n' "$graph" "$memory" "$(echo "$mapping" | sed 's/ --split-backward/+split/')" \
+    "${makespan:--}" "$ratio" "${bubble:--}" "${outcome:-none}" "$wall"
+}
+
+# Every mapping of GRAPHS at MEMORY, appended to FILE.
+plan_rows() {
+  graphs=$1 memory=$2 file=$3
+  for graph in $graphs; do
+    chain=""
+    IFS='|'
+    for mapping in $mappings; do
+      unset IFS
+      row=$(plan_row "$graph" "$memory" "$mapping" "$chain")
+      [ -z "$chain" ] && chain=$(echo "$row" | awk '{ print ($4 == "-") ? 0 : $4 }')
+      echo "$row" >> "$file"
+      echo "$row" | awk '{ printf "%-12s %-6s %-18s %14s %8s %7s %-9s %6s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+      IFS='|'
+    done
+    unset IFS
   done
-done
+}
+
+# A markdown table of ratios to the chain, one line per (graph, memory).
+summary() {
+  awk '
+    BEGIN { print "| model | memory | chain (1F1B) | chain, split | interleaved | v | v, split |";
+            print "|---|---|---:|---:|---:|---:|---:|" }
+    { key = $1 " | " $2; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+      cell[key, $3] = ($7 == "no-fit") ? "no fit" : ($5 == "-" ? "-" : $5 "x") }
+    END { for (i = 1; i <= n; i++) { k = order[i]; printf "| %s | %s | %s | %s | %s | %s |\n", k,
+            cell[k, "chain"], cell[k, "chain+split"], cell[k, "interleaved"], cell[k, "v"], cell[k, "v+split"] } }' "$1"
+}
+
+# Replaces the lines between <!-- plan_table:NAME --> and <!-- /plan_table:NAME --> in FILE.
+replace_block() {
+  file=$1 name=$2 content=$3
+  awk -v name="$name" -v content="$content" '
+    $0 == "<!-- plan_table:" name " -->" { print; while ((getline line < content) > 0) print line; skip = 1; next }
+    $0 == "<!-- /plan_table:" name " -->" { skip = 0 }
+    !skip { print }' "$file" > "$file.tmp" && mv "$file.tmp" "$file"
+}
+
+printf '%-12s %-6s %-18s %14s %8s %7s %-9s %6s\n' graph memory mapping makespan vs_chain bubble outcome wall_s
+if [ "$write" = 0 ]; then
+  plan_rows "${GRAPHS:-gpt2-small vit-small gpt2-medium}" "${MEMORY:-8GiB}" "$out/rows"
+  exit 0
+fi
+plan_rows "gpt2-small vit-small gpt2-medium" 8GiB "$out/models"
+for memory in 4GiB 3GiB; do plan_rows gpt2-medium "$memory" "$out/memory"; done
+grep gpt2-medium "$out/models" | cat - "$out/memory" > "$out/memory_all"
+summary "$out/models" > "$out/models.md"
+summary "$out/memory_all" > "$out/memory.md"
+{
+  echo "# The mapping table (cases/bench/plan_table.sh --write)"
+  echo
+  echo "\`tessel plan\` with 4 ranks, N = $nmicros, a ${limit} s limit per plan, one run on $(nproc) cores" \
+       "shared with other jobs, $(date -u +%Y-%m-%d), at $(git -C "$here" rev-parse --short HEAD)."
+  echo "Makespan in the graph's compute unit (FLOPs); vs_chain: its ratio to the 1F1B chain's at the same memory."
+  echo
+  cat "$out/models.md"
+  echo
+  cat "$out/memory.md"
+  echo
+  echo '```'
+  printf '%-12s %-6s %-18s %14s %8s %7s %-9s %6s\n' graph memory mapping makespan vs_chain bubble outcome wall_s
+  cat "$out/models" "$out/memory" |
+    awk '{ printf "%-12s %-6s %-18s %14s %8s %7s %-9s %6s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+  echo '```'
+} > "$here/cases/bench/plan_table.md"
+plan_doc=$here/docs/plan.md
+replace_block "$here/README.md" models "$out/models.md"
+replace_block "$plan_doc" models "$out/models.md"
+replace_block "$plan_doc" memory "$out/memory.md"
+echo "wrote cases/bench/plan_table.md, README.md and docs/plan.md tables"

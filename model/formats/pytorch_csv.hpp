@@ -64,10 +64,12 @@ bool carries_stages(const Placement& placement);
 
 // The table of such a placement: compute-only (each action in the column of
 // its start step) or with PyTorch's communication actions (SEND_F, RECV_F,
-// SEND_B, RECV_B; each row a sequence, as PyTorch's runtime reads it). Throws
-// InputError when a stage would need two ranks or a block several devices,
-// the schedule has fused units, or (with comms) an edge crosses ranks
-// between stages that are not consecutive.
+// SEND_B, RECV_B; each row a sequence, as PyTorch's runtime reads it), for
+// any stage graph: a stage sends to every stage on another rank that
+// consumes its output, branches and skips included. Throws InputError when a
+// stage would need two ranks or a block several devices, the schedule has
+// fused units, or (with comms) an edge between ranks is neither F -> F nor
+// gradient -> gradient.
 std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms);
 
 }  // namespace tessel

@@ -4,16 +4,19 @@
 // the blocks. PyTorch runs each stage on one rank: a block on two ranks, or
 // two ranks for one stage, is refused with the reason.
 //
-// The comms table follows the lowering PyTorch applies to a compute-only
-// table (schedules.py, `_add_send_recv`): after a forward whose next stage
-// lives on another rank comes SEND_F, after an input (or full) backward whose
-// previous stage lives elsewhere SEND_B, and the matching RECV goes into the
-// receiver's list at the moment the sender runs. PyTorch takes that moment
-// from a simulation of the order; here the schedule's start times give it:
-// actions are lowered in start order, and a consumer starts after its
-// producer finished, so every RECV comes before the compute that needs it
-// and after its SEND in time; sends never wait (PyTorch posts them
-// asynchronously), so no rank can wait on a rank that waits on it.
+// The comms table lowers every edge between ranks the way PyTorch lowers a
+// compute-only table (schedules.py, `_add_send_recv`): right after the
+// compute that produces the data comes its stage's SEND (SEND_F after a
+// forward, SEND_B after an input or full backward), and the receiver's
+// RECV_F or RECV_B goes into the receiver's list at the moment the sender
+// runs -- the last sender, when a stage has several remote producers (a
+// branch joining), since one RECV action receives all of its inputs. PyTorch
+// takes that moment from a simulation of the order; here the schedule's
+// start times give it: actions are lowered in start order and a consumer
+// starts after every producer finished, so each RECV comes after its SENDs
+// and before the compute that needs it. Sends never wait (PyTorch posts them
+// asynchronously), so the lowering order itself is a run of all ranks in
+// which nothing waits: the table cannot deadlock.
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -36,8 +39,8 @@ std::string letter_of(const Block& block) {
   throw InputError("", "placement", "block '" + block.id + "' of kind 'other' has no PyTorch action (F, B, I or W)");
 }
 
-// Rank of every stage; refuses what PyTorch cannot express.
-std::map<int, int> stage_ranks(const Placement& placement) {
+// One rank per stage, one device per block: else PyTorch cannot run it.
+void require_one_rank_per_stage(const Placement& placement) {
   std::map<int, int> rank_of;
   for (const Block& block : placement.blocks) {
     if (block.devices.size() != 1)
@@ -51,26 +54,51 @@ std::map<int, int> stage_ranks(const Placement& placement) {
                                             std::to_string(block.devices.front()) +
                                             "; a PyTorch stage lives on one rank");
   }
-  return rank_of;
 }
 
-// PyTorch's runtime sends a forward's output to the next stage and a
-// backward's to the previous one, nothing else: an edge that crosses ranks
-// between other stages (a branch, a skip) has no send/recv to lower to.
-void require_consecutive(const Placement& placement) {
+// The sends and receives of one placement. A PyTorch stage sends its
+// forward output to every stage that consumes it and its input gradient to
+// every stage that produced its input (a stage built from a traced graph
+// knows its peers, so a branch or a skip is one more destination, not a
+// different action). Here: which blocks send (their stage's SEND_F/SEND_B
+// follows them) and, per block, how many remote producers must have sent
+// before its RECV can be listed: one RECV_F or RECV_B action receives from
+// all of them.
+struct CommsPlan {
+  std::vector<bool> sends;                  // per block
+  std::vector<int> remote_inputs;           // per block: edges from other ranks
+  std::vector<std::vector<int>> receivers;  // per block: its successors on other ranks
+};
+
+// Activations flow F -> F, gradients (I or B) -> (I or B); any other edge
+// between ranks (a forward feeding another rank's backward, a weight
+// gradient sending anything) has no PyTorch action to carry it.
+bool lowerable(const Block& from, const Block& to) {
+  bool forward = from.kind == BlockKind::Forward && to.kind == BlockKind::Forward;
+  auto gradient = [](const Block& block) {
+    return block.kind == BlockKind::Backward || block.kind == BlockKind::BackwardInput;
+  };
+  return forward || (gradient(from) && gradient(to));
+}
+
+CommsPlan plan_comms(const Placement& placement) {
+  const size_t count = placement.blocks.size();
+  CommsPlan comms{std::vector<bool>(count, false), std::vector<int>(count, 0), std::vector<std::vector<int>>(count)};
   for (const Edge& edge : placement.edges) {
     const Block& from = placement.blocks[edge.from];
     const Block& to = placement.blocks[edge.to];
     if (from.devices == to.devices) continue;
-    int step = *to.stage - *from.stage;
-    bool forward = from.kind == BlockKind::Forward && to.kind == BlockKind::Forward && step == 1;
-    bool backward = from.kind != BlockKind::Forward && to.kind != BlockKind::Forward && step == -1;
-    if (!forward && !backward)
-      throw InputError("", "placement", "edge " + from.id + " -> " + to.id + " crosses ranks from stage " +
-                                            std::to_string(*from.stage) + " to stage " + std::to_string(*to.stage) +
-                                            "; PyTorch's runtime only sends between consecutive stages "
-                                            "(the compute-only table has no such limit)");
+    if (!lowerable(from, to))
+      throw InputError("", "placement", "edge " + from.id + " -> " + to.id + " crosses ranks from a " +
+                                            kind_name(from.kind) + " block to a " + kind_name(to.kind) +
+                                            " block; PyTorch sends only activations (F to F) and input gradients "
+                                            "(B or I to B or I) between ranks (the compute-only table has no such "
+                                            "limit)");
+    comms.sends[edge.from] = true;
+    ++comms.remote_inputs[edge.to];
+    comms.receivers[edge.from].push_back(edge.to);
   }
+  return comms;
 }
 
 std::vector<Instance> in_start_order(const Schedule& schedule) {
@@ -101,28 +129,34 @@ std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms) 
   const Placement& placement = schedule.placement;
   if (!schedule.fused.empty())
     throw InputError("", "fused", "a schedule with fused units is written by the compute-only writer");
-  std::map<int, int> rank_of = stage_ranks(placement);
-  if (with_comms) require_consecutive(placement);
+  require_one_rank_per_stage(placement);
+  CommsPlan comms = with_comms ? plan_comms(placement) : CommsPlan{};
+  std::map<std::pair<int, int>, int> waiting;  // (block, micro) -> remote inputs not yet sent
   std::vector<std::vector<std::string>> rows(placement.ndevs);
   std::vector<std::map<Time, std::string>> cells(placement.ndevs);
   for (const Instance& instance : in_start_order(schedule)) {
     const Block& block = placement.blocks[instance.block];
-    int stage = *block.stage, rank = block.devices.front();
+    int rank = block.devices.front();
     std::string action = letter_of(block);
     if (!with_comms) {
       std::string& slot = cells[rank][instance.start];
       if (!slot.empty())
         throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
                                               " on rank " + std::to_string(rank));
-      slot = cell(stage, action, instance.micro);
+      slot = cell(*block.stage, action, instance.micro);
       continue;
     }
-    rows[rank].push_back(cell(stage, action, instance.micro));
-    int peer = action == "F" ? stage + 1 : action == "B" || action == "I" ? stage - 1 : -1;
-    auto peer_rank = rank_of.find(peer);
-    if (peer < 0 || peer_rank == rank_of.end() || peer_rank->second == rank) continue;
-    rows[rank].push_back(cell(stage, action == "F" ? "SEND_F" : "SEND_B", instance.micro));
-    rows[peer_rank->second].push_back(cell(peer, action == "F" ? "RECV_F" : "RECV_B", instance.micro));
+    rows[rank].push_back(cell(*block.stage, action, instance.micro));
+    if (!comms.sends[instance.block]) continue;
+    rows[rank].push_back(cell(*block.stage, action == "F" ? "SEND_F" : "SEND_B", instance.micro));
+    // The receive is listed once the last of its remote producers has sent.
+    for (int receiver : comms.receivers[instance.block]) {
+      auto left = waiting.emplace(std::make_pair(receiver, instance.micro), comms.remote_inputs[receiver]).first;
+      if (--left->second > 0) continue;
+      const Block& to = placement.blocks[receiver];
+      rows[to.devices.front()].push_back(
+          cell(*to.stage, to.kind == BlockKind::Forward ? "RECV_F" : "RECV_B", instance.micro));
+    }
   }
   std::ostringstream out;
   for (int rank = 0; rank < placement.ndevs; ++rank) {

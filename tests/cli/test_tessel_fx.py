@@ -213,6 +213,8 @@ class ExporterTest(unittest.TestCase):
                       "def make():\n"
                       "    return torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)),"
                       " (torch.ones(3, 8),)\n"
+                      "def half():\n"
+                      "    return torch.nn.Linear(8, 2).to(torch.bfloat16), (torch.ones(3, 8, dtype=torch.bfloat16),)\n"
                       "def broken():\n"
                       "    class M(torch.nn.Module):\n"
                       "        def forward(self, x):\n"
@@ -230,6 +232,14 @@ class ExporterTest(unittest.TestCase):
             graph = json.load(f)
         self.assertEqual([n["op"] for n in graph["nodes"]], ["linear", "relu", "linear"])
         self.assertEqual(graph["nodes"][0]["compute"], 2 * 3 * 8 * 16)
+        self.assertNotIn("note: parameters", errors.getvalue())
+        # bf16 parameters: plan reads the graph's bytes as fp32, so it says so.
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            code = tessel_fx.main([factory + ":half", "-o", out_path])
+        self.assertEqual(code, 0, errors.getvalue())
+        self.assertIn("note: parameters in torch.bfloat16", errors.getvalue())
+        self.assertIn("--param-bytes", errors.getvalue())
         errors = io.StringIO()
         with contextlib.redirect_stderr(errors):
             code = tessel_fx.main([factory + ":broken", "-o", out_path])

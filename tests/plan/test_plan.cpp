@@ -6,10 +6,13 @@
 // chain.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "model/formats/pytorch_csv.hpp"
 #include "model/graph_json.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
 #include "partition/pipeline_placement.hpp"
 #include "plan/plan.hpp"
 #include "tests/pytorch_rules.hpp"
@@ -37,9 +40,10 @@ std::vector<int> forward_ranks(const Placement& placement) {
   return ranks;
 }
 
-std::string bert() { return std::string(TESSEL_SOURCE_DIR) + "/cases/graphs/bert-base.json"; }
+std::string graph_file(const std::string& name) { return std::string(TESSEL_SOURCE_DIR) + "/cases/graphs/" + name + ".json"; }
+std::string bert() { return graph_file("bert-base"); }
 
-PlanResult plan_bert(StageMapping mapping, bool split) {
+PlanResult plan_graph(const std::string& name, StageMapping mapping, bool split) {
   PlanRequest request;
   request.pipeline.devices = 4;
   request.pipeline.mapping = mapping;
@@ -49,14 +53,29 @@ PlanResult plan_bert(StageMapping mapping, bool split) {
   request.nmicros = 8;
   request.deadline = Deadline::after_seconds(60);
   Progress quiet;
-  return plan_pipeline(read_graph_file(bert()), request, quiet);
+  return plan_pipeline(read_graph_file(graph_file(name)), request, quiet);
+}
+
+PlanResult plan_bert(StageMapping mapping, bool split) { return plan_graph("bert-base", mapping, split); }
+
+// Stages 0 and 1 (ranks 0 and 1) both feed stage 2 (rank 2): an
+// encoder-decoder's join. Full backwards, spans 1.
+Placement branch_placement() {
+  Placement branch;
+  branch.name = "branch";
+  branch.ndevs = 3;
+  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
+                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
+                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
+  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  return branch;
 }
 
 void check_tables(const Schedule& schedule) {
   for (bool comms : {false, true}) {
     PytorchTable table = read_pytorch_csv(write_pytorch_csv_staged(schedule, comms), "plan", PytorchDialect::current);
     INFO("with comms: " << comms);
-    CHECK(pytorch_rule_problem(table, schedule.nmicros) == "");
+    CHECK(pytorch_rule_problem(table, schedule.nmicros, stage_links(schedule.placement)) == "");
   }
 }
 
@@ -93,8 +112,12 @@ TEST_CASE("stages go on ranks as chain, interleaved and v map them", "[plan]") {
 }
 
 TEST_CASE("plan: v with split backward beats the 1F1B chain on the same model and memory", "[plan]") {
-  PlanResult chain = plan_bert(StageMapping::Chain, false);
-  PlanResult v = plan_bert(StageMapping::V, true);
+  // GPT-2 small: its language-model head is 29% of the compute and lands on
+  // rank 0 beside the embedding.
+  auto name = GENERATE(as<std::string>{}, "bert-base", "gpt2-small");
+  INFO(name);
+  PlanResult chain = plan_graph(name, StageMapping::Chain, false);
+  PlanResult v = plan_graph(name, StageMapping::V, true);
   REQUIRE(chain.schedule);
   REQUIRE(v.schedule);
   for (const PlanResult* result : {&chain, &v}) {
@@ -167,6 +190,20 @@ TEST_CASE("tessel partition --devices writes a mapped placement with physical co
   CHECK(placement.static_memory[0] + placement.static_memory[1] >= 5 * params);
   CHECK(placement.static_memory[0] + placement.static_memory[1] <= 5 * params + 4);
   for (const Block& block : placement.blocks) CHECK(block.stage.has_value());
+  // bf16 weights and gradients without optimizer state: 2 + 2 bytes per 4-byte graph parameter.
+  CommandResult bf16 = run_tessel("partition " + bert() + " --devices 2 --mapping v --param-bytes 2 "
+                                  "--optimizer-bytes-per-param 0 --placement-out " + dir.file("bf16.json"));
+  REQUIRE(bf16.exit_code == 0);
+  Placement half = read_placement_file(dir.file("bf16.json"));
+  CHECK(half.static_memory[0] + half.static_memory[1] >= params);
+  CHECK(half.static_memory[0] + half.static_memory[1] <= params + 4);
+  CommandResult zero = run_tessel("partition " + bert() + " --devices 2 --param-bytes 0");
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.err.find("--param-bytes") != std::string::npos);
+  CommandResult alone = run_tessel("partition " + bert() + " --stages 2 --param-bytes 2");
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.err.find("needs --devices") != std::string::npos);
+  CHECK(run_tessel("plan --help").out.find("--param-bytes") != std::string::npos);
   CommandResult conflict = run_tessel("partition " + bert() + " --devices 2 --mapping v --stages 3");
   CHECK(conflict.exit_code == 2);
   CHECK(conflict.err.find("makes 4 stages, not 3") != std::string::npos);
@@ -189,23 +226,146 @@ TEST_CASE("pytorch-csv refuses only what PyTorch cannot express", "[plan][format
   schedule.placement.blocks[1].devices = {0};
   CHECK(write_pytorch_csv_staged(schedule, true) == "0F0,0B0\n\n");
 
-  // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). The
-  // compute-only table has it; PyTorch's sends cannot reach stage 2 from 0.
-  Placement branch;
-  branch.name = "branch";
-  branch.ndevs = 3;
-  branch.blocks = {{"F0", BlockKind::Forward, 1, 1, 0, {0}}, {"F1", BlockKind::Forward, 1, 1, 1, {1}},
-                   {"F2", BlockKind::Forward, 1, 1, 2, {2}}, {"B2", BlockKind::Backward, 1, -1, 2, {2}},
-                   {"B1", BlockKind::Backward, 1, -1, 1, {1}}, {"B0", BlockKind::Backward, 1, -1, 0, {0}}};
-  branch.edges = {{0, 2}, {1, 2}, {2, 3}, {3, 4}, {3, 5}};
+  // A branch: stages 0 and 1 both feed stage 2 (an encoder-decoder). Stage
+  // 2's forward receives from both, once both have sent; its backward sends
+  // its input gradient to both.
+  Placement branch = branch_placement();
   Schedule branched = empty_schedule(branch, {}, 1);
   branched.instances = {{0, 0, 0}, {1, 0, 0}, {2, 0, 1}, {3, 0, 2}, {4, 0, 3}, {5, 0, 3}};
   REQUIRE(verify_schedule(branched).valid);
   CHECK(write_pytorch_csv(branched) == "0F0,,,0B0\n1F0,,,1B0\n,2F0,2B0\n");
+  std::string comms = write_pytorch_csv_staged(branched, true);
+  CHECK(comms == "0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n");
+  PytorchTable table = read_pytorch_csv(comms, "branch", PytorchDialect::current);
+  CHECK(pytorch_rule_problem(table, 1, stage_links(branch)) == "");
+  // Read as a chain (1 feeds 2, 0 feeds 1), stage 1 would wait for stage 0.
+  CHECK(pytorch_rule_problem(table, 1) != "");
+
+  // A forward feeding another rank's backward has no PyTorch action.
+  Placement odd = branch;
+  odd.edges.push_back({0, 4});
+  Schedule odd_schedule = branched;
+  odd_schedule.placement = odd;
   try {
-    write_pytorch_csv_staged(branched, true);
-    FAIL("a send from stage 0 to stage 2 was written");
+    write_pytorch_csv_staged(odd_schedule, true);
+    FAIL("an F -> B edge between ranks was written");
   } catch (const InputError& error) {
-    CHECK(error.reason.find("edge F0 -> F2 crosses ranks from stage 0 to stage 2") != std::string::npos);
+    CHECK(error.reason.find("edge F0 -> B1 crosses ranks from a forward block to a backward block") !=
+          std::string::npos);
   }
+}
+
+TEST_CASE("PyTorch's rules catch a table that deadlocks or loses a message", "[plan][formats]") {
+  StageLinks branch{{0, 2}, {1, 2}};
+  auto problem = [&](const std::string& csv) {
+    return pytorch_rule_problem(read_pytorch_csv(csv, "t", PytorchDialect::current), 1, branch);
+  };
+  const std::string good = "0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n";
+  REQUIRE(problem(good) == "");
+  // Stage 0 waits for its gradient before it sends the activation: a cycle.
+  CHECK(problem("0F0,0RECV_B0,0SEND_F0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n")
+            .find("deadlock: rank 0 waits at 0RECV_B0") == 0);
+  // Stage 1 never sends: stage 2's receive waits for ever.
+  CHECK(problem("0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n").find("deadlock") == 0);
+  // A sent gradient nobody receives.
+  CHECK(problem("0F0,0SEND_F0,0B0\n1F0,1SEND_F0,1RECV_B0,1B0\n2RECV_F0,2F0,2B0,2SEND_B0\n")
+            .find("deadlock: rank 0 waits at 0B0") == 0);
+}
+
+TEST_CASE("a searched schedule of a stage graph with a branch and a skip lowers to a table PyTorch runs", "[plan]") {
+  // Stages 0 -> 1 -> 2 -> 3 with a skip 0 -> 2 and a branch 1 -> 3, on
+  // ranks 0, 1, 2, 0 (stage 3 back on rank 0), split backward.
+  Placement graph;
+  graph.name = "skips";
+  graph.ndevs = 3;
+  const std::vector<int> rank{0, 1, 2, 0};
+  const std::vector<std::pair<int, int>> links{{0, 1}, {1, 2}, {2, 3}, {0, 2}, {1, 3}};
+  for (int s = 0; s < 4; ++s) graph.blocks.push_back({"F" + std::to_string(s), BlockKind::Forward, 1, 2, s, {rank[s]}});
+  for (int s = 0; s < 4; ++s) {
+    graph.blocks.push_back({"I" + std::to_string(s), BlockKind::BackwardInput, 1, -1, s, {rank[s]}});
+    graph.blocks.push_back({"W" + std::to_string(s), BlockKind::BackwardWeight, 1, -1, s, {rank[s]}});
+    graph.edges.push_back({4 + 2 * s, 5 + 2 * s});
+  }
+  graph.edges.push_back({3, 4 + 2 * 3});  // F3 -> I3
+  for (auto [from, to] : links) {
+    graph.edges.push_back({from, to});                  // F -> F
+    graph.edges.push_back({4 + 2 * to, 4 + 2 * from});  // I -> I
+  }
+  SearchRequest request;
+  request.placement = graph;
+  request.memory_limit = {16, 16, 16};
+  request.total_micros = 4;
+  request.deadline = Deadline::after_seconds(30);
+  Progress quiet;
+  SearchReport report = solve(request, quiet);
+  REQUIRE(report.best);
+  Schedule schedule = report.best->nmicros == 4 ? *report.best : unroll(*report.best, 4);
+  REQUIRE(verify_schedule(schedule).valid);
+  std::string comms = write_pytorch_csv_staged(schedule, true);
+  PytorchTable table = read_pytorch_csv(comms, "skips", PytorchDialect::current);
+  INFO(comms);
+  CHECK(pytorch_rule_problem(table, 4, stage_links(graph)) == "");
+  // Stage 2 receives from stages 0 and 1 with one RECV_F per micro-batch,
+  // stage 0 its gradients from stages 1 and 2 with one RECV_B.
+  auto count = [&](int stage, const std::string& action) {
+    return std::count_if(table.actions.begin(), table.actions.end(),
+                         [&](const PytorchAction& a) { return a.stage == stage && a.action == action; });
+  };
+  CHECK(count(2, "RECV_F") == 4);
+  CHECK(count(0, "RECV_B") == 4);
+  CHECK(count(3, "RECV_F") == 4);  // from stage 1 (rank 1); stage 2 is on rank 2
+  CHECK(count(0, "SEND_F") == 4);  // one send to stages 1 and 2
+}
+
+TEST_CASE("export --to pytorch-csv --with-comms on the command line: a branch is lowered, not refused", "[plan][cli]") {
+  Placement branch = branch_placement();
+  Schedule schedule = empty_schedule(branch, {}, 2);
+  schedule.instances = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}, {1, 1, 1}, {2, 0, 1}, {2, 1, 2}, {3, 0, 3},
+                        {3, 1, 4}, {4, 0, 4}, {5, 0, 4}, {4, 1, 5}, {5, 1, 5}};
+  REQUIRE(verify_schedule(schedule).valid);
+  TempDir dir;
+  write_schedule_file(dir.file("s.json"), schedule);
+  CommandResult exported = run_tessel("export --to pytorch-csv --with-comms " + dir.file("s.json") + " -o " +
+                                      dir.file("s.csv"));
+  REQUIRE(exported.exit_code == 0);
+  PytorchTable table = read_pytorch_csv(read_text(dir.file("s.csv")), "s.csv", PytorchDialect::current);
+  CHECK(pytorch_rule_problem(table, 2, stage_links(branch)) == "");
+  // A block on two ranks is what PyTorch cannot run: bad input, with the reason.
+  schedule.placement.blocks[2].devices = {1, 2};
+  write_schedule_file(dir.file("two.json"), schedule);
+  CommandResult refused = run_tessel("export --to pytorch-csv --with-comms " + dir.file("two.json") + " -o " +
+                                     dir.file("two.csv"));
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("runs on 2 devices; a PyTorch stage lives on one rank") != std::string::npos);
+}
+
+TEST_CASE("the step keeps the busiest rank's work within 3%, and a tied-weight head has its weight gradient",
+          "[plan]") {
+  // An embedding of no compute, six layers, and a head three times a layer
+  // whose weight is tied to the embedding (no parameters of its own); a V on
+  // 2 ranks puts the embedding and the head on rank 0.
+  Graph graph = line_graph(8);
+  graph.nodes[0] = {"embedding", "embedding", 0, 4000, 1000};
+  graph.nodes[7] = {"head", "linear", 300, 0, 1000};
+  Partition partition{4, {0, 1, 1, 1, 2, 2, 2, 3}};
+  PipelineOptions options;
+  options.devices = 2;
+  options.chunks = 2;
+  options.mapping = StageMapping::V;
+  options.split_backward = true;
+  PipelinePlacement v = pipeline_placement(graph, partition, options);
+  std::vector<double> exact(2, 0), rounded(2, 0);
+  const double stage_compute[] = {0, 300, 300, 300};
+  for (const Block& block : v.placement.blocks) {
+    int rank = block.devices.front();
+    rounded[rank] += static_cast<double>(block.span) * static_cast<double>(v.resolution);
+    exact[rank] += block.kind == BlockKind::Forward ? stage_compute[*block.stage] : 0;
+  }
+  for (double& work : exact) work *= 3;  // F + I + W = 3 forwards
+  double busiest = std::max(exact[0], exact[1]);
+  CHECK(std::abs(std::max(rounded[0], rounded[1]) - busiest) <= 0.03 * busiest);
+  // The head's W is its forward (one matmul for the weight gradient), not one step for nothing.
+  for (const Block& block : v.placement.blocks)
+    if (block.kind == BlockKind::BackwardWeight && *block.stage == 3)
+      CHECK(static_cast<double>(block.span) * static_cast<double>(v.resolution) == Approx(300).epsilon(0.05));
 }
