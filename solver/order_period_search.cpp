@@ -210,6 +210,9 @@ class OrderSolver {
   // as the cycle's slack at the target allows, to constants on a grid, so
   // that cycles whose stretches differ by a few ticks (measured times)
   // share their atoms: the clause then says "P > target" for them all.
+  // Atoms learned before are weakened the same way (their ladder implies
+  // the weaker one): on nnshape, 8 devices, spans x1000, that halved the
+  // SAT calls of the descent.
   void add_cycle_clause(const std::vector<ImpliedDifference>& differences, const Cycle& cycle, Time target) {
     struct Piece {
       std::vector<Lit> because;
