@@ -14,7 +14,9 @@
 //   - an answer feasible at t has an exact period P1 = ceil(its ratio) <= t:
 //     a solution; ask again with t = P1 - 1;
 //   - unsatisfiable: no repetend with P <= t, a proof.
-// The first question is t = L, answered at once when L is reachable. Periods
+// The first question is t = L, answered at once when L is reachable; when a
+// few hundred SAT calls do not settle it, the descent starts from the top
+// instead (so that a time limit finds a schedule at hand). Periods
 // and starts are integer ticks: with integer data a feasible integer period
 // has integer starts, so the answer is the minimal period on the input's
 // grid, and its ratio (a rational <= it) is reported beside it.

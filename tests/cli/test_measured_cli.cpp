@@ -63,6 +63,15 @@ TEST_CASE("a measured placement is searched and its schedule verified on the rea
     CHECK(out["lower_bound"] == 4.21);
     CHECK(out["period"].get<double>() >= 4.21);
     CHECK(out["optimal"] == true);
+    // Warmup, cooldown and the makespan at N on the same decimals: a
+    // makespan no lower than its bound, the gap their difference.
+    const double makespan = out["makespan_at_total"].get<double>();
+    const double bound = out["makespan_bound_at_total"].get<double>();
+    CHECK(bound > 0);
+    CHECK(makespan >= bound);
+    CHECK(out["makespan_gap_at_total"].get<double>() == Approx(makespan - bound).margin(1e-6));
+    CHECK(out["warmup_steps"].get<double>() > 0);
+    CHECK(out["cooldown_steps"].get<double>() > 0);
     periods.push_back(out["period"].get<double>());
     auto checked = run_tessel("verify " + dir.file("s.json") + " --json");
     REQUIRE(checked.exit_code == 0);
@@ -118,11 +127,38 @@ TEST_CASE("a span of a million with --time-limit 2 ends in time, never claiming 
   CHECK(seconds < 6);  // 2 s and the writing of the answer; once 36 s
   REQUIRE((run.exit_code == 0 || run.exit_code == 3));
   if (run.exit_code == 3) CHECK_THAT(run.out, !Catch::Contains("proven optimal"));
-  if (!run.out.empty()) CHECK(run_tessel("verify " + dir.file("s.json")).exit_code == 0);
+  CHECK(run_tessel("verify " + dir.file("s.json")).exit_code == 0);
   // The unit-step encoding of the whole problem is refused by its budget.
   auto full = run_tessel("search --placement " + file + " --memory 8 --strategy full --nmicros 4 --quiet");
   CHECK(full.exit_code == 2);
   CHECK_THAT(full.err, Catch::Contains("--nmicros"));
+}
+
+TEST_CASE("every span near 10^5 with --time-limit 1: exit 3, the best schedule so far written and valid",
+          "[measured][cli][time-limit]") {
+  // nnshape on 16 devices, each span x10^5 moved by up to +-10%: the
+  // optimality proof takes far longer than a second at any magnitude, so the
+  // limit strikes; what was found by then must be written and valid.
+  TempDir dir;
+  REQUIRE(run_tessel("placement --case nnshape --ndevs 16 -o " + dir.file("unit.json")).exit_code == 0);
+  nlohmann::json placement = nlohmann::json::parse(tessel::testing::read_text(dir.file("unit.json")));
+  long long noise = 1;
+  for (nlohmann::json& block : placement["blocks"]) {
+    noise = noise * 7919 % 20011;
+    block["span"] = block["span"].get<long long>() * 100000 + noise - 10005;
+  }
+  const std::string file = written(dir, "big.json", placement);
+  tessel::testing::CommandResult run;
+  const double seconds = seconds_of([&] {
+    run = run_tessel("search --placement " + file + " --memory 16 --time-limit 1 --json -o " + dir.file("s.json"));
+  });
+  CHECK(seconds < 5);
+  REQUIRE(run.exit_code == 3);
+  nlohmann::json out = nlohmann::json::parse(run.out);
+  CHECK(out["status"] == "timeout");
+  CHECK(out["optimal"] == false);
+  CHECK(out["period"].get<long long>() >= out["lower_bound"].get<long long>());
+  CHECK(run_tessel("verify " + dir.file("s.json")).exit_code == 0);
 }
 
 TEST_CASE("search with a resolution rounds the times only on request and prints what it may cost", "[measured][cli]") {
