@@ -13,7 +13,7 @@
 #include "model/unroll.hpp"
 #include "solver/max_cycle_ratio.hpp"
 #include "solver/repetend_search.hpp"
-#include "support.hpp"
+#include "tests/support.hpp"
 
 using namespace tessel;
 
