@@ -26,6 +26,24 @@
 // micro-batch (the all-device fs cannot fill in: it needs devices 0-2) and
 // during b2, b1, b0 of the last, 3 + 9 steps, so no schedule of 128
 // micro-batches is shorter than 768 + 12 = 780.
+//
+// Why the memory-aware bound is a lower bound. Fix d with limit M (the
+// blocks' own memory), head h (earliest start of a block on d) and tail t
+// (shortest chain after a block on d). A device's memory drops only when a
+// block with negative memory starts on it, and none can start before E, the
+// earliest start of such a block on d. So in [h, E) d runs only blocks that
+// allocate, whose memory together stays within M, and blocks of memory 0:
+// at most M x (largest span per unit of memory) + N x (span of the zero
+// blocks) busy steps; the rest of [h, E) is idle, and the last block on d
+// ends no earlier than h + that idle + N load(d). Mirror image: after the
+// last allocating instance starts (at S), d only frees, at most what M
+// minus the final level leaves, so it is busy at most (its span) + (freed
+// x largest span per unit freed) + the zero work from S on; S then is at
+// least h + N load(d) minus that (plus the warmup idle when the allocations
+// of all N micro-batches exceed M: S then comes after E), and the chain
+// after the allocating block follows. xshape on 16 devices, memory 16:
+// device 7 starts at 7, frees first at 37 and fills at most 16 of those 30
+// steps, so 7 + 14 + 1024 + 21 = 1066.
 #include "solver/makespan_bound.hpp"
 
 #include <algorithm>
@@ -185,7 +203,107 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
   return bound;
 }
 
+// What the memory-aware bound needs of one device's blocks.
+struct MemoryFacts {
+  Time head = LLONG_MAX;          // earliest start of a block on d
+  Time tail = LLONG_MAX;          // shortest chain after a block on d
+  Time first_free = LLONG_MAX;    // earliest start of a freeing block on d
+  Time allocating_tail = LLONG_MAX;  // shortest span + chain after an allocating block
+  Time allocating_span = 0;       // longest allocating block
+  Memory allocated = 0;           // one micro-batch's allocations on d
+  Memory final_level = 0;         // one micro-batch's net memory on d
+  Time zero_work = 0;             // one micro-batch's blocks of memory 0 on d
+  bool frees = false;
+};
+
+MemoryFacts memory_facts(const Placement& placement, int device, const std::vector<Time>& earliest,
+                         const std::vector<Time>& after) {
+  MemoryFacts facts;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (!on_device(block, device)) continue;
+    facts.head = std::min(facts.head, earliest[b]);
+    facts.tail = std::min(facts.tail, after[b]);
+    facts.final_level += block.memory;
+    if (block.memory == 0) facts.zero_work += block.span;
+    if (block.memory < 0) {
+      facts.frees = true;
+      facts.first_free = std::min(facts.first_free, earliest[b]);
+    }
+    if (block.memory > 0) {
+      facts.allocated += block.memory;
+      facts.allocating_span = std::max(facts.allocating_span, block.span);
+      facts.allocating_tail = std::min(facts.allocating_tail, block.span + after[b]);
+    }
+  }
+  return facts;
+}
+
+// The most busy steps blocks of one sign can fill with `budget` memory
+// (allocated, or freed): the best span per unit of memory, fractionally,
+// and never more than N instances of each. `before`: only blocks whose
+// earliest start is below it.
+long long busy_within(const Placement& placement, int device, long long nmicros, Memory budget, int sign,
+                      const std::vector<Time>& earliest, Time before) {
+  long long best = 0, all = 0;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (!on_device(block, device) || block.memory * sign <= 0 || earliest[b] >= before) continue;
+    best = std::max<long long>(best, std::max<Memory>(0, budget) * block.span / (block.memory * sign));
+    all += nmicros * block.span;
+  }
+  return std::min(best, all);
+}
+
+// The memory-aware bound of one device (see the top of the file); 0 when it
+// gives nothing.
+long long memory_bound(const Placement& placement, long long nmicros, int device, Memory limit,
+                       const std::vector<Time>& earliest, const std::vector<Time>& after, Time load) {
+  const MemoryFacts facts = memory_facts(placement, device, earliest, after);
+  if (!facts.frees || facts.head == LLONG_MAX) return 0;
+  const long long zero = nmicros * facts.zero_work;
+  const long long warm_busy = busy_within(placement, device, nmicros, limit, +1, earliest, facts.first_free);
+  const long long warm_idle = std::max<long long>(0, facts.first_free - facts.head - warm_busy - zero);
+  long long bound = facts.head + warm_idle + nmicros * load + facts.tail;
+  const Memory freeable = limit - nmicros * facts.final_level;
+  if (facts.allocated == 0 || freeable < 0) return bound;
+  const long long cool_busy =
+      facts.allocating_span + busy_within(placement, device, nmicros, freeable, -1, earliest, LLONG_MAX) + zero;
+  const long long before_last = nmicros * facts.allocated > limit ? warm_idle : 0;
+  return std::max(bound, facts.head + before_last + nmicros * load - cool_busy + facts.allocating_tail);
+}
+
+// The chain after each block: spans and delays of its longest path of
+// successors (the simple bound's tail).
+std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
+  std::vector<Time> after(placement.blocks.size(), 0);
+  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
+    for (const Edge& edge : placement.edges)
+      if (edge.from == *it)
+        after[*it] = std::max<Time>(after[*it], edge.delay + placement.blocks[edge.to].span + after[edge.to]);
+  return after;
+}
+
 }  // namespace
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  MakespanBound result = makespan_bound(placement, nmicros);
+  if (nmicros <= 0 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs) return result;
+  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
+  const std::vector<Time> earliest = earliest_starts(placement);
+  const std::vector<Time> after = chain_after(placement, graph);
+  const std::vector<Time> load = device_load(placement);
+  const long long without = result.value;
+  for (int device = 0; device < placement.ndevs; ++device)
+    result.value = std::max(result.value,
+                            memory_bound(placement, nmicros, device, limits[device], earliest, after, load[device]));
+  result.memory_idle = result.value - without;
+  return result;
+}
+
+long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  return makespan_bound(placement, nmicros, limits).value;
+}
 
 MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
   MakespanBound result;
