@@ -203,74 +203,93 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
   return bound;
 }
 
-// What the memory-aware bound needs of one device's blocks.
-struct MemoryFacts {
-  Time head = LLONG_MAX;          // earliest start of a block on d
-  Time tail = LLONG_MAX;          // shortest chain after a block on d
-  Time first_free = LLONG_MAX;    // earliest start of a freeing block on d
-  Time allocating_tail = LLONG_MAX;  // shortest span + chain after an allocating block
-  Time allocating_span = 0;       // longest allocating block
-  Memory allocated = 0;           // one micro-batch's allocations on d
-  Memory final_level = 0;         // one micro-batch's net memory on d
-  Time zero_work = 0;             // one micro-batch's blocks of memory 0 on d
-  bool frees = false;
+// What the memory-aware bound needs of one device (its blocks' spans and
+// memory, earliest starts, chains after them; N; the limit).
+struct DeviceMemory {
+  const Graph& graph;
+  const std::vector<Time>& earliest;
+  const std::vector<Time>& after;
+  long long nmicros;
+  int device;
+  Memory limit;
 };
 
-MemoryFacts memory_facts(const Placement& placement, int device, const std::vector<Time>& earliest,
-                         const std::vector<Time>& after) {
-  MemoryFacts facts;
-  for (size_t b = 0; b < placement.blocks.size(); ++b) {
-    const Block& block = placement.blocks[b];
-    if (!on_device(block, device)) continue;
-    facts.head = std::min(facts.head, earliest[b]);
-    facts.tail = std::min(facts.tail, after[b]);
-    facts.final_level += block.memory;
-    if (block.memory == 0) facts.zero_work += block.span;
-    if (block.memory < 0) {
-      facts.frees = true;
-      facts.first_free = std::min(facts.first_free, earliest[b]);
-    }
-    if (block.memory > 0) {
-      facts.allocated += block.memory;
-      facts.allocating_span = std::max(facts.allocating_span, block.span);
-      facts.allocating_tail = std::min(facts.allocating_tail, block.span + after[b]);
-    }
-  }
-  return facts;
-}
-
-// The most busy steps blocks of one sign can fill with `budget` memory
-// (allocated, or freed): the best span per unit of memory, fractionally,
-// and never more than N instances of each. `before`: only blocks whose
-// earliest start is below it.
-long long busy_within(const Placement& placement, int device, long long nmicros, Memory budget, int sign,
-                      const std::vector<Time>& earliest, Time before) {
+// The most busy steps the blocks of d whose memory has `sign` (+1
+// allocating, -1 freeing) fill with `budget` memory and, with `window`, inside
+// [their earliest start, window): the best span per unit of memory
+// (fractionally), at most N instances each.
+long long memory_busy(const DeviceMemory& d, Memory budget, int sign, Time window) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
   long long best = 0, all = 0;
-  for (size_t b = 0; b < placement.blocks.size(); ++b) {
-    const Block& block = placement.blocks[b];
-    if (!on_device(block, device) || block.memory * sign <= 0 || earliest[b] >= before) continue;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    if (!on_device(block, d.device) || block.memory * sign <= 0 || d.earliest[b] >= window) continue;
     best = std::max<long long>(best, std::max<Memory>(0, budget) * block.span / (block.memory * sign));
-    all += nmicros * block.span;
+    all += std::min<long long>(d.nmicros * block.span, window - d.earliest[b]);
   }
   return std::min(best, all);
 }
 
+// The busy steps of d's blocks of memory 0 inside [their earliest, window).
+// One tied to a block of `sign` on d (an allocating ancestor, or a freeing
+// descendant) runs in at most `micros` micro-batches: each of them needs
+// that block's memory within the budget.
+long long zero_busy(const DeviceMemory& d, int sign, long long micros, Time window) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
+  long long busy = 0;
+  for (size_t z = 0; z < blocks.size(); ++z) {
+    if (!on_device(blocks[z], d.device) || blocks[z].memory != 0 || d.earliest[z] >= window) continue;
+    bool tied = false;
+    for (size_t b = 0; b < blocks.size() && !tied; ++b)
+      tied = on_device(blocks[b], d.device) && blocks[b].memory * sign > 0 &&
+             (sign > 0 ? d.graph.reach[b][z] : d.graph.reach[z][b]);
+    const long long count = tied ? std::min(micros, d.nmicros) : d.nmicros;
+    busy += std::min<long long>(count * blocks[z].span, window - d.earliest[z]);
+  }
+  return busy;
+}
+
+// The smallest memory (its size) of d's blocks of `sign`; 0 when none.
+Memory smallest_memory(const DeviceMemory& d, int sign) {
+  Memory least = 0;
+  for (const Block& block : d.graph.placement.blocks)
+    if (on_device(block, d.device) && block.memory * sign > 0 && (least == 0 || block.memory * sign < least))
+      least = block.memory * sign;
+  return least;
+}
+
 // The memory-aware bound of one device (see the top of the file); 0 when it
 // gives nothing.
-long long memory_bound(const Placement& placement, long long nmicros, int device, Memory limit,
-                       const std::vector<Time>& earliest, const std::vector<Time>& after, Time load) {
-  const MemoryFacts facts = memory_facts(placement, device, earliest, after);
-  if (!facts.frees || facts.head == LLONG_MAX) return 0;
-  const long long zero = nmicros * facts.zero_work;
-  const long long warm_busy = busy_within(placement, device, nmicros, limit, +1, earliest, facts.first_free);
-  const long long warm_idle = std::max<long long>(0, facts.first_free - facts.head - warm_busy - zero);
-  long long bound = facts.head + warm_idle + nmicros * load + facts.tail;
-  const Memory freeable = limit - nmicros * facts.final_level;
-  if (facts.allocated == 0 || freeable < 0) return bound;
-  const long long cool_busy =
-      facts.allocating_span + busy_within(placement, device, nmicros, freeable, -1, earliest, LLONG_MAX) + zero;
-  const long long before_last = nmicros * facts.allocated > limit ? warm_idle : 0;
-  return std::max(bound, facts.head + before_last + nmicros * load - cool_busy + facts.allocating_tail);
+long long memory_bound(const DeviceMemory& d, Time load) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
+  Time head = LLONG_MAX, tail = LLONG_MAX, first_free = LLONG_MAX, allocating_tail = LLONG_MAX;
+  Time allocating_span = 0;
+  Memory allocated = 0, final_level = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (!on_device(blocks[b], d.device)) continue;
+    head = std::min(head, d.earliest[b]);
+    tail = std::min(tail, d.after[b]);
+    final_level += blocks[b].memory;
+    if (blocks[b].memory < 0) first_free = std::min(first_free, d.earliest[b]);
+    if (blocks[b].memory <= 0) continue;
+    allocated += blocks[b].memory;
+    allocating_span = std::max(allocating_span, blocks[b].span);
+    allocating_tail = std::min(allocating_tail, blocks[b].span + d.after[b]);
+  }
+  if (first_free == LLONG_MAX || head == LLONG_MAX) return 0;
+  const Memory least_allocation = smallest_memory(d, +1);
+  const long long allocating_micros = least_allocation > 0 ? std::max<Memory>(0, d.limit) / least_allocation : 0;
+  const long long warm_busy =
+      memory_busy(d, d.limit, +1, first_free) + zero_busy(d, +1, allocating_micros, first_free);
+  const long long warm_idle = std::max<long long>(0, first_free - head - warm_busy);
+  const long long bound = head + warm_idle + d.nmicros * load + tail;
+  const Memory freeable = d.limit - d.nmicros * final_level;
+  if (allocated == 0 || freeable < 0) return bound;
+  const long long freeing_micros = freeable / smallest_memory(d, -1);
+  const long long cool_busy = allocating_span + memory_busy(d, freeable, -1, LLONG_MAX) +
+                              zero_busy(d, -1, freeing_micros, LLONG_MAX);
+  const long long before_last = d.nmicros * allocated > d.limit ? warm_idle : 0;
+  return std::max(bound, head + before_last + d.nmicros * load - cool_busy + allocating_tail);
 }
 
 // The chain after each block: spans and delays of its longest path of
@@ -290,13 +309,14 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros, cons
   MakespanBound result = makespan_bound(placement, nmicros);
   if (nmicros <= 0 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs) return result;
   Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
+  graph.reach = descendants(placement, graph.order, graph.succs);
   const std::vector<Time> earliest = earliest_starts(placement);
   const std::vector<Time> after = chain_after(placement, graph);
   const std::vector<Time> load = device_load(placement);
   const long long without = result.value;
   for (int device = 0; device < placement.ndevs; ++device)
-    result.value = std::max(result.value,
-                            memory_bound(placement, nmicros, device, limits[device], earliest, after, load[device]));
+    result.value = std::max(
+        result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
   result.memory_idle = result.value - without;
   return result;
 }
