@@ -160,7 +160,7 @@ TEST_CASE("makespan bound: memory limits add the warmup idle they force, never a
     int nmicros;
     long long memory;
   };
-  const Instance instances[] = {{"xshape", 4, 4, 2}, {"xshape", 4, 6, 3}, {"xshape", 4, 3, 4}, {"vshape", 4, 5, 1},
+  const Instance instances[] = {{"xshape", 4, 4, 2}, {"xshape", 4, 4, 3}, {"xshape", 4, 3, 4}, {"vshape", 4, 5, 1},
                                 {"vshape", 4, 6, 2}, {"mshape", 4, 4, 2}, {"nnshape", 4, 3, 3}, {"kshape", 4, 4, 2},
                                 {"mllm", 4, 3, 3},   {"xshape", 6, 4, 3}, {"vshape", 6, 6, 2}};
   int raised = 0;
