@@ -174,6 +174,18 @@ DeviceIdle device_idle(const Graph& graph, int device) {
   return best;
 }
 
+// The chain after each block: spans and delays of its longest path of
+// successors (the simple bound's tail).
+std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
+  std::vector<std::vector<std::pair<int, Time>>> out_edges(placement.blocks.size());
+  for (const Edge& edge : placement.edges) out_edges[edge.from].push_back({edge.to, edge.delay});
+  std::vector<Time> after(placement.blocks.size(), 0);
+  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
+    for (const auto& [next, delay] : out_edges[*it])
+      after[*it] = std::max<Time>(after[*it], delay + placement.blocks[next].span + after[next]);
+  return after;
+}
+
 // docs/algorithms.md, "The makespan at N", unchanged: head_d is the earliest start of a
 // block on d, tail_d the shortest chain after one.
 long long simple_bound(const Placement& placement, long long nmicros, const Graph& graph) {
@@ -182,12 +194,7 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
   // Communication delays count in the chain after a block (a delay keeps
   // the successor waiting); the idle-aware bound below leaves them out,
   // which only weakens it.
-  std::vector<std::vector<std::pair<int, Time>>> out_edges(n);
-  for (const Edge& edge : placement.edges) out_edges[edge.from].push_back({edge.to, edge.delay});
-  std::vector<Time> after(n, 0);
-  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
-    for (const auto& [next, delay] : out_edges[*it])
-      after[*it] = std::max<Time>(after[*it], delay + placement.blocks[next].span + after[next]);
+  const std::vector<Time> after = chain_after(placement, graph);
   long long bound = critical_path(placement);
   std::vector<Time> load = device_load(placement);
   for (int device = 0; device < placement.ndevs; ++device) {
@@ -292,44 +299,10 @@ long long memory_bound(const DeviceMemory& d, Time load) {
   return std::max(bound, head + before_last + d.nmicros * load - cool_busy + allocating_tail);
 }
 
-// The chain after each block: spans and delays of its longest path of
-// successors (the simple bound's tail).
-std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
-  std::vector<Time> after(placement.blocks.size(), 0);
-  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
-    for (const Edge& edge : placement.edges)
-      if (edge.from == *it)
-        after[*it] = std::max<Time>(after[*it], edge.delay + placement.blocks[edge.to].span + after[edge.to]);
-  return after;
-}
-
-}  // namespace
-
-MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
-  MakespanBound result = makespan_bound(placement, nmicros);
-  if (nmicros <= 0 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs) return result;
-  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
-  graph.reach = descendants(placement, graph.order, graph.succs);
-  const std::vector<Time> earliest = earliest_starts(placement);
-  const std::vector<Time> after = chain_after(placement, graph);
-  const std::vector<Time> load = device_load(placement);
-  const long long without = result.value;
-  for (int device = 0; device < placement.ndevs; ++device)
-    result.value = std::max(
-        result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
-  result.memory_idle = result.value - without;
-  return result;
-}
-
-long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
-  return makespan_bound(placement, nmicros, limits).value;
-}
-
-MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
+// The idle-aware bound on a graph built once.
+MakespanBound idle_aware_bound(const Graph& graph, long long nmicros) {
+  const Placement& placement = graph.placement;
   MakespanBound result;
-  if (nmicros <= 0 || placement.blocks.empty()) return result;
-  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
-  graph.reach = descendants(placement, graph.order, graph.succs);
   result.simple = simple_bound(placement, nmicros, graph);
   result.value = critical_path(placement);
   std::vector<Time> load = device_load(placement);
@@ -341,6 +314,38 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
   }
   if (result.simple > result.value) result.value = result.simple;  // cannot happen (Y = Z = X); kept as a guard
   return result;
+}
+
+Graph graph_of(const Placement& placement) {
+  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
+  graph.reach = descendants(placement, graph.order, graph.succs);
+  return graph;
+}
+
+}  // namespace
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  if (nmicros <= 0 || placement.blocks.empty()) return {};
+  const Graph graph = graph_of(placement);
+  MakespanBound result = idle_aware_bound(graph, nmicros);
+  if (static_cast<int>(limits.size()) != placement.ndevs) return result;
+  const std::vector<Time> earliest = earliest_starts(placement);
+  const std::vector<Time> after = chain_after(placement, graph);
+  const std::vector<Time> load = device_load(placement);
+  const long long without = result.value;
+  for (int device = 0; device < placement.ndevs; ++device)
+    result.value = std::max(
+        result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
+  result.memory_idle = result.value - without;
+  return result;
+}
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
+  return makespan_bound(placement, nmicros, {});
+}
+
+long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  return makespan_bound(placement, nmicros, limits).value;
 }
 
 long long makespan_lower_bound(const Placement& placement, long long nmicros) {
