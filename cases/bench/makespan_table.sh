@@ -71,7 +71,7 @@ makespan_row() {
 export -f makespan_row python_of
 
 for ndevs in $devices; do
-  for name in vshape xshape mshape nnshape kshape; do
+  for name in vshape xshape mshape nnshape kshape mllm; do
     [ "$ndevs" = 4 ] && settings="train 4 train 6 infer 4" || settings="train $ndevs train $((2 * ndevs)) infer $ndevs"
     set -- $settings
     while [ $# -ge 2 ]; do
