@@ -26,6 +26,24 @@
 // micro-batch (the all-device fs cannot fill in: it needs devices 0-2) and
 // during b2, b1, b0 of the last, 3 + 9 steps, so no schedule of 128
 // micro-batches is shorter than 768 + 12 = 780.
+//
+// Why the memory-aware bound is a lower bound. Fix d with limit M (the
+// blocks' own memory), head h (earliest start of a block on d) and tail t
+// (shortest chain after a block on d). A device's memory drops only when a
+// block with negative memory starts on it, and none can start before E, the
+// earliest start of such a block on d. So in [h, E) d runs only blocks that
+// allocate, whose memory together stays within M, and blocks of memory 0:
+// at most M x (largest span per unit of memory) + N x (span of the zero
+// blocks) busy steps; the rest of [h, E) is idle, and the last block on d
+// ends no earlier than h + that idle + N load(d). Mirror image: after the
+// last allocating instance starts (at S), d only frees, at most what M
+// minus the final level leaves, so it is busy at most (its span) + (freed
+// x largest span per unit freed) + the zero work from S on; S then is at
+// least h + N load(d) minus that (plus the warmup idle when the allocations
+// of all N micro-batches exceed M: S then comes after E), and the chain
+// after the allocating block follows. xshape on 16 devices, memory 16:
+// device 7 starts at 7, frees first at 37 and fills at most 16 of those 30
+// steps, so 7 + 14 + 1024 + 21 = 1066.
 #include "solver/makespan_bound.hpp"
 
 #include <algorithm>
@@ -156,6 +174,18 @@ DeviceIdle device_idle(const Graph& graph, int device) {
   return best;
 }
 
+// The chain after each block: spans and delays of its longest path of
+// successors (the simple bound's tail).
+std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
+  std::vector<std::vector<std::pair<int, Time>>> out_edges(placement.blocks.size());
+  for (const Edge& edge : placement.edges) out_edges[edge.from].push_back({edge.to, edge.delay});
+  std::vector<Time> after(placement.blocks.size(), 0);
+  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
+    for (const auto& [next, delay] : out_edges[*it])
+      after[*it] = std::max<Time>(after[*it], delay + placement.blocks[next].span + after[next]);
+  return after;
+}
+
 // docs/algorithms.md, "The makespan at N", unchanged: head_d is the earliest start of a
 // block on d, tail_d the shortest chain after one.
 long long simple_bound(const Placement& placement, long long nmicros, const Graph& graph) {
@@ -164,12 +194,7 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
   // Communication delays count in the chain after a block (a delay keeps
   // the successor waiting); the idle-aware bound below leaves them out,
   // which only weakens it.
-  std::vector<std::vector<std::pair<int, Time>>> out_edges(n);
-  for (const Edge& edge : placement.edges) out_edges[edge.from].push_back({edge.to, edge.delay});
-  std::vector<Time> after(n, 0);
-  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
-    for (const auto& [next, delay] : out_edges[*it])
-      after[*it] = std::max<Time>(after[*it], delay + placement.blocks[next].span + after[next]);
+  const std::vector<Time> after = chain_after(placement, graph);
   long long bound = critical_path(placement);
   std::vector<Time> load = device_load(placement);
   for (int device = 0; device < placement.ndevs; ++device) {
@@ -185,13 +210,99 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
   return bound;
 }
 
-}  // namespace
+// What the memory-aware bound needs of one device (its blocks' spans and
+// memory, earliest starts, chains after them; N; the limit).
+struct DeviceMemory {
+  const Graph& graph;
+  const std::vector<Time>& earliest;
+  const std::vector<Time>& after;
+  long long nmicros;
+  int device;
+  Memory limit;
+};
 
-MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
+// The most busy steps the blocks of d whose memory has `sign` (+1
+// allocating, -1 freeing) fill with `budget` memory and, with `window`, inside
+// [their earliest start, window): the best span per unit of memory
+// (fractionally), at most N instances each.
+long long memory_busy(const DeviceMemory& d, Memory budget, int sign, Time window) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
+  long long best = 0, all = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    if (!on_device(block, d.device) || block.memory * sign <= 0 || d.earliest[b] >= window) continue;
+    best = std::max<long long>(best, std::max<Memory>(0, budget) * block.span / (block.memory * sign));
+    all += std::min<long long>(d.nmicros * block.span, window - d.earliest[b]);
+  }
+  return std::min(best, all);
+}
+
+// The busy steps of d's blocks of memory 0 inside [their earliest, window).
+// One tied to a block of `sign` on d (an allocating ancestor, or a freeing
+// descendant) runs in at most `micros` micro-batches: each of them needs
+// that block's memory within the budget.
+long long zero_busy(const DeviceMemory& d, int sign, long long micros, Time window) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
+  long long busy = 0;
+  for (size_t z = 0; z < blocks.size(); ++z) {
+    if (!on_device(blocks[z], d.device) || blocks[z].memory != 0 || d.earliest[z] >= window) continue;
+    bool tied = false;
+    for (size_t b = 0; b < blocks.size() && !tied; ++b)
+      tied = on_device(blocks[b], d.device) && blocks[b].memory * sign > 0 &&
+             (sign > 0 ? d.graph.reach[b][z] : d.graph.reach[z][b]);
+    const long long count = tied ? std::min(micros, d.nmicros) : d.nmicros;
+    busy += std::min<long long>(count * blocks[z].span, window - d.earliest[z]);
+  }
+  return busy;
+}
+
+// The smallest memory (its size) of d's blocks of `sign`; 0 when none.
+Memory smallest_memory(const DeviceMemory& d, int sign) {
+  Memory least = 0;
+  for (const Block& block : d.graph.placement.blocks)
+    if (on_device(block, d.device) && block.memory * sign > 0 && (least == 0 || block.memory * sign < least))
+      least = block.memory * sign;
+  return least;
+}
+
+// The memory-aware bound of one device (see the top of the file); 0 when it
+// gives nothing.
+long long memory_bound(const DeviceMemory& d, Time load) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
+  Time head = LLONG_MAX, tail = LLONG_MAX, first_free = LLONG_MAX, allocating_tail = LLONG_MAX;
+  Time allocating_span = 0;
+  Memory allocated = 0, final_level = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (!on_device(blocks[b], d.device)) continue;
+    head = std::min(head, d.earliest[b]);
+    tail = std::min(tail, d.after[b]);
+    final_level += blocks[b].memory;
+    if (blocks[b].memory < 0) first_free = std::min(first_free, d.earliest[b]);
+    if (blocks[b].memory <= 0) continue;
+    allocated += blocks[b].memory;
+    allocating_span = std::max(allocating_span, blocks[b].span);
+    allocating_tail = std::min(allocating_tail, blocks[b].span + d.after[b]);
+  }
+  if (first_free == LLONG_MAX || head == LLONG_MAX) return 0;
+  const Memory least_allocation = smallest_memory(d, +1);
+  const long long allocating_micros = least_allocation > 0 ? std::max<Memory>(0, d.limit) / least_allocation : 0;
+  const long long warm_busy =
+      memory_busy(d, d.limit, +1, first_free) + zero_busy(d, +1, allocating_micros, first_free);
+  const long long warm_idle = std::max<long long>(0, first_free - head - warm_busy);
+  const long long bound = head + warm_idle + d.nmicros * load + tail;
+  const Memory freeable = d.limit - d.nmicros * final_level;
+  if (allocated == 0 || freeable < 0) return bound;
+  const long long freeing_micros = freeable / smallest_memory(d, -1);
+  const long long cool_busy = allocating_span + memory_busy(d, freeable, -1, LLONG_MAX) +
+                              zero_busy(d, -1, freeing_micros, LLONG_MAX);
+  const long long before_last = d.nmicros * allocated > d.limit ? warm_idle : 0;
+  return std::max(bound, head + before_last + d.nmicros * load - cool_busy + allocating_tail);
+}
+
+// The idle-aware bound on a graph built once.
+MakespanBound idle_aware_bound(const Graph& graph, long long nmicros) {
+  const Placement& placement = graph.placement;
   MakespanBound result;
-  if (nmicros <= 0 || placement.blocks.empty()) return result;
-  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
-  graph.reach = descendants(placement, graph.order, graph.succs);
   result.simple = simple_bound(placement, nmicros, graph);
   result.value = critical_path(placement);
   std::vector<Time> load = device_load(placement);
@@ -203,6 +314,38 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
   }
   if (result.simple > result.value) result.value = result.simple;  // cannot happen (Y = Z = X); kept as a guard
   return result;
+}
+
+Graph graph_of(const Placement& placement) {
+  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
+  graph.reach = descendants(placement, graph.order, graph.succs);
+  return graph;
+}
+
+}  // namespace
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  if (nmicros <= 0 || placement.blocks.empty()) return {};
+  const Graph graph = graph_of(placement);
+  MakespanBound result = idle_aware_bound(graph, nmicros);
+  if (static_cast<int>(limits.size()) != placement.ndevs) return result;
+  const std::vector<Time> earliest = earliest_starts(placement);
+  const std::vector<Time> after = chain_after(placement, graph);
+  const std::vector<Time> load = device_load(placement);
+  const long long without = result.value;
+  for (int device = 0; device < placement.ndevs; ++device)
+    result.value = std::max(
+        result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
+  result.memory_idle = result.value - without;
+  return result;
+}
+
+MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
+  return makespan_bound(placement, nmicros, {});
+}
+
+long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
+  return makespan_bound(placement, nmicros, limits).value;
 }
 
 long long makespan_lower_bound(const Placement& placement, long long nmicros) {

@@ -226,7 +226,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   verify::Report checked = verified(*best_at_total, "best schedule");
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
-  makespan_report.bound = makespan_bound(placement, request.total_micros);
+  makespan_report.bound = makespan_bound(placement, request.total_micros, options.memory_limit);
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
@@ -251,7 +251,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
 
 // Strategy full: its schedule is the answer at N = --nmicros.
 void full_makespan(const SearchRequest& request, const Placement& placement, const SearchResult& result,
-                   SearchReport& report, Progress& progress) {
+                   const SearchOptions& options, SearchReport& report, Progress& progress) {
   if (!result.schedule) return;
   report.best = restored(*result.schedule, request);
   verify::Report checked = verified(*report.best, "schedule of the full search");
@@ -260,7 +260,7 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.shape = Shape::Aperiodic;
   makespan_report.construction = "full";
   makespan_report.makespan = makespan(*report.best);
-  makespan_report.bound = makespan_bound(placement, makespan_report.total_micros);
+  makespan_report.bound = makespan_bound(placement, makespan_report.total_micros, options.memory_limit);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
@@ -320,7 +320,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     report.repetend = restored(*result.schedule, request);
     verified(*report.repetend, "repetend schedule");
   }
-  if (request.strategy == Strategy::Full) full_makespan(request, placement, result, report, progress);
+  if (request.strategy == Strategy::Full) full_makespan(request, placement, result, options, report, progress);
   else if (result.schedule) choose_best(request, placement, result, options, report, progress);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

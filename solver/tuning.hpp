@@ -17,9 +17,11 @@ namespace tessel {
 
 struct Tuning {
   // Warmup/cooldown shortening by the solver around the repetend window.
-  double boundary_seconds = 2;
+  // The default budgets keep the whole default search on 16 devices within
+  // about 5 s (cases/bench/makespan_table.md measures it).
+  double boundary_seconds = 1;
   // Automatic windows: k = 2 .. largest_window share this many seconds.
-  double window_seconds = 1.5;
+  double window_seconds = 0.75;
   double largest_window = 4;
   // The latency search stops after as long as the period took, at least this.
   double latency_min_seconds = 0.5;
@@ -31,7 +33,7 @@ struct Tuning {
   double fast_bubble_budget = 0.002;  // accept warmup/cooldown this close to the bound
   double fast_boundary_seconds = 1;
   // The makespan at N: the staged schedule's share, the improvement phase's.
-  double staged_seconds = 3;
+  double staged_seconds = 2;
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
   double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N

@@ -61,7 +61,7 @@ makespan_row() {
   verified=$("$tessel" verify "$work/s.json" >/dev/null 2>&1 && echo "" || echo " NOT VERIFIED")
   jq -r --arg n "$name" --arg d "$ndevs" --arg mo "$mode" --arg me "$memory" --arg py "$python" \
     --arg s "$seconds" --arg c "$code" --arg v "$verified" '
-    "| \($n) | \($d) | \($mo) | \($me) | \(.period) | \(.period_lower_bound_per_micro) | \(.makespan_at_total) | " +
+    "| \($n) | \($d) | \($mo) | \($me) | \(.period) | \(.period_lower_bound_per_micro // .lower_bound) | \(.makespan_at_total) | " +
     "\(.makespan_bound_at_total) | \(.makespan_simple_bound_at_total) | \($py) | \(.makespan_gap_at_total) | " +
     "\((.makespan_gap_at_total / .makespan_bound_at_total * 1000 | round) / 10) | \($s) | \($c)\($v) | " +
     "\(.makespan_gap_reason) | \(.staged_makespan_at_total // "-") | " +
@@ -71,7 +71,7 @@ makespan_row() {
 export -f makespan_row python_of
 
 for ndevs in $devices; do
-  for name in vshape xshape mshape nnshape kshape; do
+  for name in vshape xshape mshape nnshape kshape mllm; do
     [ "$ndevs" = 4 ] && settings="train 4 train 6 infer 4" || settings="train $ndevs train $((2 * ndevs)) infer $ndevs"
     set -- $settings
     while [ $# -ge 2 ]; do

@@ -202,7 +202,7 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   std::vector<BuiltCandidate> candidates;
   candidates.push_back(repetend_candidate(input));
   const std::optional<Time>& repetend_makespan = candidates.front().summary.makespan;
-  const Time bound = makespan_lower_bound(*input.placement, input.total_micros);
+  const Time bound = makespan_lower_bound(*input.placement, input.total_micros, input.options.memory_limit);
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
   if (input.options.deadline.expired()) return candidates;

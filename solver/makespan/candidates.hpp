@@ -21,7 +21,7 @@ struct CandidateInput {
   int total_micros = 128;
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
   SearchOptions options;                 // limits, backend, deadline, progress
-  double staged_seconds = 3;
+  double staged_seconds = 2;
   double improve_seconds = 2;
   double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)

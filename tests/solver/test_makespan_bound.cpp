@@ -9,6 +9,7 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/makespan/list_scheduling.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -132,4 +133,52 @@ TEST_CASE("makespan bound: never above the proven optimum of random placements, 
   }
   // Not vacuous: the bound meets the optimum on many of them.
   CHECK(tight >= 10);
+}
+
+TEST_CASE("makespan bound: memory limits add the warmup idle they force, never above a proven optimum",
+          "[makespan][full]") {
+  // xshape, 16 devices, memory 16: device 7 starts at 7, its first backward
+  // cannot start before 37, and 16 forwards of span 1 fill only 16 of those
+  // 30 steps: 7 + 14 + 128 x 8 + 21 = 1066, where the list schedule lands.
+  const Placement xshape = make_case("xshape", 16, false);
+  const std::vector<Memory> limits(16, 16);
+  MakespanBound bound = makespan_bound(xshape, 128, limits);
+  CHECK(makespan_bound(xshape, 128).value == 1052);
+  CHECK(bound.value == 1066);
+  CHECK(bound.memory_idle == 14);
+  std::optional<ListBest> list = best_list_schedule(xshape, limits, 128);
+  REQUIRE(list);
+  CHECK(testing::verify_schedule(list->schedule).valid);
+  CHECK(makespan(list->schedule) == bound.value);
+  // Memory 32 leaves room for all 30 forwards: no memory term.
+  CHECK(makespan_bound(xshape, 128, std::vector<Memory>(16, 32)).memory_idle == 0);
+
+  // Soundness under tight limits: the full solver's proven optima.
+  struct Instance {
+    const char* name;
+    int ndevs;
+    int nmicros;
+    long long memory;
+  };
+  const Instance instances[] = {{"xshape", 4, 4, 2}, {"xshape", 4, 4, 3}, {"xshape", 4, 3, 4}, {"vshape", 4, 5, 1},
+                                {"vshape", 4, 6, 2}, {"mshape", 4, 4, 2}, {"nnshape", 4, 3, 3}, {"kshape", 4, 4, 2},
+                                {"mllm", 4, 3, 3},   {"xshape", 6, 4, 3}, {"vshape", 6, 6, 2}};
+  int raised = 0;
+  for (const Instance& instance : instances) {
+    Placement placement = make_case(instance.name, instance.ndevs, false);
+    std::vector<long long> memory(instance.ndevs, instance.memory);
+    SearchResult result = proven_full(placement, instance.nmicros, memory, "cadical");
+    INFO(instance.name << " " << instance.ndevs << " devices, N=" << instance.nmicros << " memory "
+                       << instance.memory);
+    if (result.status == SearchStatus::Infeasible) continue;
+    REQUIRE(result.status == SearchStatus::Found);
+    REQUIRE(result.makespan == result.proven_lower_bound);
+    CHECK(testing::verify_schedule(*result.schedule).valid);
+    MakespanBound aware = makespan_bound(placement, instance.nmicros, memory);
+    CHECK(aware.value <= result.makespan);
+    CHECK(aware.value >= makespan_bound(placement, instance.nmicros).value);
+    if (aware.memory_idle > 0) ++raised;
+  }
+  // Not vacuous: the memory term raises the bound on some of them.
+  CHECK(raised >= 3);
 }
