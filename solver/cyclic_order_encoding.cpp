@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "solver/placement_symmetry.hpp"
 #include "solver/steady_memory.hpp"
 
 namespace tessel {
@@ -124,10 +125,13 @@ bool add_memory(Backend& backend, const CyclicOrderEncoding& encoding, const Pla
 //------------------------------------------------------------------------------
 // Symmetry rules (the argument for each is in modulo_encoding.cpp): some
 // source block starts at s = 0, so at quotient 0, phase 0, before every
-// other block of its devices; the copies of a window placement in
-// increasing (quotient, phase) of their first blocks.
+// other block of its devices, block 0 itself on a mirrored placement
+// (placement_symmetry.hpp); the copies of a window placement in increasing
+// (quotient, phase) of their first blocks.
 
-void add_symmetry_rules(Backend& backend, CyclicOrderEncoding& encoding, const Placement& placement, int copies) {
+void add_symmetry_rules(Backend& backend, CyclicOrderEncoding& encoding, const Placement& placement,
+                        const std::vector<long long>& memory_limit, int copies) {
+  const std::optional<int> fixed = first_source_fixed(placement, memory_limit, copies);
   std::vector<bool> has_predecessor(placement.blocks.size(), false);
   for (const Edge& edge : placement.edges) has_predecessor[edge.to] = true;
   const std::vector<std::vector<int>> on = blocks_per_device(placement);
@@ -142,6 +146,7 @@ void add_symmetry_rules(Backend& backend, CyclicOrderEncoding& encoding, const P
       for (int other : on[device])
         if (other != (int)b) neighbours.insert(other);
     for (int other : neighbours) backend.add_clause({~first, before(encoding, (int)b, other)});
+    if (fixed && *fixed == static_cast<int>(b)) backend.add_clause({first});
     some_source_first.push_back(first);
   }
   backend.add_clause(some_source_first);
@@ -179,7 +184,7 @@ CyclicOrderEncoding encode_cyclic_order(Backend& backend, const Placement& place
     encoding.complete = false;
     return encoding;
   }
-  if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, rules.copies);
+  if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, memory_limit, rules.copies);
   return encoding;
 }
 

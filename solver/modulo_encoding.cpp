@@ -15,6 +15,7 @@
 // exclusivity — each guarded by the period's selector literal.
 #include "solver/modulo_encoding.hpp"
 
+#include "solver/placement_symmetry.hpp"
 #include "solver/steady_memory.hpp"
 
 #include <algorithm>
@@ -215,6 +216,18 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
 //    earliest block may be moved to 0; the earliest block can be taken to
 //    be a source, because a predecessor never starts later than its
 //    successor. It also makes "s(b) + span <= lambda" the latency bound.
+//  - On a mirrored placement (placement_symmetry.hpp) that source is block
+//    0 of the first copy. A device renaming that maps the placement onto
+//    itself (an automorphism pi) maps a schedule s to s o pi, a schedule of
+//    the same period and latency: every dependency, span and memory change
+//    is kept, the circle of device d becomes that of its image, and the
+//    memory limits of the two are equal. Given any solution, shift it so
+//    that its earliest source x starts at 0; when x is in the orbit of block
+//    0 (first_source_fixed checks that every source is), some g of the
+//    automorphisms and copy renamings has g(block 0) = x, and s o g starts
+//    block 0 at 0. Sorting the copies then keeps that copy first (its block
+//    0 is the earliest source, and no two copies' block 0 start together,
+//    sharing devices), so all three rules hold at once.
 //  - The copies of a window placement start in increasing order of their
 //    first block. The copies are interchangeable (same blocks, no edge
 //    between them, the same memory on the same devices), so renaming them
@@ -223,7 +236,8 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
 //    block share its devices. The shift commutes with the renaming.
 
 void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
-                        int copies) {
+                        const std::vector<long long>& memory_limit, int copies) {
+  const std::optional<int> fixed = first_source_fixed(placement, memory_limit, copies);
   std::vector<bool> has_predecessor(placement.blocks.size(), false);
   for (const Edge& edge : placement.edges) has_predecessor[edge.to] = true;
   std::vector<Lit> some_source_first;
@@ -232,6 +246,7 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
     const Lit first = backend.new_bool();
     backend.add_clause({~first, backend.at_most(encoding.quotients[b], 0)});
     backend.add_clause({~first, backend.at_most(encoding.phases[b], 0)});
+    if (fixed && *fixed == static_cast<int>(b)) backend.add_clause({first});
     some_source_first.push_back(first);
   }
   backend.add_clause(some_source_first);
@@ -284,7 +299,7 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     encoding.complete = false;
     return encoding;
   }
-  if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, rules.copies);
+  if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, memory_limit, rules.copies);
   return encoding;
 }
 

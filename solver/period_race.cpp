@@ -2,11 +2,19 @@
 // solvers are never shared: each attempt builds its own backend and encoding
 // (the encoding of one period, as the single-threaded descent builds it), so
 // the only thing threads exchange is answers and stop flags.
+//
+// A rival configuration joins a period only once the period's own solver has
+// spent kRivalDelaySeconds on it. Most periods are decided in far less, and
+// a rival there is pure cost: a second encoding built and solved on a core
+// the descent needs (kshape 64 devices memory 32, periods 6-8 each decided
+// in a few seconds, ran 0.75x as fast on 2 threads as on 1 while rivals
+// were started at once). A free thread waits for that moment instead.
 #include "solver/period_race.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <map>
 #include <set>
@@ -19,6 +27,8 @@ namespace {
 
 enum class PeriodState { Open, Unsat, Sat };
 
+constexpr double kRivalDelaySeconds = 2.0;
+
 const char* configuration_name(int configuration) {
   return configuration == 1 ? "sat" : configuration == 2 ? "unsat" : "default";
 }
@@ -28,6 +38,7 @@ struct Attempt {
   int period = 0;
   int configuration = 0;
   std::unique_ptr<StopFlag> stop = std::make_unique<StopFlag>(false);
+  std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
 };
 
 class Race {
@@ -83,21 +94,49 @@ class Race {
   }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
+  // The next attempt for a free thread; waits while the only ones left are
+  // rivals whose period's own solver has not yet had kRivalDelaySeconds.
   std::optional<std::shared_ptr<Attempt>> next_attempt() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (finished()) return std::nullopt;
-    // Periods in order under the search's own configuration, below any
-    // period known satisfiable.
-    if (next_period_ <= question_.last_period && next_period_ < first_sat_) return start(next_period_++, own_configuration_);
-    // Else another configuration on the lowest open period not yet raced.
-    // A rival only wins by a refutation: none on a period known satisfiable.
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!finished()) {
+      // Periods in order under the search's own configuration, below any
+      // period known satisfiable.
+      if (next_period_ <= question_.last_period && next_period_ < first_sat_)
+        return start(next_period_++, own_configuration_);
+      bool later = false;
+      if (auto rival = next_rival(later)) return rival;
+      if (!later) return std::nullopt;
+      changed_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    return std::nullopt;
+  }
+
+  // Another configuration on the lowest open period not yet raced. A rival
+  // only wins by a refutation: none on a period known satisfiable. `later`:
+  // one is due once its period's own solver has run long enough.
+  std::optional<std::shared_ptr<Attempt>> next_rival(bool& later) {
     const int last_rival = question_.last_feasible ? question_.last_period - 1 : question_.last_period;
     for (int period = lowest_open(); period < next_period_ && period < first_sat_ && period <= last_rival; ++period) {
       if (state(period) != PeriodState::Open) continue;
-      for (int configuration : rivals_)
-        if (!tried_.count({period, configuration})) return start(period, configuration);
+      const double waited = own_seconds(period);
+      for (int configuration : rivals_) {
+        if (tried_.count({period, configuration})) continue;
+        if (waited >= kRivalDelaySeconds) return start(period, configuration);
+        later = true;
+      }
     }
     return std::nullopt;
+  }
+
+  // How long the own configuration has been on `period` (no limit when it
+  // is not running: then nothing is lost by a rival).
+  double own_seconds(int period) const {
+    for (const auto& attempt : running_)
+      if (attempt->period == period && attempt->configuration == own_configuration_) {
+        const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - attempt->begin;
+        return spent.count();
+      }
+    return kRivalDelaySeconds;
   }
 
   std::shared_ptr<Attempt> start(int period, int configuration) {
@@ -123,6 +162,7 @@ class Race {
     record(*attempt, answer, seconds);
 
     std::lock_guard<std::mutex> lock(mutex_);
+    changed_.notify_all();
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
     if (answer == Answer::Unknown) {
       // Stopped as moot, or the deadline / encoding budget: the latter ends the race.
@@ -177,6 +217,7 @@ class Race {
   std::vector<int> rivals_;
 
   std::mutex mutex_;
+  std::condition_variable changed_;  // an attempt ended: a waiting thread looks again
   int next_period_;
   int first_sat_ = 1 << 30;
   bool given_up_ = false;
