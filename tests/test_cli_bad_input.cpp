@@ -175,3 +175,41 @@ TEST_CASE("bad input: an unwritable -o is refused before searching", "[cli][bad-
   CHECK(directory.exit_code == 2);
   CHECK(directory.err.find("is a directory") != std::string::npos);
 }
+
+// A misspelt key never changes what a file means: every reader (model/ and
+// the verifier's own) refuses it and names the key it most resembles.
+TEST_CASE("bad input: a misspelt key in any format names the nearest key", "[cli][bad-input]") {
+  TempDir dir;
+  const std::string repro = std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro";
+  write_text(dir.file("graph.json"),
+             R"({"format": "tessel.graph/1", "name": "g", "nodes": [{"id": "a", "compute": 1, "param_bytes": 0,
+                 "output_bytes": 1}, {"id": "b", "compute": 1, "param_bytes": 0, "output_bytes": 1}],
+                 "edge": [["a", "b"]]})");
+  write_text(dir.file("node.json"),
+             R"({"format": "tessel.graph/1", "name": "g", "nodes": [{"id": "a", "compute": 1, "param_bytes": 0,
+                 "output_byte": 1}], "edges": []})");
+  write_text(dir.file("partition.json"),
+             R"({"format": "tessel.partition/1", "stages": 2, "asignment": {"a": 0}})");
+  write_text(dir.file("schedule.json"),
+             R"({"format": "tessel.schedule/1", "nmicros": 1, "instances": [],
+                 "placement": {"format": "tessel.placement/1", "ndevs": 1, "edges": [],
+                 "blocks": [{"id": "f", "kind": "forward", "span": 1, "memroy": 1, "devices": [0]}]}})");
+  write_text(dir.file("instance.json"),
+             R"({"format": "tessel.schedule/1", "nmicros": 1, "placement": {"format": "tessel.placement/1",
+                 "ndevs": 1, "edges": [], "blocks": [{"id": "f", "kind": "forward", "span": 1, "devices": [0]}]},
+                 "instances": [{"block": "f", "micro": 0, "start": 0, "strat": 1}]})");
+  const std::vector<Row> rows = {
+      {"partition {dir}/graph.json --stages 2", "did you mean 'edges'?"},
+      {"partition {dir}/node.json --stages 1", "did you mean 'output_bytes'?"},
+      {"partition " + repro + "/graph_diamond.json --check {dir}/partition.json", "did you mean 'assignment'?"},
+      {"verify {dir}/schedule.json", "did you mean 'memory'?"},
+      {"verify {dir}/instance.json", "did you mean 'start'?"},
+      {"show {dir}/schedule.json", "did you mean 'memory'?"},
+  };
+  for (const Row& row : rows) {
+    auto result = run_tessel(expand(row.args, dir.path.string()));
+    INFO("tessel " << row.args << "\nstderr: " << result.err);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(row.message) != std::string::npos);
+  }
+}
