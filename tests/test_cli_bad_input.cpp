@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "support.hpp"
 
 using tessel::testing::run_tessel;
@@ -212,4 +214,27 @@ TEST_CASE("bad input: a misspelt key in any format names the nearest key", "[cli
     CHECK(result.exit_code == 2);
     CHECK(result.err.find(row.message) != std::string::npos);
   }
+}
+
+TEST_CASE("bad input: a negative memory limit in bench is refused", "[cli][bad-input]") {
+  check_rows({{"bench --cases vshape --ndevs 2 --memory -1 --time-limit 1", "'-1' is not an integer >= 0"}});
+}
+
+// A partition of another graph breaks on every node; the text lists the
+// first problems and counts the rest instead of printing hundreds of lines.
+TEST_CASE("partition --check caps its listing with a count", "[cli]") {
+  TempDir dir;
+  nlohmann::json assignment = nlohmann::json::object();
+  for (int i = 0; i < 60; ++i) assignment["other" + std::to_string(i)] = 0;
+  write_text(dir.file("other.json"),
+             nlohmann::json{{"format", "tessel.partition/1"}, {"stages", 1}, {"assignment", assignment}}.dump());
+  const std::string graph = std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro/graph_diamond.json";
+  auto result = run_tessel("partition " + graph + " --check " + dir.file("other.json"));
+  INFO(result.out);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.find("invalid (65 problems)") != std::string::npos);
+  CHECK(result.out.find("... and 45 more") != std::string::npos);
+  CHECK(std::count(result.out.begin(), result.out.end(), '\n') <= 22);
+  auto json = run_tessel("partition " + graph + " --check " + dir.file("other.json") + " --json");
+  CHECK(nlohmann::json::parse(json.out)["problems"].size() == 65);
 }
