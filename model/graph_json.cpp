@@ -26,6 +26,7 @@ long long cost_from_json(const nlohmann::json& node, const std::string& key, con
 
 Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a graph object");
+  require_known_keys(document, {"format", "name", "nodes", "edges"}, place);
   require_format(document, kGraphFormat, place);
   Graph graph;
   graph.name = document.contains("name") ? require_string(document, "name", place) : "";
@@ -39,6 +40,7 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     JsonPlace at = place.field("nodes").index(i);
     const nlohmann::json& value = nodes[i];
     if (!value.is_object()) at.fail("expected a node object, got " + value.dump());
+    require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes"}, at);
     GraphNode node;
     node.id = require_string(value, "id", at);
     if (node.id.empty()) at.field("id").fail("node id must not be empty");

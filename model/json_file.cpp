@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -79,11 +80,16 @@ const nlohmann::json& require(const nlohmann::json& object, const std::string& k
 }
 
 long long as_integer(const nlohmann::json& value, const JsonPlace& place) {
+  if (value.is_number_unsigned() &&
+      value.get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
+    place.fail("integer " + value.dump() + " is too large (at most 2^63 - 1)");
   if (value.is_number_integer()) return value.get<long long>();
   if (value.is_number_float()) {
-    double number = value.get<double>();
-    if (number == static_cast<double>(static_cast<long long>(number)))
-      return static_cast<long long>(number);
+    // Range first: converting a double outside long long is undefined.
+    const double number = value.get<double>();
+    if (!(number >= -0x1p63 && number < 0x1p63))
+      place.fail("integer " + value.dump() + " is out of range (|n| < 2^63)");
+    if (number == std::trunc(number)) return static_cast<long long>(number);
   }
   place.fail("expected an integer, got " + value.dump());
 }

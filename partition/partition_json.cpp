@@ -30,6 +30,13 @@ nlohmann::json partition_to_json(const Graph& graph, const Partition& partition,
 Partition partition_from_json(const nlohmann::json& document, const Graph& graph,
                               const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a partition object");
+  // What partition_to_json writes; the costs are recomputed, never trusted,
+  // but a misspelt key must still not pass unnoticed.
+  require_known_keys(document,
+                     {"format", "graph", "stages", "objective", "status", "proven_optimal", "objective_value",
+                      "proven_bound", "solve_seconds", "stage_compute", "stage_param_bytes", "stage_output_bytes",
+                      "communication_bytes", "bottleneck", "assignment"},
+                     place);
   require_format(document, kPartitionFormat, place);
   Partition partition;
   long long stages = require_integer(document, "stages", place);

@@ -35,18 +35,24 @@ Lit before(const CyclicOrderEncoding& encoding, int x, int y) {
 // a device are then in a linear order). Triples are taken per device, where
 // all three pairs have literals.
 
-void add_orders(Backend& backend, CyclicOrderEncoding& encoding, const Placement& placement) {
+// False when the deadline passed first: thousands of blocks on one device
+// make billions of triples, so the clock is read once per pair.
+bool add_orders(Backend& backend, CyclicOrderEncoding& encoding, const Placement& placement,
+                const Deadline& deadline) {
   const std::vector<std::vector<int>> on = blocks_per_device(placement);
   for (const std::vector<int>& blocks : on)
-    for (size_t i = 0; i < blocks.size(); ++i)
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (deadline.expired()) return false;
       for (size_t j = i + 1; j < blocks.size(); ++j) {
         const auto key = std::minmax(blocks[i], blocks[j]);
         if (!encoding.before.count(key)) encoding.before.emplace(key, backend.new_bool());
       }
+    }
   std::set<std::array<int, 3>> triples;
   for (const std::vector<int>& blocks : on)
     for (size_t i = 0; i < blocks.size(); ++i)
-      for (size_t j = i + 1; j < blocks.size(); ++j)
+      for (size_t j = i + 1; j < blocks.size(); ++j) {
+        if (deadline.expired()) return false;
         for (size_t k = j + 1; k < blocks.size(); ++k) {
           std::array<int, 3> triple{blocks[i], blocks[j], blocks[k]};
           std::sort(triple.begin(), triple.end());
@@ -55,6 +61,8 @@ void add_orders(Backend& backend, CyclicOrderEncoding& encoding, const Placement
           backend.add_clause({~before(encoding, x, y), ~before(encoding, y, z), ~before(encoding, z, x)});
           backend.add_clause({~before(encoding, y, x), ~before(encoding, z, y), ~before(encoding, x, z)});
         }
+      }
+  return true;
 }
 
 //------------------------------------------------------------------------------
@@ -172,10 +180,16 @@ CyclicOrderEncoding encode_cyclic_order(Backend& backend, const Placement& place
   encoding.max_in_flight = max_in_flight;
   encoding.period_floor = std::max<Time>(1, period_lower_bound(placement));
   encoding.first.assign(placement.blocks.size(), std::nullopt);
-  for (size_t b = 0; b < placement.blocks.size(); ++b)
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    // Thousands of blocks, each an order encoding over Kmax values: the
+    // clock is read per block so that a time limit holds while encoding.
+    if (deadline.expired()) {
+      encoding.complete = false;
+      return encoding;
+    }
     encoding.quotients.push_back(backend.new_int(0, max_in_flight - 1));
-  add_orders(backend, encoding, placement);
-  if (deadline.expired()) {
+  }
+  if (!add_orders(backend, encoding, placement, deadline) || deadline.expired()) {
     encoding.complete = false;
     return encoding;
   }

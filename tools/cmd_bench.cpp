@@ -318,7 +318,7 @@ int run_bench(int argc, char** argv) {
     } else {
       if (!values.count("cases")) throw InputError("", "--cases", "give --cases A,B or --hard");
       std::vector<int> ndevs = split_ints(values["ndevs"].as<std::string>(), "--ndevs", 1);
-      std::vector<int> memories = split_ints(values["memory"].as<std::string>(), "--memory", -1000000);
+      std::vector<int> memories = split_ints(values["memory"].as<std::string>(), "--memory", 0);
       std::vector<int> nmicros = split_ints(values["nmicros"].as<std::string>(), "--nmicros", 1);
       std::vector<std::string> strategies = split(values["strategies"].as<std::string>(), "--strategies");
       for (const std::string& strategy : strategies)

@@ -85,8 +85,13 @@ int run_check(const std::string& graph_path, const std::string& partition_path, 
               << "], parameter bytes [" << list_text(report.stage_param_bytes) << "], communication "
               << report.communication_bytes << " bytes\n";
   } else {
-    std::cout << "invalid:\n";
-    for (const std::string& problem : report.problems) std::cout << "  " << problem << "\n";
+    // A partition of another graph breaks on every node: the first few
+    // problems say what is wrong, the count how much (--json has them all).
+    constexpr size_t kShown = 20;
+    std::cout << "invalid (" << report.problems.size() << " problems):\n";
+    for (size_t i = 0; i < report.problems.size() && i < kShown; ++i) std::cout << "  " << report.problems[i] << "\n";
+    if (report.problems.size() > kShown)
+      std::cout << "  ... and " << report.problems.size() - kShown << " more (--json lists every one)\n";
   }
   return report.valid ? kSuccess : kNegative;
 }

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include "verify/known_keys.hpp"
+
 namespace tessel::verify {
 
 namespace {
@@ -47,6 +49,7 @@ struct ParsedGraph {
 ParsedGraph parse_graph(const nlohmann::json& document) {
   if (!is_format(document, "tessel.graph/1"))
     unreadable("format", "not a tessel.graph/1 document");
+  require_known_keys(document, {"format", "name", "nodes", "edges"}, "");
   if (!document.contains("nodes") || !document["nodes"].is_array()) unreadable("nodes", "missing");
   ParsedGraph graph;
   const nlohmann::json& nodes = document["nodes"];
@@ -55,6 +58,7 @@ ParsedGraph parse_graph(const nlohmann::json& document) {
     std::string field = "nodes[" + std::to_string(i) + "]";
     if (!nodes[i].is_object() || !nodes[i].contains("id") || !nodes[i]["id"].is_string())
       unreadable(field + ".id", "missing");
+    require_known_keys(nodes[i], {"id", "op", "compute", "param_bytes", "output_bytes"}, field);
     Node node;
     node.id = nodes[i]["id"].get<std::string>();
     node.compute = nonnegative_integer(nodes[i], "compute", field);
@@ -66,6 +70,7 @@ ParsedGraph parse_graph(const nlohmann::json& document) {
   }
   if (document.contains("edges")) {
     const nlohmann::json& edges = document["edges"];
+    if (!edges.is_array()) unreadable("edges", "expected a list of [from, to] pairs");
     for (size_t i = 0; i < edges.size(); ++i) {
       std::string field = "edges[" + std::to_string(i) + "]";
       const nlohmann::json& edge = edges[i];
@@ -109,6 +114,11 @@ PartitionReport check_partition(const nlohmann::json& graph_document,
   ParsedGraph graph = parse_graph(graph_document);
   if (!is_format(partition, "tessel.partition/1"))
     unreadable("format", "not a tessel.partition/1 document");
+  require_known_keys(partition,
+                     {"format", "graph", "stages", "objective", "status", "proven_optimal", "objective_value",
+                      "proven_bound", "solve_seconds", "stage_compute", "stage_param_bytes", "stage_output_bytes",
+                      "communication_bytes", "bottleneck", "assignment"},
+                     "");
   if (!partition.contains("stages") || !partition["stages"].is_number_integer())
     unreadable("stages", "missing or not an integer");
   if (!partition.contains("assignment") || !partition["assignment"].is_object())

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "verify/known_keys.hpp"
 #include "verify/numbers.hpp"
 #include "verify/verify.hpp"
 
@@ -131,6 +132,7 @@ void check_format(const nlohmann::json& object, const std::string& expected, con
 }
 
 BlockSpec read_block(const nlohmann::json& value, ScheduleDocument& schedule, const std::string& path) {
+  require_known_keys(value, {"id", "kind", "span", "memory", "stage", "devices"}, path);
   const int ndevs = schedule.ndevs;
   BlockSpec block;
   block.id = string_member(value, "id", path);
@@ -182,6 +184,7 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
                     std::unordered_map<std::string, int>& index) {
   const std::string path = "placement";
   if (!value.is_object()) fail(path, "expected a placement object, got " + value.dump());
+  require_known_keys(value, {"format", "name", "ndevs", "blocks", "edges", "static_memory"}, path);
   check_format(value, kPlacementFormat, path);
   long long ndevs = integer_member(value, "ndevs", path);
   if (ndevs < 1 || ndevs > 1000000)
@@ -251,6 +254,7 @@ void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
   schedule.instances.reserve(instances.size());
   for (size_t i = 0; i < instances.size(); ++i) {
     const nlohmann::json& entry = instances[i];
+    if (entry.is_object() && entry.size() > 3) require_known_keys(entry, {"block", "micro", "start"}, at_index("instances", i));
     auto block_field = entry.is_object() ? entry.find("block") : entry.end();
     if (!entry.is_object() || block_field == entry.end() || !block_field->is_string())
       string_member(entry, "block", at_index("instances", i));  // throws the precise error
@@ -294,6 +298,7 @@ void read_repetend(const nlohmann::json& document, ScheduleDocument& schedule) {
   schedule.repetend = ClaimedRepetend{};
   ClaimedRepetend& repetend = *schedule.repetend;  // rescaled with the other times while being read
   if (!it->is_object()) fail(path, "expected an object, got " + it->dump());
+  require_known_keys(*it, {"start", "end", "period", "micros_per_period"}, path);
   for (const char* key : {"start", "end", "period"}) {
     const long long value = read_time(schedule, member(*it, key, path), join(path, key));
     (key[0] == 's' ? repetend.start : key[0] == 'e' ? repetend.end : repetend.period) = value;
@@ -330,6 +335,9 @@ std::string instance_name(const std::string& block, long long micro) {
 
 ScheduleDocument read_schedule_document(const nlohmann::json& document) {
   if (!document.is_object()) fail("", "expected a tessel.schedule/1 object");
+  require_known_keys(document,
+                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "search", "meta"},
+                     "");
   check_format(document, kScheduleFormat, "");
   ScheduleDocument schedule;
   std::unordered_map<std::string, int> index;

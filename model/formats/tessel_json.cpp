@@ -19,6 +19,13 @@ namespace tessel {
 
 namespace {
 
+// Saved plans of the Python tool span hundreds of steps. The period search
+// replays the plan step by step for every candidate period, so both the
+// length and the total replayed cells are bounded: past the first a file is
+// refused, past the second the window is imported without a repetend claim.
+constexpr long long kMaxPlanStep = 1000000;
+constexpr long long kReplayBudget = 400000000;  // device-steps over all candidates
+
 bool kind_matches_btype(BlockKind kind, const std::string& btype) {
   if (btype == "forward") return kind == BlockKind::Forward;
   if (btype == "backward")
@@ -70,7 +77,9 @@ Instance instance_from_block(const nlohmann::json& value, const Placement& place
   if (mid < 0 || mid > 100000000) at.field("mid").fail("micro-batch " + std::to_string(mid) + " is outside [0, 1e8]");
   long long step = require_integer(value, "step", at);
   if (step < 0) at.field("step").fail("step must be >= 0, got " + std::to_string(step));
-  if (step > 1000000000) at.field("step").fail("step is unreasonably large");
+  if (step > kMaxPlanStep)
+    at.field("step").fail("step " + std::to_string(step) + " is past the " + std::to_string(kMaxPlanStep) +
+                          " steps a saved plan may span");
   return {static_cast<int>(gid), static_cast<int>(mid), static_cast<int>(step)};
 }
 
@@ -84,12 +93,16 @@ std::vector<long long> limit_per_device(const std::vector<long long>& limit, int
   return limit;
 }
 
+struct ReplayBudgetSpent {};
+
 // True when no device runs two instances at once, every edge's instances
 // run in order, and (with a limit) memory stays within it. Completeness is
 // not checked: unroll builds it.
-bool runs_validly(const Schedule& schedule) {
+bool runs_validly(const Schedule& schedule, long long& budget) {
   const Placement& placement = schedule.placement;
   const int steps = makespan(schedule);
+  budget -= static_cast<long long>(steps + 1) * placement.ndevs;
+  if (budget < 0) throw ReplayBudgetSpent{};
   std::vector<std::vector<char>> busy(placement.ndevs, std::vector<char>(steps, 0));
   std::vector<std::vector<long long>> delta(placement.ndevs, std::vector<long long>(steps + 1, 0));
   std::map<std::pair<int, int>, int> start_of;
@@ -126,12 +139,12 @@ bool runs_validly(const Schedule& schedule) {
 // enough to interact is present, plus one so that the cooldown follows a
 // repeated unit) gives a schedule that runs. InputError = the unit does not
 // have the shape of a repeating unit at all.
-bool repeats_validly(const Schedule& schedule, const Repetend& unit) {
+bool repeats_validly(const Schedule& schedule, const Repetend& unit, long long& budget) {
   Time longest_span = 1;
   for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
   const Time extra = (unit.end - unit.start + longest_span + unit.period - 1) / unit.period + 1;
   const int nmicros = smallest_window_unroll(schedule, unit) + static_cast<int>(extra) * unit.micros_per_period;
-  return runs_validly(unroll_window(schedule, unit, nmicros));
+  return runs_validly(unroll_window(schedule, unit, nmicros), budget);
 }
 
 // The smallest period that repeats the Python window validly, or 0 (with `why`).
@@ -141,11 +154,16 @@ Time derive_period(const Schedule& schedule, Repetend window, std::string& why) 
   Time longest_span = 1;
   for (const Block& block : schedule.placement.blocks) longest_span = std::max(longest_span, block.span);
   const Time last = length + longest_span + makespan(schedule);
+  long long budget = kReplayBudget;
   for (window.period = first; window.period <= last; ++window.period) {
     try {
-      if (repeats_validly(schedule, window)) return window.period;
+      if (repeats_validly(schedule, window, budget)) return window.period;
     } catch (const InputError& error) {
       why = error.reason;
+      return 0;
+    } catch (const ReplayBudgetSpent&) {
+      why = "the period search stopped at period " + std::to_string(window.period) + " (of up to " +
+            std::to_string(last) + "): replaying longer plans for every candidate is over its work budget";
       return 0;
     }
   }
@@ -160,12 +178,15 @@ std::optional<Repetend> one_period_window(const Schedule& schedule, int period, 
   std::vector<int> starts{preferred_start};
   for (int t = 0; t < makespan(schedule); ++t)
     if (t != preferred_start) starts.push_back(t);
+  long long budget = kReplayBudget;
   for (int t : starts) {
     Repetend unit{t, t + period, period, k};
     try {
-      if (repeats_validly(schedule, unit)) return unit;
+      if (repeats_validly(schedule, unit, budget)) return unit;
     } catch (const InputError&) {
       // not a repeating unit at this step
+    } catch (const ReplayBudgetSpent&) {
+      return std::nullopt;
     }
   }
   return std::nullopt;

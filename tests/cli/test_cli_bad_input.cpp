@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support.hpp"
 
 using tessel::testing::run_tessel;
@@ -174,4 +176,65 @@ TEST_CASE("bad input: an unwritable -o is refused before searching", "[cli][bad-
   auto directory = run_tessel("search --case vshape --ndevs 4 --memory 4 -o /tmp");
   CHECK(directory.exit_code == 2);
   CHECK(directory.err.find("is a directory") != std::string::npos);
+}
+
+// A misspelt key never changes what a file means: every reader (model/ and
+// the verifier's own) refuses it and names the key it most resembles.
+TEST_CASE("bad input: a misspelt key in any format names the nearest key", "[cli][bad-input]") {
+  TempDir dir;
+  const std::string repro = std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro";
+  write_text(dir.file("graph.json"),
+             R"({"format": "tessel.graph/1", "name": "g", "nodes": [{"id": "a", "compute": 1, "param_bytes": 0,
+                 "output_bytes": 1}, {"id": "b", "compute": 1, "param_bytes": 0, "output_bytes": 1}],
+                 "edge": [["a", "b"]]})");
+  write_text(dir.file("node.json"),
+             R"({"format": "tessel.graph/1", "name": "g", "nodes": [{"id": "a", "compute": 1, "param_bytes": 0,
+                 "output_byte": 1}], "edges": []})");
+  write_text(dir.file("partition.json"),
+             R"({"format": "tessel.partition/1", "stages": 2, "asignment": {"a": 0}})");
+  write_text(dir.file("schedule.json"),
+             R"({"format": "tessel.schedule/1", "nmicros": 1, "instances": [],
+                 "placement": {"format": "tessel.placement/1", "ndevs": 1, "edges": [],
+                 "blocks": [{"id": "f", "kind": "forward", "span": 1, "memroy": 1, "devices": [0]}]}})");
+  write_text(dir.file("instance.json"),
+             R"({"format": "tessel.schedule/1", "nmicros": 1, "placement": {"format": "tessel.placement/1",
+                 "ndevs": 1, "edges": [], "blocks": [{"id": "f", "kind": "forward", "span": 1, "devices": [0]}]},
+                 "instances": [{"block": "f", "micro": 0, "start": 0, "strat": 1}]})");
+  const std::vector<Row> rows = {
+      {"partition {dir}/graph.json --stages 2", "did you mean 'edges'?"},
+      {"partition {dir}/node.json --stages 1", "did you mean 'output_bytes'?"},
+      {"partition " + repro + "/graph_diamond.json --check {dir}/partition.json", "did you mean 'assignment'?"},
+      {"verify {dir}/schedule.json", "did you mean 'memory'?"},
+      {"verify {dir}/instance.json", "did you mean 'start'?"},
+      {"show {dir}/schedule.json", "did you mean 'memory'?"},
+  };
+  for (const Row& row : rows) {
+    auto result = run_tessel(expand(row.args, dir.path.string()));
+    INFO("tessel " << row.args << "\nstderr: " << result.err);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(row.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("bad input: a negative memory limit in bench is refused", "[cli][bad-input]") {
+  check_rows({{"bench --cases vshape --ndevs 2 --memory -1 --time-limit 1", "'-1' is not an integer >= 0"}});
+}
+
+// A partition of another graph breaks on every node; the text lists the
+// first problems and counts the rest instead of printing hundreds of lines.
+TEST_CASE("partition --check caps its listing with a count", "[cli]") {
+  TempDir dir;
+  nlohmann::json assignment = nlohmann::json::object();
+  for (int i = 0; i < 60; ++i) assignment["other" + std::to_string(i)] = 0;
+  write_text(dir.file("other.json"),
+             nlohmann::json{{"format", "tessel.partition/1"}, {"stages", 1}, {"assignment", assignment}}.dump());
+  const std::string graph = std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro/graph_diamond.json";
+  auto result = run_tessel("partition " + graph + " --check " + dir.file("other.json"));
+  INFO(result.out);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.find("invalid (65 problems)") != std::string::npos);
+  CHECK(result.out.find("... and 45 more") != std::string::npos);
+  CHECK(std::count(result.out.begin(), result.out.end(), '\n') <= 22);
+  auto json = run_tessel("partition " + graph + " --check " + dir.file("other.json") + " --json");
+  CHECK(nlohmann::json::parse(json.out)["problems"].size() == 65);
 }

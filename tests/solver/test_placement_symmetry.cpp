@@ -14,7 +14,7 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/placement_symmetry.hpp"
 #include "solver/repetend_search.hpp"
-#include "support.hpp"
+#include "tests/support.hpp"
 
 using namespace tessel;
 
