@@ -1,9 +1,7 @@
-// Queries on the operator graph: adjacency, cycles, a topological order.
+// Queries on the operator graph: adjacency and a topological order.
 #include "model/graph.hpp"
 
 #include <queue>
-
-#include "model/dag.hpp"
 
 namespace tessel {
 
@@ -23,10 +21,6 @@ std::vector<std::vector<int>> node_predecessors(const Graph& graph) {
   std::vector<std::vector<int>> preds(graph.nodes.size());
   for (const GraphEdge& edge : graph.edges) preds[edge.to].push_back(edge.from);
   return preds;
-}
-
-std::optional<std::vector<int>> find_graph_cycle(const Graph& graph) {
-  return find_cycle(node_successors(graph));
 }
 
 std::vector<int> graph_topological_order(const Graph& graph) {

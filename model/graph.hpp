@@ -35,9 +35,6 @@ int find_node(const Graph& graph, const std::string& id);
 std::vector<std::vector<int>> node_successors(const Graph& graph);
 std::vector<std::vector<int>> node_predecessors(const Graph& graph);
 
-// A cycle as node indices (first == last omitted), if any.
-std::optional<std::vector<int>> find_graph_cycle(const Graph& graph);
-
 // Nodes in an order where every edge goes forward; ties broken by the order
 // of the file, so that a graph exported in program order keeps that order.
 // Requires a DAG.

@@ -140,12 +140,6 @@ std::vector<Time> earliest_starts(const Placement& placement) {
   return start;
 }
 
-bool has_delays(const Placement& placement) {
-  for (const Edge& edge : placement.edges)
-    if (edge.delay != 0) return true;
-  return false;
-}
-
 Time critical_path(const Placement& placement) {
   std::vector<Time> start = earliest_starts(placement);
   Time length = 0;

@@ -89,7 +89,4 @@ std::vector<Time> earliest_starts(const Placement& placement);
 // Length of the longest dependency chain, spans and delays included.
 Time critical_path(const Placement& placement);
 
-// True when some edge carries a communication delay.
-bool has_delays(const Placement& placement);
-
 }  // namespace tessel

@@ -63,8 +63,4 @@ Partition partition_from_json(const nlohmann::json& document, const Graph& graph
   return partition;
 }
 
-Partition read_partition_file(const std::string& path, const Graph& graph) {
-  return partition_from_json(read_json_file(path), graph, JsonPlace{path, ""});
-}
-
 }  // namespace tessel

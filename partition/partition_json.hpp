@@ -32,6 +32,5 @@ nlohmann::json partition_to_json(const Graph& graph, const Partition& partition,
 // partition_costs; verify/partition_check compares them).
 Partition partition_from_json(const nlohmann::json& document, const Graph& graph,
                               const JsonPlace& place);
-Partition read_partition_file(const std::string& path, const Graph& graph);
 
 }  // namespace tessel

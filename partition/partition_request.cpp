@@ -7,10 +7,6 @@
 
 namespace tessel {
 
-std::string objective_name(PartitionObjective objective) {
-  return objective == PartitionObjective::Pippy ? "pippy" : "bottleneck";
-}
-
 ParamWindow param_window(const Graph& graph, const PartitionRequest& request) {
   ParamWindow window{0, std::numeric_limits<long long>::max()};
   if (request.objective == PartitionObjective::Pippy) {

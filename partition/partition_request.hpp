@@ -25,8 +25,6 @@ struct PartitionRequest {
   std::optional<long long> max_param_bytes;  // per stage, both objectives
 };
 
-std::string objective_name(PartitionObjective objective);
-
 // Per-stage parameter-byte window the request allows: [low, high].
 struct ParamWindow {
   long long low = 0;

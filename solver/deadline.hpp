@@ -41,12 +41,6 @@ struct Deadline {
     own.at = std::min(at, after_seconds(seconds).at);
     return own;
   }
-  // The sooner of two deadlines; the flags of this one.
-  Deadline sooner(const Deadline& other) const {
-    Deadline own = *this;
-    own.at = std::min(at, other.at);
-    return own;
-  }
   // The same deadline, also stopped by `flag`.
   Deadline with_sibling_stop(const StopFlag* flag) const {
     Deadline own = *this;

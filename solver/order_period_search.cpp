@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -273,14 +271,6 @@ class OrderSolver {
       add(clause, atoms_.atom(weaker));
     }
     if (!fixed && cycle.crossings > 0) clause.push_back(ladder_.at_least({constant, cycle.crossings}));
-    if (std::getenv("TESSEL_DEBUG_CYCLES")) {
-      std::string kinds;
-      for (int e : cycle.edges) {
-        const auto& d = differences[e];
-        kinds += std::to_string(d.edge.from) + ">" + std::to_string(d.edge.to) + "(" + std::to_string(d.edge.constant) + "," + std::to_string(d.edge.crossings) + (d.because.empty() ? "" : "*") + ") ";
-      }
-      fprintf(stderr, "cycle len %zu lits %zu ratio %lld/%lld grid %lld: %s\n", cycle.edges.size(), clause.size(), cycle.constant, cycle.crossings, grid, kinds.c_str());
-    }
     backend_.add_clause(clause);
   }
 

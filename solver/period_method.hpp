@@ -17,10 +17,7 @@ enum class PeriodMethod { UnitStep, CyclicOrder };
 // Up to this many ticks of L the unit-step encoding decides.
 inline constexpr Time kLargestUnitStepPeriod = 64;
 
-// By L of the (window) placement, unless the environment variable
-// TESSEL_PERIOD_METHOD says `unit` or `orders` (for measurement and tests).
+// By L of the (window) placement.
 PeriodMethod period_method(const Placement& window);
-
-const char* period_method_name(PeriodMethod method);
 
 }  // namespace tessel

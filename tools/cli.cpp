@@ -120,16 +120,6 @@ std::vector<Memory> memory_limits_for(Placement& placement, const std::string& t
   return tessel::memory_limits_for(placement, text, option);
 }
 
-std::vector<long long> parse_memory_limits(const std::string& text, int ndevs, const std::string& option) {
-  std::vector<long long> limits;
-  for (const Decimal& amount : parse_quantities(text, ndevs, option)) {
-    if (amount.decimals != 0)
-      throw InputError("", option, "'" + format_ticks(amount.digits, amount.decimals) + "' must be a whole number here");
-    limits.push_back(amount.digits);
-  }
-  return limits;
-}
-
 void require_writable_output(const po::variables_map& values, const std::string& option) {
   if (!values.count(option)) return;
   const std::filesystem::path path = values[option].as<std::string>();

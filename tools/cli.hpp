@@ -58,10 +58,6 @@ std::vector<Decimal> parse_quantities(const std::string& text, int ndevs, const 
 // decimals than the placement's memory raises the placement's scale.
 std::vector<Memory> memory_limits_for(Placement& placement, const std::string& text, const std::string& option);
 
-// Integer limits only (for callers that have no placement at hand).
-std::vector<long long> parse_memory_limits(const std::string& text, int ndevs,
-                                           const std::string& option);
-
 // Throws InputError when the value of `option` (a file to write) names a
 // directory that does not exist or cannot be written: checked before a long
 // search, so that the user does not lose its result at the very end.

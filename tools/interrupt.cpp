@@ -7,10 +7,8 @@ namespace tessel::cli {
 namespace {
 
 StopFlag stop_flag{false};
-volatile std::sig_atomic_t raised_by = 0;
 
-extern "C" void on_interrupt(int signal) {
-  raised_by = signal;
+extern "C" void on_interrupt(int) {
   stop_flag.store(true);
 }
 
@@ -30,7 +28,5 @@ const StopFlag* install_interrupt_handlers() {
   }
   return &stop_flag;
 }
-
-int interrupt_signal() { return raised_by; }
 
 }  // namespace tessel::cli

@@ -11,7 +11,4 @@ namespace tessel::cli {
 // Installs the handlers (idempotent) and returns the flag they raise.
 const StopFlag* install_interrupt_handlers();
 
-// Which signal raised the flag (0: none yet), for the message.
-int interrupt_signal();
-
 }  // namespace tessel::cli
