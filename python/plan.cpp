@@ -1,16 +1,16 @@
 // tessel.partition and tessel.plan (docs/python.md): the graph-to-pipeline
 // path of `tessel partition --devices` and `tessel plan` as calls returning
 // objects; both are the library functions the command line uses
-// (solver/pipeline_placement.hpp, solver/plan.hpp). The plan runs with the
+// (partition/pipeline_placement.hpp, plan/plan.hpp). The plan runs with the
 // GIL released.
 #include <pybind11/stl.h>
 
 #include "model/formats/pytorch_csv.hpp"
 #include "model/input_error.hpp"
+#include "partition/partition_search.hpp"
+#include "partition/stage_placement.hpp"
+#include "plan/plan.hpp"
 #include "python/bindings.hpp"
-#include "solver/partition_search.hpp"
-#include "solver/plan.hpp"
-#include "solver/stage_placement.hpp"
 
 namespace tessel::python {
 namespace {

@@ -1,13 +1,13 @@
 // `tessel plan` (docs/plan.md): from an operator graph (tessel_fx.py's
 // tessel.graph/1) to the files a PyTorch run needs, in one command. Parses
-// the options, calls plan_pipeline (solver/plan.hpp), writes the directory
+// the options, calls plan_pipeline (plan/plan.hpp), writes the directory
 // and prints the numbers; the pipeline itself lives in the library.
 #include <iomanip>
 #include <iostream>
 
 #include "model/graph_json.hpp"
 #include "model/input_error.hpp"
-#include "solver/plan.hpp"
+#include "plan/plan.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"

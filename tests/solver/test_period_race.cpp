@@ -1,0 +1,128 @@
+// The period descent on several threads (solver/period_race.hpp): the answer
+// must not depend on the thread count. With the time-budgeted phases off
+// (wider windows, latency budget, boundary shortening, which stop on the
+// clock whatever the threads), the repetend search on 1, 2 and 3 threads
+// must report the same period, the same proven bound, the same latency and
+// the very same schedule, on both backends, and every schedule must pass
+// the verifier. The race itself: periods all refuted, a deadline already
+// spent.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "cases/builtin_cases.hpp"
+#include "solver/period_race.hpp"
+#include "solver/repetend_search.hpp"
+#include "solver/window_placement.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+SearchOptions timing_free(const std::string& backend, const Placement& placement, long long memory, int threads) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit.assign(placement.ndevs, memory);
+  options.deadline = Deadline::after_seconds(120);
+  options.micros_per_window = 1;
+  options.latency_budget = false;
+  options.boundary_seconds = 0;
+  options.threads = threads;
+  return options;
+}
+
+void same_answer_for_any_threads(const std::string& backend, const std::string& name, int ndevs, long long memory) {
+  const Placement placement = make_case(name, ndevs, false);
+  INFO(backend << " " << name << " " << ndevs << " devices, memory " << memory);
+  const SearchResult one = search_repetend(placement, timing_free(backend, placement, memory, 1));
+  REQUIRE(one.status == SearchStatus::Found);
+  REQUIRE(one.schedule);
+  for (int threads : {2, 3}) {
+    INFO(threads << " threads");
+    const SearchResult many = search_repetend(placement, timing_free(backend, placement, memory, threads));
+    REQUIRE(many.status == SearchStatus::Found);
+    CHECK(many.period == one.period);
+    CHECK(many.proven_lower_bound == one.proven_lower_bound);
+    CHECK(many.latency == one.latency);
+    REQUIRE(many.schedule);
+    CHECK(schedule_to_json(*many.schedule) == schedule_to_json(*one.schedule));
+    verify::Report report = testing::verify_schedule(*many.schedule);
+    INFO(verify::report_to_text(report));
+    REQUIRE(report.valid);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("period race: the same answer and schedule on 1, 2 and 3 threads (cadical)", "[period_race]") {
+  for (const char* name : {"nnshape", "xshape", "mshape", "kshape"})
+    for (long long memory : {6, 9}) same_answer_for_any_threads("cadical", name, 6, memory);
+  same_answer_for_any_threads("cadical", "nnshape", 8, 8);
+}
+
+TEST_CASE("period race: the same answer and schedule on 1, 2 and 3 threads (z3)", "[period_race]") {
+  for (const char* name : {"nnshape", "xshape"}) same_answer_for_any_threads("z3", name, 4, 4);
+}
+
+TEST_CASE("period race: periods all refuted give no answer and the bound above them", "[period_race]") {
+  const Placement placement = make_case("nnshape", 6, false);
+  SearchOptions options = timing_free("cadical", placement, 6, 2);
+  const SearchResult reference = search_repetend(placement, options);
+  REQUIRE(reference.status == SearchStatus::Found);
+  const int lower = period_lower_bound(placement);
+  REQUIRE(reference.period > lower);  // at least one refutation to race
+  std::vector<SolverCall> calls;
+  PeriodRaceOutcome raced = race_periods({&placement, lower, reference.period - 1, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+                                         options, options.deadline, calls);
+  CHECK_FALSE(raced.found);
+  CHECK_FALSE(raced.gave_up);
+  CHECK(raced.proven_lower_bound == reference.period);
+  CHECK(calls.size() >= static_cast<size_t>(reference.period - lower));
+
+  raced = race_periods({&placement, lower, reference.period, static_cast<int>(placement.blocks.size()), {}, false, "", 3}, options,
+                       options.deadline, calls);
+  REQUIRE(raced.found);
+  CHECK(raced.found->period == reference.period);
+}
+
+TEST_CASE("period race: a spent deadline gives up without an answer", "[period_race]") {
+  const Placement placement = make_case("nnshape", 6, false);
+  SearchOptions options = timing_free("cadical", placement, 6, 2);
+  StopFlag stop{true};
+  std::vector<SolverCall> calls;
+  const int lower = period_lower_bound(placement);
+  PeriodRaceOutcome raced = race_periods({&placement, lower, lower + 4, static_cast<int>(placement.blocks.size()), {}, false, "", 2}, options,
+                                         Deadline::none(&stop), calls);
+  CHECK_FALSE(raced.found);
+  CHECK(raced.gave_up);
+  CHECK(raced.proven_lower_bound == lower);
+}
+
+TEST_CASE("threads: 0 means every core", "[period_race]") {
+  CHECK(resolve_threads(0) >= 1);
+  CHECK(resolve_threads(3) == 3);
+}
+
+TEST_CASE("period race: a stop raised mid-race ends every thread promptly, the fallback verified", "[period_race]") {
+  const Placement placement = make_case("xshape", 16, false);  // period 12 takes minutes to refute
+  SearchOptions options = timing_free("cadical", placement, 8, 2);
+  StopFlag stop{false};
+  options.deadline = Deadline::none(&stop);
+  std::thread raiser([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+  });
+  const auto begin = std::chrono::steady_clock::now();
+  const SearchResult result = search_repetend(placement, options);
+  const double seconds = seconds_since(begin);
+  raiser.join();
+  CHECK(seconds < 10);  // generous for a loaded machine; unstopped it runs for minutes
+  REQUIRE(result.status == SearchStatus::Timeout);
+  CHECK(result.proven_lower_bound <= result.period);
+  REQUIRE(result.schedule);
+  verify::Report report = testing::verify_schedule(*result.schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
+}
