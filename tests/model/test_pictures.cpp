@@ -19,7 +19,7 @@
 #include "model/schedule_json.hpp"
 #include "model/timeline_text.hpp"
 #include "model/unroll.hpp"
-#include "support.hpp"
+#include "tests/support.hpp"
 #include "verify/verify.hpp"
 
 using namespace tessel;
