@@ -294,3 +294,29 @@ TEST_CASE("pictures: the SVG shades the phases and draws a window of a long sche
   CHECK(all_matches(part, R"x(class="label"[^>]*>(\w+:\d+)</text>)x").size() == inside);
   CHECK_THAT(part, Catch::Contains("(showing 200 to 260)"));
 }
+
+TEST_CASE("pictures on the command line: windows, the trace as JSON, bad windows exit 2", "[pictures][cli]") {
+  TempDir dir;
+  REQUIRE(run_tessel("generate 1f1b --stages 4 --nmicros 8 -o " + dir.file("s.json")).exit_code == 0);
+  auto shown = run_tessel("show " + dir.file("s.json") + " --start 10 --end 16");
+  REQUIRE(shown.exit_code == 0);
+  CHECK_THAT(shown.out, Catch::Contains("\n      10\ndev 0|b0:0 b0:0 f0:4 b0:1 b0:1 f0:5\n") &&
+                            Catch::Contains("(showing steps 10..15 of 33)") && Catch::Contains("b0 backward"));
+  REQUIRE(run_tessel("export --to svg " + dir.file("s.json") + " --start 10 --end 16 -o " + dir.file("s.svg")).exit_code ==
+          0);
+  CHECK_THAT(testing::read_text(dir.file("s.svg")), Catch::Contains("(showing 10 to 16)"));
+  auto trace = run_tessel("export --to chrome-trace " + dir.file("s.json"));
+  REQUIRE(trace.exit_code == 0);
+  size_t counters = 0;
+  const nlohmann::json document = nlohmann::json::parse(trace.out);
+  for (const nlohmann::json& event : document["traceEvents"]) counters += event["ph"] == "C";
+  CHECK(counters > 8);
+  for (const std::string& bad : {" --start 10 --end 5", " --start abc", " --start 1.5", " --start 40"}) {
+    auto refused = run_tessel("show " + dir.file("s.json") + bad);
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Catch::Contains("--start") || Catch::Contains("--end"));
+  }
+  auto trace_window = run_tessel("export --to chrome-trace " + dir.file("s.json") + " --start 3");
+  CHECK(trace_window.exit_code == 2);
+  CHECK_THAT(trace_window.err, Catch::Contains("applies to --to svg only"));
+}
