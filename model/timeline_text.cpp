@@ -1,19 +1,22 @@
 // The text timeline: one row per device, one fixed-width cell per step.
 //
-// A cell shows the kind letter and the micro-batch of the instance occupying
-// the step (`f3`, `b3`; a multi-step instance repeats its label in each of
-// its cells so that every step can be read off), `.` when the device is
-// idle, and `#` when several instances claim the same step (an invalid
-// schedule stays visible rather than hidden). Cells are as wide as the
-// longest label and have no separator, so a 4-device schedule of 60 steps
-// and up to 10 micro-batches fits 130 columns. `|` marks the repetend's
-// start and end; a ruler above the rows numbers every tenth step. A fused
-// unit shows its members' labels joined by `+` over the unit's steps.
+// A cell names the block and the micro-batch of the instance occupying the
+// step, `BLOCK:MICRO` (`f0:3` is block f0 of micro-batch 3, whatever kind f0
+// is: a letter-and-number code like `f3` for "forward of micro-batch 3"
+// would read the same as a block named f3). A multi-step instance repeats its
+// label in each of its cells so that every step can be read off; `.` is idle
+// and `#` marks several instances claiming one step (an invalid schedule
+// stays visible rather than hidden). A fused unit shows its members joined
+// by `+`, members of one micro-batch sharing it (`i0+w0:3`). Cells are as wide
+// as the longest label and separated by a space, or by `|` at the
+// repetend's start and end; a ruler above numbers every tenth step, and a
+// key below gives each block's kind (and id, when the cells use indices).
 //
 // Measured times (decimals) would give a cell per tick, thousands of them
 // per block: there a cell is 1, 2 or 5 times a power of ten ticks, the
 // smallest that fits the width asked for, shows the instance covering most
-// of it, and the ruler and the footer give real times.
+// of it, and the ruler and the footer give real times. A window of time
+// (`from`, `to`) draws only that part, ruler and repetend marks included.
 #include "model/timeline_text.hpp"
 
 #include <algorithm>
@@ -26,16 +29,15 @@ namespace tessel {
 
 namespace {
 
-// forward f, backward b, backward_input i, backward_weight w, others their
-// first letter (or `o`): the letters of the pipeline-schedule literature.
-char cell_letter(BlockKind kind) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(kind_letter(kind))));
+bool plain_id(const std::string& id) {
+  if (id.empty() || id.size() > 6) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
 }
 
-int digits(int value) { return static_cast<int>(std::to_string(std::max(value, 0)).size()); }
-
 // Ticks per cell: 1 for integer times; otherwise the smallest 1, 2, 5 x 10^n
-// ticks that shows the whole makespan within `cells` cells (0: any).
+// ticks that shows the whole window within `cells` cells (0: any).
 Time ticks_per_cell(const Placement& placement, Time total, int cells) {
   if (placement.time_decimals == 0) return 1;
   if (cells <= 0) cells = 120;  // no width asked: a terminal line
@@ -44,47 +46,92 @@ Time ticks_per_cell(const Placement& placement, Time total, int cells) {
       if ((total + factor * scale - 1) / (factor * scale) <= cells) return factor * scale;
 }
 
-}  // namespace
-
-std::string render_timeline(const Schedule& schedule, int max_steps) {
-  const Placement& placement = schedule.placement;
-  const Time cell_ticks = ticks_per_cell(placement, makespan(schedule), max_steps);
-  const Time total_steps = (makespan(schedule) + cell_ticks - 1) / cell_ticks;  // cells
-  // A text timeline longer than this is no longer readable, and a file may
-  // claim steps up to 1e9: cut it rather than allocate for all of them.
-  constexpr int kLongestTimeline = 100000;
-  const int limit = max_steps > 0 ? std::min(max_steps, kLongestTimeline) : kLongestTimeline;
-  const int steps = static_cast<int>(std::min<Time>(total_steps, limit));
-  auto time_text = [&](Time cell) { return format_ticks(cell * cell_ticks, placement.time_decimals); };
-  auto label_of = [&](int block, int micro) { return cell_letter(placement.blocks[block].kind) + std::to_string(micro); };
-  // A fused unit is drawn once, from its first member, with all labels.
-  std::map<std::pair<int, int>, std::string> unit_label;  // first member -> joined labels
+// A fused unit is drawn once, from its first member, with all labels.
+struct FusedLabels {
+  std::map<std::pair<int, int>, std::string> of_first;  // first member -> joined labels
   std::set<std::pair<int, int>> later_members;
+};
+
+FusedLabels fused_labels(const Schedule& schedule, const std::vector<std::string>& tags) {
+  FusedLabels labels;
   for (const FusedUnit& unit : schedule.fused) {
     std::string joined;
     for (size_t m = 0; m < unit.members.size(); ++m) {
       const FusedMember& member = unit.members[m];
-      if (m > 0) later_members.insert({member.block, member.micro});
-      std::string label = label_of(member.block, member.micro);
-      // The input and weight backward of one stage together are its full backward b.
-      const FusedMember* next = m + 1 < unit.members.size() ? &unit.members[m + 1] : nullptr;
-      const Block& block = placement.blocks[member.block];
-      if (next && block.kind == BlockKind::BackwardInput && next->micro == member.micro &&
-          placement.blocks[next->block].kind == BlockKind::BackwardWeight &&
-          placement.blocks[next->block].stage == block.stage) {
-        label = "b" + std::to_string(member.micro);
-        later_members.insert({next->block, next->micro});
-        ++m;
-      }
-      joined += (joined.empty() ? "" : "+") + label;
+      if (m > 0) labels.later_members.insert({member.block, member.micro});
+      if (m > 0) joined += '+';
+      joined += tags[member.block];
+      // Members of one micro-batch in a row share its number: i0+w0:3.
+      const bool same_next = m + 1 < unit.members.size() && unit.members[m + 1].micro == member.micro;
+      if (same_next) continue;
+      joined += ':';
+      joined += std::to_string(member.micro);
     }
-    unit_label[{unit.members.front().block, unit.members.front().micro}] = joined;
+    labels.of_first[{unit.members.front().block, unit.members.front().micro}] = joined;
   }
-  int width = 0;
+  return labels;
+}
+
+// The key: what a cell says, then every block's tag and kind, wrapped.
+std::string key_text(const Placement& placement, const std::vector<std::string>& tags, bool fused) {
+  std::string text = "key: BLOCK:MICRO-BATCH per step (" + tags.front() + ":0 = block " +
+                     placement.blocks.front().id + " of micro-batch 0), . idle, # several at once";
+  if (fused) text += ", + a fused unit";
+  text += ", | repetend start/end\n";
+  std::string line = "blocks:";
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    std::string entry = " " + tags[b] + (tags[b] == block.id ? "" : " = " + block.id) + " " + kind_name(block.kind) +
+                        (b + 1 < placement.blocks.size() ? "," : "");
+    if (line.size() + entry.size() > 100 && line.size() > 8) {
+      text += line + "\n";
+      line = "       ";
+    }
+    line += entry;
+  }
+  return text + line + "\n";
+}
+
+}  // namespace
+
+std::vector<std::string> block_tags(const Placement& placement) {
+  std::vector<std::string> tags;
+  const bool ids = std::all_of(placement.blocks.begin(), placement.blocks.end(),
+                               [](const Block& block) { return plain_id(block.id); });
+  for (size_t b = 0; b < placement.blocks.size(); ++b)
+    tags.push_back(ids ? placement.blocks[b].id : std::to_string(b));
+  return tags;
+}
+
+std::string render_timeline(const Schedule& schedule, int max_steps) {
+  TimelineOptions options;
+  options.max_steps = max_steps;
+  return render_timeline(schedule, options);
+}
+
+std::string render_timeline(const Schedule& schedule, const TimelineOptions& options) {
+  const Placement& placement = schedule.placement;
+  const Time end_time = options.to > 0 ? std::min(options.to, makespan(schedule)) : makespan(schedule);
+  const Time start_time = std::min(std::max<Time>(options.from, 0), end_time);
+  const Time cell_ticks = ticks_per_cell(placement, end_time - start_time, options.max_steps);
+  const Time first = start_time / cell_ticks;                              // first cell shown
+  const Time total_steps = (makespan(schedule) + cell_ticks - 1) / cell_ticks;  // cells of the whole schedule
+  const Time window_steps = (end_time + cell_ticks - 1) / cell_ticks - first;
+  // A text timeline longer than this is no longer readable, and a file may
+  // claim steps up to 1e9: cut it rather than allocate for all of them.
+  constexpr int kLongestTimeline = 100000;
+  const int limit = options.max_steps > 0 ? std::min(options.max_steps, kLongestTimeline) : kLongestTimeline;
+  const int steps = static_cast<int>(std::min<Time>(window_steps, limit));
+  auto time_text = [&](Time cell) { return format_ticks(cell * cell_ticks, placement.time_decimals); };
+  const std::vector<std::string> tags = block_tags(placement);
+  auto label_of = [&](int block, int micro) { return tags[block] + ":" + std::to_string(micro); };
+  const FusedLabels fused = fused_labels(schedule, tags);
+
+  int width = 1;
   for (const Instance& instance : schedule.instances) {
-    auto joined = unit_label.find({instance.block, instance.micro});
-    width = std::max<int>(width, joined != unit_label.end() ? joined->second.size()
-                                                          : label_of(instance.block, instance.micro).size());
+    auto joined = fused.of_first.find({instance.block, instance.micro});
+    width = std::max<int>(width, joined != fused.of_first.end() ? joined->second.size()
+                                                               : label_of(instance.block, instance.micro).size());
   }
 
   // cells[device][step]: the label, "" for idle, "#" for a collision; with
@@ -94,68 +141,68 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   const std::vector<Time> ends = instance_ends(schedule);
   for (size_t i = 0; i < schedule.instances.size(); ++i) {
     const Instance& instance = schedule.instances[i];
-    if (later_members.count({instance.block, instance.micro})) continue;
+    if (fused.later_members.count({instance.block, instance.micro})) continue;
     const Block& block = placement.blocks[instance.block];
-    auto joined = unit_label.find({instance.block, instance.micro});
-    std::string label = joined != unit_label.end() ? joined->second : label_of(instance.block, instance.micro);
+    auto joined = fused.of_first.find({instance.block, instance.micro});
+    std::string label = joined != fused.of_first.end() ? joined->second : label_of(instance.block, instance.micro);
     for (int device : block.devices)
-      for (Time step = instance.start / cell_ticks; step * cell_ticks < ends[i] && step < steps; ++step) {
-        std::string& cell = cells[device][step];
+      for (Time cell = std::max(instance.start / cell_ticks, first); cell * cell_ticks < ends[i] && cell - first < steps;
+           ++cell) {
+        std::string& text = cells[device][cell - first];
         if (cell_ticks == 1) {
-          cell = cell.empty() ? label : "#";
+          text = text.empty() ? label : "#";
           continue;
         }
-        const Time share = std::min(ends[i], (step + 1) * cell_ticks) - std::max(instance.start, step * cell_ticks);
-        if (share > covered[device][step]) covered[device][step] = share, cell = label;
+        const Time share = std::min(ends[i], (cell + 1) * cell_ticks) - std::max(instance.start, cell * cell_ticks);
+        if (share > covered[device][cell - first]) covered[device][cell - first] = share, text = label;
       }
   }
 
-  auto is_marker = [&](Time step) {
-    if (!schedule.repetend) return false;
-    return step * cell_ticks == schedule.repetend->start / cell_ticks * cell_ticks ||
-           step * cell_ticks == schedule.repetend->end / cell_ticks * cell_ticks;
+  // The separator before cell `first + step`: `|` at the repetend's edges.
+  auto separator = [&](Time cell) {
+    if (!schedule.repetend) return ' ';
+    const bool edge = cell * cell_ticks == schedule.repetend->start / cell_ticks * cell_ticks ||
+                      cell * cell_ticks == schedule.repetend->end / cell_ticks * cell_ticks;
+    return edge ? '|' : ' ';
   };
-  const int device_digits = digits(placement.ndevs - 1);
-  const std::string blank_prefix(4 + device_digits + 1, ' ');
-
-  // Column of each step's cell in a row (after the prefix), markers included.
-  std::vector<int> column(steps + 1, 0);
-  int at = static_cast<int>(blank_prefix.size());
-  for (int step = 0; step <= steps; ++step) {
-    if (is_marker(step)) ++at;
-    column[step] = at;
-    at += width;
-  }
+  const int device_digits = static_cast<int>(std::to_string(std::max(placement.ndevs - 1, 0)).size());
+  const int prefix = 4 + device_digits;  // "dev " and the number; each cell adds its separator
 
   std::ostringstream out;
-  // Ruler: the step number over every tenth step (skipped if it would run
-  // into the previous number).
-  std::string ruler(at, ' ');
+  // Ruler: the time over every tenth step (skipped if it would run into the
+  // previous number).
+  std::string ruler(prefix + static_cast<size_t>(steps) * (width + 1) + 1, ' ');
   int free_from = 0;
-  for (int step = 0; step < steps; step += 10) {
-    std::string number = time_text(step);
-    if (column[step] < free_from) continue;
-    ruler.replace(column[step], number.size(), number);
-    free_from = column[step] + static_cast<int>(number.size()) + 1;
+  for (int step = 0; step < steps; ++step) {
+    if ((first + step) % 10 != 0) continue;
+    const std::string number = time_text(first + step);
+    const int column = prefix + step * (width + 1) + 1;
+    if (column < free_from) continue;
+    ruler.replace(column, std::min(number.size(), ruler.size() - column), number.substr(0, ruler.size() - column));
+    free_from = column + static_cast<int>(number.size()) + 1;
   }
   out << ruler.substr(0, ruler.find_last_not_of(' ') + 1) << "\n";
 
   for (int device = 0; device < placement.ndevs; ++device) {
-    std::string number = std::to_string(device);
-    std::string row = "dev " + std::string(device_digits - number.size(), ' ') + number + " ";
+    const std::string number = std::to_string(device);
+    std::string row = "dev " + std::string(device_digits - number.size(), ' ') + number;
     for (int step = 0; step < steps; ++step) {
-      if (is_marker(step)) row += '|';
+      row += separator(first + step);
       const std::string& cell = cells[device][step];
-      std::string shown = cell.empty() ? "." : cell;
+      const std::string shown = cell.empty() ? "." : cell;
       row += shown + std::string(width - std::min<int>(width, shown.size()), ' ');
     }
-    if (is_marker(steps)) row += '|';
+    row += separator(first + steps);
     out << row.substr(0, row.find_last_not_of(' ') + 1) << "\n";
   }
-  if (steps < total_steps)
-    out << "(showing steps 0.." << steps - 1 << " of " << total_steps << ")\n";
+  if ((first > 0 || steps < total_steps) && cell_ticks == 1)
+    out << "(showing steps " << first << ".." << first + steps - 1 << " of " << total_steps << ")\n";
+  if ((first > 0 || steps < total_steps) && cell_ticks > 1)
+    out << "(showing time " << time_text(first) << " to " << time_text(first + steps) << " of "
+        << format_ticks(makespan(schedule), placement.time_decimals) << ")\n";
   if (cell_ticks > 1)
     out << "(a cell is " << time_text(1) << " of time: the instance covering most of it)\n";
+  if (!placement.blocks.empty()) out << key_text(placement, tags, !schedule.fused.empty());
   return out.str();
 }
 

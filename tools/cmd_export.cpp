@@ -13,13 +13,15 @@
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
+#include "tools/time_window.hpp"
 
 namespace tessel::cli {
 
 namespace {
 
 const char* kUsage =
-    "tessel export --to FORMAT SCHEDULE [-o FILE] [--with-comms] [--width PIXELS]\n\n"
+    "tessel export --to FORMAT SCHEDULE [-o FILE] [--with-comms] [--width PIXELS] [--start T]\n"
+    "              [--end T]\n\n"
     "FORMAT:\n"
     "  pytorch-csv   torch.distributed.pipelining's compute-only action table, current dialect\n"
     "                (F, B = full backward, I = input backward, W = weight backward): one row per\n"
@@ -31,10 +33,15 @@ const char* kUsage =
     "                schedule goes beside it as FILE.tessel.json, which 'import' reads back so\n"
     "                that spans and memory survive the round trip.\n"
     "  chrome-trace  Trace Event Format JSON for https://ui.perfetto.dev or chrome://tracing:\n"
-    "                one track per device, events named like F3 (kind, micro-batch), args\n"
-    "                with micro-batch and block id; one step = one microsecond.\n"
-    "  svg           a timeline picture: rows = devices, boxes coloured by kind with the\n"
-    "                micro-batch inside, the repetend window shaded, a legend, a step axis.\n"
+    "                a process per device with its instances named BLOCK:MICRO (block id,\n"
+    "                micro-batch; kind and memory in args) and its memory and limit as\n"
+    "                counters; a 'schedule' process with the phases: warmup, steady with a\n"
+    "                slice per repetend copy, cooldown. One step = one microsecond.\n"
+    "  svg           a timeline picture: rows = devices, a colour per block (a hue per stage,\n"
+    "                the shade by kind), BLOCK:MICRO inside where it fits, under each row the\n"
+    "                memory over time with the limit dashed, the phases shaded, a legend, a\n"
+    "                time axis. --width sets the pixels of the timeline; --start/--end draw a\n"
+    "                part of it, so a long schedule can be drawn readable.\n"
     "Writes to -o FILE, else to stdout";
 
 void write_text(const std::string& path, const std::string& text) {
@@ -57,6 +64,7 @@ int run_export(int argc, char** argv) {
       ("output,o", po::value<std::string>(), "write here (default: stdout)")
       ("with-comms", po::bool_switch(), "pytorch-csv: with the send/recv actions PyTorch's runtime runs")
       ("width", po::value<int>()->default_value(1200), "svg: width of the timeline in pixels");
+  add_time_window_options(options);
   po::positional_options_description positional;
   positional.add("schedule", 1);
   po::variables_map values;
@@ -71,6 +79,9 @@ int run_export(int argc, char** argv) {
     std::string output = values.count("output") ? values["output"].as<std::string>() : "";
     bool with_comms = values["with-comms"].as<bool>();
     if (with_comms && format != "pytorch-csv") throw InputError("", "--with-comms", "applies to --to pytorch-csv only");
+    for (const char* option : {"start", "end"})
+      if (values.count(option) && format != "svg")
+        throw InputError("", std::string("--") + option, "applies to --to svg only (Perfetto zooms by itself)");
     if (format == "pytorch-csv") {
       try {
         if (with_comms && !carries_stages(schedule.placement))
@@ -87,7 +98,8 @@ int run_export(int argc, char** argv) {
     } else {
       int width = values["width"].as<int>();
       if (width < 100 || width > 100000) throw InputError("", "--width", "must be in [100, 100000]");
-      write_text(output, svg_timeline(schedule, {width, ""}));
+      const TimeWindow window = time_window(values, schedule);
+      write_text(output, svg_timeline(schedule, {width, "", window.from, window.to}));
     }
     return int(kSuccess);
   });

@@ -1,7 +1,12 @@
-// A schedule as a Chrome / Perfetto trace (Trace Event Format JSON): one
-// track per device, one complete ("X") event per instance, named like "F3"
-// (kind letter and micro-batch), one step written as one microsecond. Opens
-// in https://ui.perfetto.dev or chrome://tracing.
+// A schedule as a Chrome / Perfetto trace (Trace Event Format JSON). Each
+// device is a process with one thread, its compute track: a complete ("X")
+// event per instance named `BLOCK:MICRO` (block id and micro-batch, as the
+// text timeline), the kind as its category. Beside it the device's memory
+// over time and its limit are counter ("C") events, so Perfetto draws them
+// as graphs under the track. A first process, "schedule", holds the phases:
+// warmup, steady (with one slice per copy of the repetend nested in it) and
+// cooldown. One step, or one unit of a measured file, is one microsecond.
+// Opens in https://ui.perfetto.dev or chrome://tracing.
 #pragma once
 
 #include <string>
@@ -11,9 +16,6 @@
 #include "model/schedule.hpp"
 
 namespace tessel {
-
-// The letter of a block kind in pictures and traces: F, B, I (input
-// backward), W (weight backward), or the first letter of an "other" label.
 
 nlohmann::json chrome_trace(const Schedule& schedule);
 

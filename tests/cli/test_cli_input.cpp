@@ -30,9 +30,12 @@ Schedule vshape_schedule(int nmicros) {
 
 TEST_CASE("the timeline shows kind and micro-batch per step, idle steps and the repetend", "[timeline]") {
   CHECK(render_timeline(vshape_schedule(3)) ==
-        "      0                     10\n"
-        "dev 0 f0. . . |f1b0b0b0|f2b1b1b1. b2b2b2\n"
-        "dev 1 . f0b0b0|b0f1b1b1|b1f2b2b2b2. . .\n");
+        "      0                                                 10\n"
+        "dev 0 f0:0 .    .    .   |f0:1 b0:0 b0:0 b0:0|f0:2 b0:1 b0:1 b0:1 .    b0:2 b0:2 b0:2\n"
+        "dev 1 .    f1:0 b1:0 b1:0|b1:0 f1:1 b1:1 b1:1|b1:1 f1:2 b1:2 b1:2 b1:2 .    .    .\n"
+        "key: BLOCK:MICRO-BATCH per step (f0:0 = block f0 of micro-batch 0), . idle, # several at once, "
+        "| repetend start/end\n"
+        "blocks: f0 forward, f1 forward, b1 backward, b0 backward\n");
 }
 
 TEST_CASE("the timeline cuts long schedules and widens cells for large micro-batch numbers", "[timeline]") {
@@ -40,9 +43,12 @@ TEST_CASE("the timeline cuts long schedules and widens cells for large micro-bat
   std::string text = render_timeline(schedule, 8);
   CHECK(text ==
         "      0\n"
-        "dev 0 f0 .  .  .  |f1 b0 b0 b0 |\n"
-        "dev 1 .  f0 b0 b0 |b0 f1 b1 b1 |\n"
-        "(showing steps 0..7 of 52)\n");
+        "dev 0 f0:0  .     .     .    |f0:1  b0:0  b0:0  b0:0 |\n"
+        "dev 1 .     f1:0  b1:0  b1:0 |b1:0  f1:1  b1:1  b1:1 |\n"
+        "(showing steps 0..7 of 52)\n"
+        "key: BLOCK:MICRO-BATCH per step (f0:0 = block f0 of micro-batch 0), . idle, # several at once, "
+        "| repetend start/end\n"
+        "blocks: f0 forward, f1 forward, b1 backward, b0 backward\n");
 }
 
 TEST_CASE("the timeline marks two instances on one step and spans all devices of a block", "[timeline]") {
@@ -52,8 +58,11 @@ TEST_CASE("the timeline marks two instances on one step and spans all devices of
   schedule.instances = {{0, 0, 0}, {1, 0, 1}, {2, 0, 2}, {0, 1, 2}, {1, 1, 3}, {2, 1, 4}};
   CHECK(render_timeline(schedule) ==
         "      0\n"
-        "dev 0 f0f0f1f1.\n"
-        "dev 1 f0. # . f1\n");
+        "dev 0 fs:0 f0:0 fs:1 f0:1 .\n"
+        "dev 1 fs:0 .    #    .    f1:1\n"
+        "key: BLOCK:MICRO-BATCH per step (fs:0 = block fs of micro-batch 0), . idle, # several at once, "
+        "| repetend start/end\n"
+        "blocks: fs forward, f0 forward, f1 forward\n");
 }
 
 TEST_CASE("tessel show prints a summary and the timeline; bad usage exits 2", "[timeline][cli]") {
@@ -63,7 +72,7 @@ TEST_CASE("tessel show prints a summary and the timeline; bad usage exits 2", "[
   REQUIRE(shown.exit_code == 0);
   CHECK_THAT(shown.out, Catch::Contains("2 devices, 3 micro-batches, makespan 16") &&
                             Catch::Contains("repetend [4, 8) period 4") &&
-                            Catch::Contains("dev 0 f0. . . |f1b0b0b0|f2b1b1b1. b2b2b2"));
+                            Catch::Contains("dev 0 f0:0 .    .    .   |f0:1 b0:0 b0:0 b0:0|f0:2 b0:1"));
   auto cut = testing::run_tessel("show " + dir.file("v.json") + " --max-steps 4");
   REQUIRE(cut.exit_code == 0);
   CHECK_THAT(cut.out, Catch::Contains("showing steps 0..3 of 16"));

@@ -247,26 +247,30 @@ TEST_CASE("windows io: verify rejects a corrupted k = 2 file for the right reaso
 TEST_CASE("windows io: the text timeline shows every step's micro-batch of a partial window", "[windows_io]") {
   const Schedule schedule = unroll(fixture(), 5);
   const std::string text = render_timeline(schedule);
-  // Every row, with the `|` markers taken out, is one cell per step of
-  // width 1 + digits of the largest micro-batch (4 here: width 2).
+  // Every row is one cell per step, BLOCK:MICRO padded to the longest
+  // label, each after a one-character separator (a space or `|`).
+  size_t width = 0;
+  for (const Instance& instance : schedule.instances)
+    width = std::max(width, schedule.placement.blocks[instance.block].id.size() + 1 + std::to_string(instance.micro).size());
   std::map<int, std::string> rows;
   std::istringstream lines(text);
   std::string line;
   std::getline(lines, line);  // the ruler
   while (std::getline(lines, line)) {
     std::smatch match;
-    REQUIRE(std::regex_match(line, match, std::regex(R"(dev (\d) (.*))")));
-    std::string cells = match[2];
-    cells.erase(std::remove(cells.begin(), cells.end(), '|'), cells.end());
-    rows[std::stoi(match[1])] = cells;
+    if (line.rfind("dev ", 0) != 0) continue;  // the key under the rows
+    REQUIRE(std::regex_match(line, match, std::regex(R"(dev (\d)(.*))")));
+    rows[std::stoi(match[1])] = match[2];
   }
   REQUIRE(rows.size() == 3);
   int checked = 0;
   for (const Instance& instance : schedule.instances) {
     const Block& block = schedule.placement.blocks[instance.block];
-    const std::string label = std::string(1, block.kind == BlockKind::Forward ? 'f' : 'b') + std::to_string(instance.micro);
+    const std::string label = block.id + ":" + std::to_string(instance.micro);
     for (int s = instance.start; s < instance.start + block.span; ++s) {
-      CHECK(rows[block.devices.front()].substr(2 * s, 2) == label);
+      std::string cell = rows[block.devices.front()].substr(1 + s * (width + 1), width);
+      cell.erase(cell.find_last_not_of(' ') + 1);
+      CHECK(cell == label);
       ++checked;
     }
   }
@@ -299,12 +303,12 @@ TEST_CASE("windows io: every export of a partial k = 2 window names the right mi
     nlohmann::json trace = nlohmann::json::parse(chrome_trace(schedule).dump());
     size_t events = 0;
     for (const nlohmann::json& event : trace["traceEvents"]) {
-      if (event["ph"] != "X") continue;
+      if (event["ph"] != "X" || event["cat"] == "phase") continue;
       ++events;
       const int micro = event["args"]["micro"];
       const int block = block_index.at(event["args"]["block"].get<std::string>());
       CHECK(event["ts"] == starts.at({block, micro}));
-      CHECK(event["name"].get<std::string>().substr(1) == std::to_string(micro));
+      CHECK(event["name"] == event["args"]["block"].get<std::string>() + ":" + std::to_string(micro));
       CHECK(micro < 5);
     }
     CHECK(events == schedule.instances.size());

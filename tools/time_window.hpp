@@ -1,0 +1,22 @@
+// --start T and --end T of `show` and `export --to svg`: the part of a
+// schedule to draw, in the file's time unit (decimals for measured files),
+// so that a long schedule can be read a piece at a time.
+#pragma once
+
+#include "model/schedule.hpp"
+#include "tools/cli.hpp"
+
+namespace tessel::cli {
+
+struct TimeWindow {
+  Time from = 0;  // ticks of the schedule's placement
+  Time to = 0;    // 0: to the end
+};
+
+void add_time_window_options(po::options_description& options);
+
+// Throws InputError naming the option for a time that is not a number >= 0,
+// has more decimals than the schedule's times, or an empty window.
+TimeWindow time_window(const po::variables_map& values, const Schedule& schedule);
+
+}  // namespace tessel::cli
