@@ -14,10 +14,14 @@ namespace tessel {
 
 enum class PeriodMethod { UnitStep, CyclicOrder };
 
+// Automatic (by L, below) unless a test or a measurement forces one (the
+// tuning knob `period_method`).
+enum class PeriodMethodChoice { Automatic, UnitStep, CyclicOrder };
+
 // Up to this many ticks of L the unit-step encoding decides.
 inline constexpr Time kLargestUnitStepPeriod = 64;
 
 // By L of the (window) placement.
-PeriodMethod period_method(const Placement& window);
+PeriodMethod period_method(const Placement& window, PeriodMethodChoice choice = PeriodMethodChoice::Automatic);
 
 }  // namespace tessel

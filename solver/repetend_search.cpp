@@ -173,7 +173,7 @@ void descend_periods(const Placement& window, const SearchOptions& options, cons
 WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
                             int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
                             std::vector<SolverCall>& calls) {
-  if (period_method(window) == PeriodMethod::CyclicOrder)
+  if (period_method(window, options.period_method) == PeriodMethod::CyclicOrder)
     return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
   const auto begin = std::chrono::steady_clock::now();
   auto report = [&](const std::string& line) {

@@ -12,6 +12,7 @@
 #include "model/schedule.hpp"
 #include "solver/backend.hpp"
 #include "solver/deadline.hpp"
+#include "solver/period_method.hpp"
 #include "solver/tuning.hpp"
 
 namespace tessel {
@@ -43,6 +44,8 @@ struct SearchOptions {
   // Repetend: the symmetry rules of the modulo encoding; off only to test
   // that they lose no optimum.
   bool symmetry = true;
+  // Repetend: which encoding decides the periods (period_method.hpp).
+  PeriodMethodChoice period_method = PeriodMethodChoice::Automatic;
   // Repetend: the latency search at the found period stops after as long as
   // the period took, at least latency_min_seconds (false: only the deadline).
   bool latency_budget = true;

@@ -23,6 +23,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"latency_budget", &Tuning::latency_budget, 0, 1, true,
        "1: the latency search has the budget above; 0: only the time limit"},
       {"symmetry", &Tuning::symmetry, 0, 1, true, "modulo encoding: symmetry-breaking rules on (1) or off (0)"},
+      {"period_method", &Tuning::period_method, 0, 2, true,
+       "repetend: encoding of the period questions: 0 automatic (by L), 1 unit steps, 2 cyclic orders"},
       {"periods_per_solver", &Tuning::periods_per_solver, 1, 64, true,
        "repetend: consecutive periods decided on one incremental solver"},
       {"fast_improve_seconds", &Tuning::fast_improve_seconds, 0, 3600, false,

@@ -19,16 +19,14 @@ using namespace tessel;
 
 namespace {
 
-// Runs the repetend search with the period method forced (period_method.hpp
-// reads the variable on every window), k = 1.
-SearchResult search_with(const char* method, const Placement& placement, long long memory) {
-  setenv("TESSEL_PERIOD_METHOD", method, 1);
+// Runs the repetend search with the period method forced (the tuning knob
+// period_method), k = 1.
+SearchResult search_with(PeriodMethodChoice method, const Placement& placement, long long memory) {
   SearchOptions options;
+  options.period_method = method;
   options.memory_limit.assign(placement.ndevs, memory);
   options.boundary_seconds = 0.5;
-  SearchResult result = search_repetend(placement, options);
-  unsetenv("TESSEL_PERIOD_METHOD");
-  return result;
+  return search_repetend(placement, options);
 }
 
 // True when some solver call of the result was a question on cyclic orders.
@@ -92,8 +90,8 @@ TEST_CASE("cyclic orders and unit steps prove the same optimal period on uneven 
         INFO(name << (even ? " unit spans" : " uneven spans") << ", memory " << memory);
         const Placement unit = make_case(name, 4, false);
         const Placement placement = even ? unit : uneven(unit);
-        const SearchResult by_steps = search_with("unit", placement, memory);
-        const SearchResult by_orders = search_with("orders", placement, memory);
+        const SearchResult by_steps = search_with(PeriodMethodChoice::UnitStep, placement, memory);
+        const SearchResult by_orders = search_with(PeriodMethodChoice::CyclicOrder, placement, memory);
         REQUIRE(by_steps.status == SearchStatus::Found);
         REQUIRE(by_orders.status == SearchStatus::Found);
         CHECK_FALSE(asked_orders(by_steps));
@@ -114,8 +112,8 @@ TEST_CASE("spans x1000 on cyclic orders: the period within one unit of 1000 time
     const Placement unit = make_case(name, 4, false);
     Placement scaled = unit;
     for (Block& block : scaled.blocks) block.span *= 1000;
-    const SearchResult small = search_with("unit", unit, 4);
-    const SearchResult large = search_with("orders", scaled, 4);
+    const SearchResult small = search_with(PeriodMethodChoice::UnitStep, unit, 4);
+    const SearchResult large = search_with(PeriodMethodChoice::CyclicOrder, scaled, 4);
     REQUIRE(small.status == SearchStatus::Found);
     REQUIRE(large.status == SearchStatus::Found);
     CHECK(large.proven_lower_bound == large.period);
