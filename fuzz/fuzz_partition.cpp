@@ -1,11 +1,11 @@
-// Fuzz target: the tessel.partition/1 reader (model/partition_json) against a
+// Fuzz target: the tessel.partition/1 reader (partition/partition_json) against a
 // fixed five-node graph (a diamond with a tail, as in tests/data/repro), the
 // way `tessel partition GRAPH --check FILE` reads a partition. An accepted
 // partition's costs are computed and written back, then read again.
 #include "fuzz/fuzz_support.hpp"
 #include "model/graph_json.hpp"
 #include "model/input_error.hpp"
-#include "model/partition_json.hpp"
+#include "partition/partition_json.hpp"
 
 namespace {
 
