@@ -16,36 +16,37 @@ using namespace tessel;
 
 namespace {
 
-// Interleaved 1F1B, 4 ranks x 2 chunks, 32 micro-batches, unit spans.
-Schedule interleaved() {
-  classic::SchemeRequest request;
-  request.scheme = "interleaved-1f1b";
-  request.ranks = 4;
-  request.nmicros = 32;
-  request.split = classic::always_split(request.scheme);
-  return classic::generate_scheme(request);
-}
-
 void require_valid(const Schedule& schedule) {
   verify::Report report = testing::verify_schedule(schedule);
   INFO(verify::report_to_text(report));
   REQUIRE(report.valid);
 }
 
+// Interleaved 1F1B, 4 ranks x 2 chunks, 32 micro-batches, unit spans: its
+// placement and its own peak memory per device.
+std::pair<Placement, std::vector<Memory>> interleaved() {
+  classic::SchemeRequest request;
+  request.scheme = "interleaved-1f1b";
+  request.ranks = 4;
+  request.nmicros = 32;
+  request.split = classic::always_split(request.scheme);
+  const Schedule hand = classic::generate_scheme(request);
+  require_valid(hand);
+  return {hand.placement, testing::verify_schedule(hand).peak_memory};
+}
+
 }  // namespace
 
 TEST_CASE("repetend variants: another window of the period is shorter at N and valid", "[makespan][variants]") {
-  const Schedule hand = interleaved();
-  const verify::Report hand_report = testing::verify_schedule(hand);
-  REQUIRE(hand_report.valid);
+  const auto [placement, peak] = interleaved();
   SearchOptions options;
-  options.memory_limit = hand_report.peak_memory;
+  options.memory_limit = peak;
   options.boundary_seconds = 10;  // the shortening finishes long before: results do not depend on load
-  const SearchResult found = search_repetend(hand.placement, options);
+  const SearchResult found = search_repetend(placement, options);
   REQUIRE(found.schedule);
   const Time first = makespan(unroll(*found.schedule, 32));
 
-  VariantRequest request{&hand.placement, &found, options, 32, 8, 30};
+  VariantRequest request{&placement, &found, options, 32, 8, 30};
   std::optional<VariantOutcome> variant = best_repetend_variant(request);
   REQUIRE(variant);
   CHECK(variant->built >= 2);
@@ -65,12 +66,8 @@ TEST_CASE("repetend variants: another window of the period is shorter at N and v
 }
 
 TEST_CASE("repetend variants: the tuning knob adds the candidate to the search", "[makespan][variants]") {
-  const Schedule hand = interleaved();
-  const verify::Report hand_report = testing::verify_schedule(hand);
-  REQUIRE(hand_report.valid);
   SearchRequest request;
-  request.placement = hand.placement;
-  request.memory_limit = hand_report.peak_memory;
+  std::tie(request.placement, request.memory_limit) = interleaved();
   request.total_micros = 32;
   request.tuning.repetend_variants = 8;
   request.tuning.variant_seconds = 30;
