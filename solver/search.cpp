@@ -201,6 +201,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.improve_seconds = request.tuning.improve_seconds;
   input.list_seconds = request.tuning.list_seconds;
   input.lns_seconds = request.tuning.lns_seconds;
+  input.repetend_variants = static_cast<int>(request.tuning.repetend_variants);
+  input.variant_seconds = request.tuning.variant_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Schedule> best_at_total;

@@ -38,6 +38,9 @@ struct Tuning {
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
   double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
+  // Other windows of the found period, warmup and cooldown built for each.
+  double repetend_variants = 0;
+  double variant_seconds = 1;
   // CaDiCaL: cardinality encoding (0 totalizer, 1 sequential counter) and
   // configuration (0 default, 1 "sat", 2 "unsat").
   double cadical_cardinality = 0;

@@ -17,6 +17,7 @@
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/neighbourhood.hpp"
+#include "solver/makespan/repetend_variants.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/schedule_check.hpp"
@@ -44,6 +45,27 @@ BuiltCandidate repetend_candidate(const CandidateInput& input) {
     built.summary.note = "does not unroll to " + std::to_string(input.total_micros) + ": " + error.reason;
   }
   built.summary.seconds = seconds_since(begin);
+  return built;
+}
+
+// Listed only when a variant beats the search's own window at N.
+std::optional<BuiltCandidate> variant_candidate(const CandidateInput& input, Time repetend_makespan) {
+  if (input.repetend_variants <= 0 || input.options.deadline.expired()) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  VariantRequest request{input.placement, input.period, input.options, input.total_micros, input.repetend_variants,
+                         input.variant_seconds};
+  request.options.progress = nullptr;
+  std::optional<VariantOutcome> variant = best_repetend_variant(request);
+  if (!variant || makespan(variant->at_total) >= repetend_makespan) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "repetend #" + std::to_string(variant->index);
+  built.summary.shape = Shape::Repetend;
+  built.summary.makespan = makespan(variant->at_total);
+  built.summary.note = "another window of the same period and latency (best of " + std::to_string(variant->built) +
+                       " built), warmup and cooldown shortened around it";
+  built.summary.seconds = seconds_since(begin);
+  built.schedule = std::move(variant->schedule);
+  built.at_total = std::move(variant->at_total);
   return built;
 }
 
@@ -201,8 +223,11 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   std::vector<BuiltCandidate> candidates;
   candidates.push_back(repetend_candidate(input));
-  const std::optional<Time>& repetend_makespan = candidates.front().summary.makespan;
+  const std::optional<Time> repetend_makespan = candidates.front().summary.makespan;
   const Time bound = makespan_lower_bound(*input.placement, input.total_micros, input.options.memory_limit);
+  if (repetend_makespan && *repetend_makespan > bound)
+    if (std::optional<BuiltCandidate> variant = variant_candidate(input, *repetend_makespan))
+      candidates.push_back(std::move(*variant));
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
   if (input.options.deadline.expired()) return candidates;

@@ -25,6 +25,8 @@ struct CandidateInput {
   double improve_seconds = 2;
   double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
+  int repetend_variants = 0;   // other windows of the found period tried (0: skip)
+  double variant_seconds = 1;  // their budget, shared
   // Above this relative gap of the repetend, the other shapes are tried.
   double gap_to_try_others = 0.01;
 };
