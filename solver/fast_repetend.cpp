@@ -195,7 +195,9 @@ ModuloSolution with_offsets(const Shape& shape, int period, const std::vector<in
   return normalised(shape.placement, period, starts);
 }
 
-std::optional<ModuloSolution> compact(const Shape& shape, int period, bool flip) {
+// The constructions below read the deadline once per block: on thousands of
+// blocks one construction takes most of a second, and a time limit must hold.
+std::optional<ModuloSolution> compact(const Shape& shape, int period, bool flip, const Deadline& deadline) {
   const Placement& placement = shape.placement;
   Circle circle(placement.ndevs, period);
   std::vector<int> phase(placement.blocks.size(), -1);
@@ -205,6 +207,7 @@ std::optional<ModuloSolution> compact(const Shape& shape, int period, bool flip)
     if (flip && device % 2 == 1) std::reverse(blocks.begin(), blocks.end());
     int cursor = 0;
     for (int b : blocks) {
+      if (deadline.expired()) return std::nullopt;
       const Block& block = placement.blocks[b];
       long long at = circle.first_free_within(block.devices, cursor, block.span);
       if (at < 0) at = circle.first_free_within(block.devices, 0, block.span);
@@ -217,13 +220,14 @@ std::optional<ModuloSolution> compact(const Shape& shape, int period, bool flip)
   return with_offsets(shape, period, phase);
 }
 
-std::optional<ModuloSolution> modulo_list(const Shape& shape, int period, bool reserve) {
+std::optional<ModuloSolution> modulo_list(const Shape& shape, int period, bool reserve, const Deadline& deadline) {
   const Placement& placement = shape.placement;
   Circle circle(placement.ndevs, period);
   std::vector<int> phase(placement.blocks.size(), -1);
   if (reserve && !reserve_ends(shape, circle, phase)) return std::nullopt;
   std::vector<int> starts(placement.blocks.size(), 0);
   for (int b : shape.order) {
+    if (deadline.expired()) return std::nullopt;
     const Block& block = placement.blocks[b];
     const int ready = ready_time(shape, starts, b);
     if (phase[b] >= 0) {
@@ -251,41 +255,43 @@ struct Constructed {
 // miss a shorter period the step jumped over; it proves nothing either way.
 constexpr long long kPeriodsOneByOne = 256;
 
-// The best candidate at one period, if any is accepted.
+// The best candidate at one period, if any is accepted before the deadline.
 std::optional<Constructed> construct_at(const Shape& shape, const std::vector<long long>& memory_limit,
                                         const std::vector<int>& alone, int max_in_flight, int period,
-                                        int& candidates) {
+                                        const Deadline& deadline, int& candidates) {
   const Placement& placement = shape.placement;
   std::optional<Constructed> best;
   auto consider = [&](const std::optional<ModuloSolution>& candidate, const char* name) {
     ++candidates;
-    if (!candidate) return;
+    if (!candidate || deadline.expired()) return;
     if (modulo_violation(placement, memory_limit, *candidate, max_in_flight)) return;
     if (!best || candidate->latency < best->solution.latency) best = Constructed{*candidate, name};
   };
-  consider(compact(shape, period, true), "compact");
-  consider(compact(shape, period, false), "compact-unflipped");
-  consider(modulo_list(shape, period, true), "list-ends");
-  consider(modulo_list(shape, period, false), "list");
+  consider(compact(shape, period, true, deadline), "compact");
+  consider(compact(shape, period, false, deadline), "compact-unflipped");
+  consider(modulo_list(shape, period, true, deadline), "list-ends");
+  consider(modulo_list(shape, period, false, deadline), "list");
   if (!alone.empty()) consider(normalised(placement, period, alone), "alone-overlapped");
   return best;
 }
 
-// Periods L .. last_period - 1; the first one with an accepted candidate.
+// Periods L .. last_period - 1; the first one with an accepted candidate,
+// or at the deadline the best accepted so far.
 std::optional<Constructed> construct_below(const Placement& placement, const std::vector<long long>& memory_limit,
                                            const std::vector<int>& alone, int max_in_flight, int last_period,
-                                           int& candidates) {
+                                           const Deadline& deadline, int& candidates) {
   const Shape shape = make_shape(placement);
   const long long lower = period_lower_bound(placement);
   const long long step = std::max<long long>(1, (last_period - lower + kPeriodsOneByOne - 1) / kPeriodsOneByOne);
-  for (long long period = lower; period < last_period; period += step) {
+  for (long long period = lower; period < last_period && !deadline.expired(); period += step) {
     std::optional<Constructed> best =
-        construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(period), candidates);
+        construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(period), deadline, candidates);
     if (!best) continue;
     long long rejected = std::max(lower - 1, period - step);
-    while (period - rejected > 1) {
+    while (period - rejected > 1 && !deadline.expired()) {
       const long long middle = rejected + (period - rejected) / 2;
-      if (auto shorter = construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(middle), candidates)) {
+      if (auto shorter = construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(middle), deadline,
+                                      candidates)) {
         best = shorter;
         period = middle;
       } else {
@@ -307,11 +313,11 @@ ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>&
 }
 
 FastRepetend fast_repetend(const Placement& placement, const std::vector<long long>& memory_limit,
-                           const std::vector<int>& alone, int max_in_flight) {
+                           const std::vector<int>& alone, int max_in_flight, const Deadline& deadline) {
   const ModuloSolution last_resort = one_at_a_time(placement, alone);
   FastRepetend result{last_resort, "one-at-a-time", 0};
-  std::optional<Constructed> found =
-      construct_below(placement, memory_limit, alone, max_in_flight, last_resort.period, result.candidates);
+  std::optional<Constructed> found = construct_below(placement, memory_limit, alone, max_in_flight,
+                                                     last_resort.period, deadline, result.candidates);
   if (found) {
     result.solution = found->solution;
     result.construction = found->construction;
@@ -320,10 +326,10 @@ FastRepetend fast_repetend(const Placement& placement, const std::vector<long lo
 }
 
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
-                                int max_in_flight, const ModuloSolution& fallback) {
+                                int max_in_flight, const ModuloSolution& fallback, const Deadline& deadline) {
   int candidates = 0;
   std::optional<Constructed> found =
-      construct_below(placement, memory_limit, fallback.starts, max_in_flight, fallback.period, candidates);
+      construct_below(placement, memory_limit, fallback.starts, max_in_flight, fallback.period, deadline, candidates);
   return found ? found->solution : fallback;
 }
 

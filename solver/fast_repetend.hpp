@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
+#include "solver/deadline.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {
@@ -34,9 +35,11 @@ struct FastRepetend {
 // limit (the last resort, one micro-batch at a time). `max_in_flight` (0: no
 // bound) rejects candidates with more micro-batches in flight. Requires every
 // device's memory balance to be zero. Always answers: at worst the
-// one-at-a-time window.
+// one-at-a-time window, which is also the answer when `deadline` passes
+// before any construction is accepted.
 FastRepetend fast_repetend(const Placement& placement, const std::vector<long long>& memory_limit,
-                           const std::vector<int>& alone, int max_in_flight = 0);
+                           const std::vector<int>& alone, int max_in_flight = 0,
+                           const Deadline& deadline = Deadline::none());
 
 // One micro-batch at a time: period max(latency of `alone`, L), one in flight.
 ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>& alone);
@@ -44,6 +47,7 @@ ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>&
 // The exact search's hook (repetend_search.cpp): `fallback` (one micro-batch
 // at a time) or, when shorter, the fast construction below its period.
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
-                                int max_in_flight, const ModuloSolution& fallback);
+                                int max_in_flight, const ModuloSolution& fallback,
+                                const Deadline& deadline = Deadline::none());
 
 }  // namespace tessel

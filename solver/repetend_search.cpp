@@ -331,7 +331,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     }
     const Placement window = window_placement(placement, k);
     const ModuloSolution fallback = fast_or_fallback(window, options.memory_limit, max_in_flight,
-                                                     sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
+                                                     sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
+                                                     deadline);
     int last_period = fallback.period;
     bool capped = false;
     if (best) {
@@ -389,10 +390,13 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // one-at-a-time fallback.
   const int k = best ? best->k : first_k;
   const Placement window = window_placement(placement, k);
+  // The time-out answer's construction gets a second beyond the limit (an
+  // interrupt still stops it); past that, one micro-batch at a time.
   const ModuloSolution chosen =
       best ? best->solution
            : fast_or_fallback(window, options.memory_limit, max_in_flight,
-                              sequential_window(window, alone, alone_latency, k, k * per_micro_bound));
+                              sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
+                              Deadline::after_seconds(1.0, options.deadline.stop));
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)

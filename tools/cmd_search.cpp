@@ -45,6 +45,8 @@ const char* kUsage =
     "                      proven optimal when the bound below it is decided.\n"
     "  fast                a repetend constructed without search (for many devices); proves\n"
     "                      nothing beyond L.\n\n"
+    "The text answer opens with the timeline's first steps (warmup, repetend, at most 120\n"
+    "columns); 'tessel show FILE' on the file -o wrote shows all of it.\n"
     "Budgets between the phases are tuning knobs: --tune help lists them.\n"
     "Exit 0 found, 1 no schedule exists (proven), 2 bad input, 3 time limit or interrupt (the\n"
     "best schedule so far is written with -o), 4 internal error.";

@@ -88,12 +88,42 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
   if (!at.gap_reason.empty()) out << "gap above 1%     " << at.gap_reason << "\n";
 }
 
+// The timeline's excerpt: the answer's first lines must stay readable, and
+// with BLOCK:MICRO cells 200 steps were ~1,800 columns. It shows the
+// warmup, the repetend and the start of the cooldown, as far as 120 columns
+// allow; `tessel show` on the written file shows any part.
+constexpr int kExcerptColumns = 120;
+
+std::string timeline_excerpt(const Schedule& schedule) {
+  const std::vector<std::string> tags = block_tags(schedule.placement);
+  size_t tag = 1;
+  for (const std::string& text : tags) tag = std::max(tag, text.size());
+  const size_t cell = tag + 1 + std::to_string(std::max(schedule.nmicros - 1, 0)).size() + 1;  // "b0:12" and a gap
+  const size_t prefix = 4 + std::to_string(std::max(schedule.placement.ndevs - 1, 0)).size();
+  const int fit = static_cast<int>(std::max<size_t>(10, (kExcerptColumns - prefix) / cell));
+  TimelineOptions options;
+  options.max_steps = fit;
+  if (schedule.placement.time_decimals > 0) {
+    // Measured times: cells of several ticks; the excerpt is a time window.
+    if (schedule.repetend) options.to = schedule.repetend->end + schedule.repetend->period / 2;
+  } else {
+    const Time end = makespan(schedule);
+    const Time wanted = schedule.repetend ? schedule.repetend->end + std::min<Time>(10, schedule.repetend->period) : end;
+    options.to = std::min<Time>({end, wanted, fit});
+  }
+  std::string text = render_timeline(schedule, options);
+  if (options.to > 0 && options.to < makespan(schedule))
+    text += "(the whole timeline: tessel show FILE, or a part: tessel show FILE --start T --end T, on the file -o "
+            "writes)\n";
+  return text;
+}
+
 }  // namespace
 
 std::string report_text(const SearchRequest& request, const SearchReport& report) {
   std::ostringstream out;
   const Placement& placement = request.placement;
-  if (report.best) out << render_timeline(*report.best, 200) << "\n";
+  if (report.best) out << timeline_excerpt(*report.best) << "\n";
   out << "placement        " << placement.name << " (" << placement.ndevs << " devices, " << placement.blocks.size()
       << " blocks), memory limit " << join(request.memory_limit, placement.memory_decimals) << "\n";
   out << "strategy         " << strategy_name(report.strategy) << " (backend " << report.backend << ")\n";

@@ -1,10 +1,13 @@
 // `tessel search --strategy fast` from the command line: the same report as
 // the repetend strategy, honest about what it proves (nothing beyond L), a
 // schedule that the verifier accepts, quick at 64 devices, and the usual
-// answers to impossible memory and bad options.
+// answers to impossible memory and bad options; the text answer stays
+// within a terminal's width.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 
 #include "model/schedule_json.hpp"
 #include "tests/support.hpp"
@@ -72,4 +75,19 @@ TEST_CASE("fast cli: impossible memory is a proven no, bad options exit 2", "[fa
   auto growing = run_tessel("search --case vshape --ndevs 4 --memory 4 --strategy fastest");
   CHECK(growing.exit_code == 2);
   CHECK_THAT(growing.err, Catch::Contains("repetend, full, fast"));
+}
+
+TEST_CASE("fast cli: the text answer's timeline is an excerpt within 120 columns", "[fast][cli]") {
+  auto result = run_tessel("search --case mshape --ndevs 16 --memory 16 --strategy fast");
+  REQUIRE(result.exit_code == 0);
+  std::istringstream lines(result.out);
+  int rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("dev ", 0) != 0) continue;
+    ++rows;
+    CHECK(line.size() <= 120);
+  }
+  CHECK(rows == 16);
+  CHECK_THAT(result.out, Catch::Contains("(showing steps 0.."));
+  CHECK_THAT(result.out, Catch::Contains("tessel show FILE"));
 }
