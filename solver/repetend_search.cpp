@@ -403,7 +403,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     if (attempt.k == k) result.proven_lower_bound = attempt.proven_lower_bound;
 
   auto build_begin = std::chrono::steady_clock::now();
-  WarmupCooldown built = build_warmup_cooldown(window, options.memory_limit, chosen);
+  WarmupCooldown built = build_warmup_cooldown(window, options.memory_limit, chosen, options.deadline);
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
   BoundaryOutcome shortened{built.schedule, false, false, {}};

@@ -134,11 +134,11 @@ Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldo
 
 }  // namespace
 
-bool fits_for_any_length(const Schedule& schedule) {
+bool fits_for_any_length(const Schedule& schedule, const Deadline& deadline) {
   const int base = schedule.nmicros;
   try {
     for (int n = base; n <= 2 * base + 1; ++n)
-      if (!schedule_fits(unroll(schedule, n))) return false;
+      if (deadline.expired() || !schedule_fits(unroll(schedule, n))) return false;
   } catch (const InputError&) {
     return false;  // the squeeze broke the window's shape
   }
@@ -154,15 +154,16 @@ int boundary_steps(const Schedule& schedule) {
 }  // namespace
 
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
-                                     const ModuloSolution& solution) {
+                                     const ModuloSolution& solution, const Deadline& deadline) {
   const Schedule truncated = truncated_modulo_schedule(placement, memory_limit, solution, solution.in_flight);
   WarmupCooldown best{truncated, false, boundary_steps(truncated)};
   Squeeze shape{placement, solution, truncated.repetend->start, truncated.repetend->end};
   const std::pair<bool, bool> variants[] = {{true, true}, {true, false}, {false, true}};
   for (auto [cooldown, warmup] : variants) {
+    if (deadline.expired()) break;
     Schedule candidate = squeeze(truncated, shape, cooldown, warmup);
     if (boundary_steps(candidate) >= boundary_steps(best.schedule)) continue;
-    if (!fits_for_any_length(candidate)) continue;
+    if (!fits_for_any_length(candidate, deadline)) continue;
     best.schedule = std::move(candidate);
     best.squeezed = true;
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
+#include "solver/deadline.hpp"
 
 namespace tessel {
 
@@ -30,7 +31,8 @@ Schedule truncated_modulo_schedule(const Placement& placement, const std::vector
 // True when the schedule (nmicros = K, repetend marked) unrolled to every
 // N in [K, 2K+1] fits devices, dependencies and memory; beyond 2K+1 only
 // more identical windows follow, so then it fits for every N >= K.
-bool fits_for_any_length(const Schedule& schedule);
+// A spent `deadline` answers false (not shown to fit).
+bool fits_for_any_length(const Schedule& schedule, const Deadline& deadline = Deadline::none());
 
 struct WarmupCooldown {
   Schedule schedule;     // nmicros = K, repetend marked
@@ -38,7 +40,9 @@ struct WarmupCooldown {
   int truncated_steps = 0;  // warmup + cooldown steps before the squeeze
 };
 
+// Past `deadline` the squeeze is skipped (the truncated schedule is valid
+// already): on thousands of devices the checks of every length take long.
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
-                                     const ModuloSolution& solution);
+                                     const ModuloSolution& solution, const Deadline& deadline = Deadline::none());
 
 }  // namespace tessel
