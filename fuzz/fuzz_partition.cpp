@@ -7,21 +7,9 @@
 #include "model/input_error.hpp"
 #include "partition/partition_json.hpp"
 
-namespace {
-
-const char* kGraph = R"({"format": "tessel.graph/1", "name": "diamond", "nodes": [
-  {"id": "a", "op": "linear", "compute": 10, "param_bytes": 100, "output_bytes": 8},
-  {"id": "b", "op": "linear", "compute": 20, "param_bytes": 200, "output_bytes": 8},
-  {"id": "c", "op": "relu", "compute": 5, "param_bytes": 0, "output_bytes": 16},
-  {"id": "d", "op": "add", "compute": 7, "param_bytes": 50, "output_bytes": 4},
-  {"id": "e", "op": "linear", "compute": 30, "param_bytes": 300, "output_bytes": 4}],
-  "edges": [["a", "b"], ["a", "c"], ["b", "d"], ["c", "d"], ["d", "e"]]})";
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tessel;
-  static const Graph graph = graph_from_json(nlohmann::json::parse(kGraph), {"graph", ""});
+  static const Graph graph = graph_from_json(nlohmann::json::parse(tessel::fuzz::kDiamondGraph), {"graph", ""});
   try {
     Partition partition =
         partition_from_json(parse_json_text(fuzz::text_of(data, size), "fuzz"), graph, {"fuzz", ""});

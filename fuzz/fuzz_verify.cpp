@@ -9,18 +9,6 @@
 #include "verify/partition_check.hpp"
 #include "verify/verify.hpp"
 
-namespace {
-
-const char* kGraph = R"({"format": "tessel.graph/1", "name": "diamond", "nodes": [
-  {"id": "a", "op": "linear", "compute": 10, "param_bytes": 100, "output_bytes": 8},
-  {"id": "b", "op": "linear", "compute": 20, "param_bytes": 200, "output_bytes": 8},
-  {"id": "c", "op": "relu", "compute": 5, "param_bytes": 0, "output_bytes": 16},
-  {"id": "d", "op": "add", "compute": 7, "param_bytes": 50, "output_bytes": 4},
-  {"id": "e", "op": "linear", "compute": 30, "param_bytes": 300, "output_bytes": 4}],
-  "edges": [["a", "b"], ["a", "c"], ["b", "d"], ["c", "d"], ["d", "e"]]})";
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tessel::verify;
   if (size == 0) return 0;
@@ -28,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     nlohmann::json document = parse_document(tessel::fuzz::text_of(data + 1, size - 1));
     if (mode == 2) {
-      static const nlohmann::json graph = nlohmann::json::parse(kGraph);
+      static const nlohmann::json graph = nlohmann::json::parse(tessel::fuzz::kDiamondGraph);
       partition_report_to_json(check_partition(graph, document));
       return 0;
     }

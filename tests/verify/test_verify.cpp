@@ -6,11 +6,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/verify/format_error.hpp"
 #include "verify/verify.hpp"
 
 using tessel::verify::check_schedule;
 using tessel::verify::FormatError;
 using tessel::verify::Report;
+using tessel::verify::testing::format_error_of;
 using tessel::verify::Violation;
 
 namespace {
@@ -70,15 +72,6 @@ void drop(nlohmann::json& document, const std::string& block, int micro) {
 const Violation& only_violation(const Report& report) {
   REQUIRE(report.violations.size() == 1);
   return report.violations.front();
-}
-
-std::string format_error_of(const nlohmann::json& document) {
-  try {
-    check_schedule(document);
-  } catch (const FormatError& error) {
-    return error.field + ": " + error.reason;
-  }
-  return "";
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/verify/format_error.hpp"
 #include "verify/verify.hpp"
 
 using tessel::verify::check_schedule;
 using tessel::verify::FormatError;
 using tessel::verify::Report;
+using tessel::verify::testing::format_error_of;
 
 namespace {
 
@@ -31,15 +33,6 @@ nlohmann::json& start_of(nlohmann::json& document, const std::string& block, int
   for (nlohmann::json& entry : document["instances"])
     if (entry["block"] == block && entry["micro"] == micro) return entry["start"];
   throw std::runtime_error("test bug: no instance " + block + "#" + std::to_string(micro));
-}
-
-std::string format_error_of(const nlohmann::json& document) {
-  try {
-    check_schedule(document);
-  } catch (const FormatError& error) {
-    return error.field + ": " + error.reason;
-  }
-  return "";
 }
 
 }  // namespace
