@@ -51,7 +51,7 @@ std::string describe_deadlock(const Placement& placement, const std::vector<Stuc
 }  // namespace
 
 std::string default_instance_name(const Placement& placement, const OrderedInstance& instance) {
-  return placement.blocks[instance.block].id + "#" + std::to_string(instance.micro);
+  return placement.blocks[instance.block].id + ":" + std::to_string(instance.micro);
 }
 
 namespace {

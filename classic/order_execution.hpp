@@ -53,7 +53,7 @@ struct DeadlockError : std::runtime_error {
       : std::runtime_error(std::move(message)), stuck(std::move(stuck_)) {}
 };
 
-// How to print an instance in a deadlock message ("f1#3" by default).
+// How to print an instance in a deadlock message ("f1:3" by default).
 using InstanceNamer = std::string (*)(const Placement&, const OrderedInstance&);
 std::string default_instance_name(const Placement& placement, const OrderedInstance& instance);
 

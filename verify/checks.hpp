@@ -97,7 +97,7 @@ Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& disti
 // Looks up (block, micro) among the distinct instances; nullptr when absent.
 const PlacedInstance* find_instance(const DistinctInstances& distinct, int block, long long micro);
 
-// "f3#5" for a placed instance.
+// "f3:5" for a placed instance.
 std::string name_of(const ScheduleDocument& schedule, const PlacedInstance& instance);
 
 }  // namespace tessel::verify

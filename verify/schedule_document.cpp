@@ -330,7 +330,7 @@ std::string memory_text(const ScheduleDocument& schedule, long long ticks) {
 }
 
 std::string instance_name(const std::string& block, long long micro) {
-  return block + "#" + std::to_string(micro);
+  return block + ":" + std::to_string(micro);
 }
 
 ScheduleDocument read_schedule_document(const nlohmann::json& document) {

@@ -108,7 +108,7 @@ std::string memory_text(const ScheduleDocument& schedule, long long ticks);
 // fused_document.cpp.
 void read_fused(const nlohmann::json& document, ScheduleDocument& schedule);
 
-// "f3#5": block f3 of micro-batch 5, the way every message names an instance.
+// "f3:5": block f3 of micro-batch 5, the way every message names an instance.
 std::string instance_name(const std::string& block, long long micro);
 
 }  // namespace tessel::verify

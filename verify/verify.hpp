@@ -25,7 +25,7 @@ struct Violation {
   std::string message;
   std::vector<int> devices;
   std::vector<long long> steps;
-  std::vector<std::string> instances;  // like "f3#5" (block id # micro-batch)
+  std::vector<std::string> instances;  // like "f3:5" (block id : micro-batch)
 };
 
 // Times (makespan, busy, repetend period, a violation's steps) are ticks of

@@ -248,7 +248,7 @@ TEST_CASE("looped BFS and interleaved zero bubble follow PyTorch's schedules.py"
 }
 
 TEST_CASE("every new family generates schedules the verifier accepts", "[classic][families]") {
-  for (const std::string& scheme : {"looped-bfs", "interleaved-zb", "zb-auto", "v-half", "v-min"})
+  for (std::string scheme : {"looped-bfs", "interleaved-zb", "zb-auto", "v-half", "v-min"})
     for (int ranks : {2, 3, 4, 8})
       for (int nmicros : {ranks, 2 * ranks, 3 * ranks}) {
         INFO(scheme << " " << ranks << " " << nmicros);

@@ -52,9 +52,9 @@ TEST_CASE("each instance starts when its device is free and its dependencies are
   CHECK(start_of("f0", 0) == 0);
   CHECK(start_of("f0", 1) == 1);
   CHECK(start_of("f1", 0) == 1);
-  CHECK(start_of("b1", 0) == 2);  // after f1#0 ends at 2
-  CHECK(start_of("f1", 1) == 4);  // device 1 busy with b1#0 until 4
-  CHECK(start_of("b0", 0) == 4);  // after b1#0
+  CHECK(start_of("b1", 0) == 2);  // after f1:0 ends at 2
+  CHECK(start_of("f1", 1) == 4);  // device 1 busy with b1:0 until 4
+  CHECK(start_of("b0", 0) == 4);  // after b1:0
   CHECK(start_of("b1", 1) == 5);
   CHECK(start_of("b0", 1) == 7);
   CHECK(schedule.memory_limit == std::vector<long long>{2, 1});

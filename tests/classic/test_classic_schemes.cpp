@@ -67,7 +67,7 @@ TEST_CASE("every classic scheme is valid for 2, 4, 8 stages and 1, p, 4p micro-b
   // The ones whose reference needs more micro-batches, or a multiple of the
   // ranks, are refused outside that (tests/classic/test_classic_families.cpp); the
   // ones with fused units are verified there and in test_fused_units.cpp.
-  for (const std::string& scheme : {"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v"})
+  for (std::string scheme : {"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v"})
     for (int ranks : {2, 4, 8})
       for (int nmicros : {1, ranks, 4 * ranks})
         for (bool split : {false, true}) {

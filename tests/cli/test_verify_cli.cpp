@@ -73,12 +73,12 @@ TEST_CASE("tessel verify --json has the contract keys", "[verify][cli]") {
 TEST_CASE("tessel verify prints the violations of an invalid schedule and exits 1", "[verify][cli]") {
   TempDir dir;
   nlohmann::json document = nlohmann::json::parse(kSchedule);
-  document["instances"][11]["start"] = 9;  // b0#2 one step before b1#2 ends
+  document["instances"][11]["start"] = 9;  // b0:2 one step before b1:2 ends
   std::string path = write_schedule(dir, document);
   auto result = run_tessel("verify " + path);
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.out, Catch::StartsWith("invalid: 1 violation\n"));
-  CHECK_THAT(result.out, Catch::Contains("dependency: b0#2 starts at step 9 but b1#2 runs until step 10"));
+  CHECK_THAT(result.out, Catch::Contains("dependency: b0:2 starts at step 9 but b1:2 runs until step 10"));
 
   auto json = run_tessel("verify " + path + " --json");
   CHECK(json.exit_code == 1);
@@ -87,7 +87,7 @@ TEST_CASE("tessel verify prints the violations of an invalid schedule and exits 
   CHECK(out["violation_counts"]["dependency"] == 1);
   REQUIRE(out["violations"].size() == 1);
   CHECK(out["violations"][0]["kind"] == "dependency");
-  CHECK(out["violations"][0]["instances"] == nlohmann::json({"b1#2", "b0#2"}));
+  CHECK(out["violations"][0]["instances"] == nlohmann::json({"b1:2", "b0:2"}));
   CHECK(out["violations"][0]["devices"] == nlohmann::json({0, 1}));
   CHECK(out["violations"][0]["steps"] == nlohmann::json({8, 9}));
 }

@@ -25,7 +25,7 @@ json member(const std::string& id, long long micro) { return json::array({id, mi
 json unit(std::vector<json> members, json span) { return {{"instances", json(members)}, {"span", span}}; }
 
 // Two devices: a (span 2, +1) and c (span 1, 0) on device 0, b (span 2, -1) on
-// device 1; a -> b. Two micro-batches; a#1 and c#0 run fused for 3 steps.
+// device 1; a -> b. Two micro-batches; a:1 and c:0 run fused for 3 steps.
 nlohmann::json toy(long long b1_start = 5, nlohmann::json fused = nullptr) {
   nlohmann::json placement = {
       {"format", "tessel.placement/1"},
@@ -66,23 +66,23 @@ TEST_CASE("a fused unit holds its device for its span, and its members end with 
   verify::Report report = verify::check_schedule(toy());
   INFO(messages(report));
   REQUIRE(report.valid);
-  CHECK(report.makespan == 7);  // b#1 [5, 7)
-  // Device 0: a#0 [0,2), the unit [2,5), c#1 [5,6): 6 busy steps, the unit counted once.
+  CHECK(report.makespan == 7);  // b:1 [5, 7)
+  // Device 0: a:0 [0,2), the unit [2,5), c:1 [5,6): 6 busy steps, the unit counted once.
   CHECK(report.busy_steps == std::vector<long long>{6, 4});
   CHECK(report.peak_memory == std::vector<long long>{2, 0});
 }
 
 TEST_CASE("what depends on a member waits for the unit's end, not the member's", "[verify][fused]") {
-  // a#1 alone would end at 4; in its unit it ends at 5.
+  // a:1 alone would end at 4; in its unit it ends at 5.
   verify::Report report = verify::check_schedule(toy(4));
   CHECK(kinds(report) == std::set<std::string>{"dependency"});
-  CHECK_THAT(messages(report), Catch::Contains("b#1 starts at step 4 but a#1 runs until step 5"));
+  CHECK_THAT(messages(report), Catch::Contains("b:1 starts at step 4 but a:1 runs until step 5"));
 }
 
 TEST_CASE("broken fused units are rejected for their own reason", "[verify][fused]") {
   SECTION("members that start apart") {
     nlohmann::json document = toy();
-    document["instances"][2]["start"] = 3;  // c#0
+    document["instances"][2]["start"] = 3;  // c:0
     verify::Report report = verify::check_schedule(document);
     CHECK(kinds(report).count("fused"));
     CHECK_THAT(messages(report), Catch::Contains("members start together"));
@@ -96,17 +96,17 @@ TEST_CASE("broken fused units are rejected for their own reason", "[verify][fuse
     json twice = json::array({unit({member("a", 1), member("c", 0)}, 3), unit({member("c", 0), member("a", 0)}, 2)});
     verify::Report report = verify::check_schedule(toy(5, twice));
     CHECK(kinds(report).count("fused"));
-    CHECK_THAT(messages(report), Catch::Contains("c#0 is in fused[1] and in fused[0]"));
+    CHECK_THAT(messages(report), Catch::Contains("c:0 is in fused[1] and in fused[0]"));
   }
   SECTION("a member that is not scheduled") {
     nlohmann::json document = toy();
-    document["instances"].erase(2);  // c#0
+    document["instances"].erase(2);  // c:0
     verify::Report report = verify::check_schedule(document);
     CHECK(kinds(report) == std::set<std::string>{"missing", "fused"});
   }
   SECTION("a unit overlapping another instance") {
     nlohmann::json document = toy();
-    document["instances"][3]["start"] = 4;  // c#1 inside the unit [2, 5)
+    document["instances"][3]["start"] = 4;  // c:1 inside the unit [2, 5)
     verify::Report report = verify::check_schedule(document);
     CHECK(kinds(report) == std::set<std::string>{"overlap"});
   }
@@ -155,7 +155,7 @@ TEST_CASE("the model keeps fused units through its files, decimals included", "[
 }
 
 TEST_CASE("dualpipe and dualpipev pass the verifier with their fused units", "[verify][fused][classic]") {
-  for (const std::string& scheme : {"dualpipe", "dualpipev"})
+  for (std::string scheme : {"dualpipe", "dualpipev"})
     for (int ranks : {2, 4, 6, 8}) {
       INFO(scheme << " " << ranks);
       classic::SchemeRequest request;

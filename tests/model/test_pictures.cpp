@@ -311,7 +311,7 @@ TEST_CASE("pictures on the command line: windows, the trace as JSON, bad windows
   const nlohmann::json document = nlohmann::json::parse(trace.out);
   for (const nlohmann::json& event : document["traceEvents"]) counters += event["ph"] == "C";
   CHECK(counters > 8);
-  for (const std::string& bad : {" --start 10 --end 5", " --start abc", " --start 1.5", " --start 40"}) {
+  for (std::string bad : {" --start 10 --end 5", " --start abc", " --start 1.5", " --start 40"}) {
     auto refused = run_tessel("show " + dir.file("s.json") + bad);
     CHECK(refused.exit_code == 2);
     CHECK_THAT(refused.err, Catch::Contains("--start") || Catch::Contains("--end"));

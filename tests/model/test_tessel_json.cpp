@@ -90,7 +90,7 @@ TEST_CASE("a Python schedule can be imported unrolled", "[tessel-json]") {
 }
 
 TEST_CASE("a window wider than two periods gets a repetend only once unrolled", "[tessel-json]") {
-  // Window [2, 10): b1#0 at 2, f0#1 at 4, f1#1 at 5, b0#0 at 9 - one of each
+  // Window [2, 10): b1:0 at 2, f0:1 at 4, f1:1 at 5, b0:0 at 9 - one of each
   // block over 8 steps, repeating every 4; no 4 steps of the saved file run
   // every block once.
   nlohmann::json document = nlohmann::json::parse(R"({"ndevs": 2, "blocks": [

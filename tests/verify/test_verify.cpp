@@ -19,8 +19,8 @@ namespace {
 
 // 1F1B on 2 devices, 4 micro-batches, forward span 1 (+1 memory), backward
 // span 2 (-1 memory). Written out by hand:
-//   device 0: f0#0 f0#1  .  .  b0#0 b0#0 f0#2 b0#1 b0#1 f0#3 b0#2 b0#2  .  b0#3 b0#3
-//   device 1:  .  f1#0 b1#0 b1#0 f1#1 b1#1 b1#1 f1#2 b1#2 b1#2 f1#3 b1#3 b1#3  .   .
+//   device 0: f0:0 f0:1  .  .  b0:0 b0:0 f0:2 b0:1 b0:1 f0:3 b0:2 b0:2  .  b0:3 b0:3
+//   device 1:  .  f1:0 b1:0 b1:0 f1:1 b1:1 b1:1 f1:2 b1:2 b1:2 f1:3 b1:3 b1:3  .   .
 //   step:      0   1    2    3    4    5    6    7    8    9   10   11   12   13   14
 nlohmann::json one_f_one_b() {
   return nlohmann::json::parse(R"({
@@ -99,7 +99,7 @@ TEST_CASE("a dropped instance is missing, and nothing else", "[verify]") {
   CHECK_FALSE(report.valid);
   CHECK(kinds(report) == std::set<std::string>{"missing"});
   const Violation& violation = only_violation(report);
-  CHECK(violation.instances == std::vector<std::string>{"b0#1"});
+  CHECK(violation.instances == std::vector<std::string>{"b0:1"});
   CHECK(violation.devices == std::vector<int>{0});
   CHECK_FALSE(report.notes.empty());
 }
@@ -109,7 +109,7 @@ TEST_CASE("a dropped forward breaks no dependency of the rest", "[verify]") {
   drop(document, "f0", 2);
   Report report = check_schedule(document);
   CHECK(kinds(report) == std::set<std::string>{"missing"});
-  CHECK(only_violation(report).instances == std::vector<std::string>{"f0#2"});
+  CHECK(only_violation(report).instances == std::vector<std::string>{"f0:2"});
 }
 
 TEST_CASE("a duplicate is a duplicate, not also an overlap with itself", "[verify]") {
@@ -120,7 +120,7 @@ TEST_CASE("a duplicate is a duplicate, not also an overlap with itself", "[verif
   CHECK_FALSE(report.valid);
   CHECK(kinds(report) == std::set<std::string>{"duplicate"});
   const Violation& violation = only_violation(report);
-  CHECK(violation.instances == std::vector<std::string>{"f1#2", "f1#2"});
+  CHECK(violation.instances == std::vector<std::string>{"f1:2", "f1:2"});
   CHECK(violation.devices == std::vector<int>{1});
   CHECK_THAT(violation.message, Catch::Contains("instances[6]") && Catch::Contains("instances[16]"));
 }
@@ -141,14 +141,14 @@ TEST_CASE("an instance of no block or outside the micro-batches is unknown", "[v
 
 TEST_CASE("two blocks on one device at one step are an overlap, and nothing else", "[verify]") {
   nlohmann::json document = one_f_one_b();
-  instance(document, "f0", 2)["start"] = 5;  // onto b0#0 (steps 4..5); f1#2 at 7 still waits for it
+  instance(document, "f0", 2)["start"] = 5;  // onto b0:0 (steps 4..5); f1:2 at 7 still waits for it
   Report report = check_schedule(document);
   CHECK_FALSE(report.valid);
   CHECK(kinds(report) == std::set<std::string>{"overlap"});
   const Violation& violation = only_violation(report);
   CHECK(violation.devices == std::vector<int>{0});
   CHECK(violation.steps == std::vector<long long>{5});
-  CHECK(violation.instances == std::vector<std::string>{"b0#0", "f0#2"});
+  CHECK(violation.instances == std::vector<std::string>{"b0:0", "f0:2"});
 }
 
 TEST_CASE("a tensor-parallel block overlaps on each of its devices", "[verify]") {
@@ -159,7 +159,7 @@ TEST_CASE("a tensor-parallel block overlaps on each of its devices", "[verify]")
   nlohmann::json kept = nlohmann::json::array();
   for (const nlohmann::json& entry : document["instances"])
     if (entry["micro"] == 0) kept.push_back(entry);
-  kept.push_back({{"block", "all"}, {"micro", 0}, {"start", 1}});  // f1#0 runs on device 1 at step 1
+  kept.push_back({{"block", "all"}, {"micro", 0}, {"start", 1}});  // f1:0 runs on device 1 at step 1
   document["instances"] = kept;
   Report report = check_schedule(document);
   CHECK(kinds(report) == std::set<std::string>{"overlap"});
@@ -170,12 +170,12 @@ TEST_CASE("a tensor-parallel block overlaps on each of its devices", "[verify]")
 
 TEST_CASE("a dependency broken by one step is a dependency violation, and nothing else", "[verify]") {
   nlohmann::json document = one_f_one_b();
-  instance(document, "b0", 3)["start"] = 12;  // b1#3 runs until step 13; step 12 is idle on device 0
+  instance(document, "b0", 3)["start"] = 12;  // b1:3 runs until step 13; step 12 is idle on device 0
   Report report = check_schedule(document);
   CHECK_FALSE(report.valid);
   CHECK(kinds(report) == std::set<std::string>{"dependency"});
   const Violation& violation = only_violation(report);
-  CHECK(violation.instances == std::vector<std::string>{"b1#3", "b0#3"});
+  CHECK(violation.instances == std::vector<std::string>{"b1:3", "b0:3"});
   CHECK(violation.steps == std::vector<long long>{11, 12});
   CHECK(violation.devices == std::vector<int>{0, 1});
   CHECK_THAT(violation.message, Catch::Contains("1 step too early"));
@@ -199,7 +199,7 @@ TEST_CASE("memory one over the limit is rejected, exactly at the limit accepted"
     const Violation& first = report.violations.front();
     CHECK(first.devices == std::vector<int>{0});
     CHECK(first.steps == std::vector<long long>{1});
-    CHECK(first.instances == std::vector<std::string>{"f0#1"});
+    CHECK(first.instances == std::vector<std::string>{"f0:1"});
     CHECK(report.peak_memory == std::vector<long long>{2, 1});
   }
   SECTION("no limit: no memory violation, peak still measured") {
@@ -268,7 +268,7 @@ TEST_CASE("a true repetend claim holds, a wrong one is a repetend violation", "[
     CHECK(kinds(report) == std::set<std::string>{"repetend"});
     bool names_f0 = false;
     for (const Violation& violation : report.violations)
-      names_f0 |= violation.message.find("f0#3 at step 9 should repeat as f0#4 at step 12") != std::string::npos;
+      names_f0 |= violation.message.find("f0:3 at step 9 should repeat as f0:4 at step 12") != std::string::npos;
     CHECK(names_f0);  // the third copy has no f0: micro-batch 4 does not exist
   }
   SECTION("a window longer than the schedule") {
@@ -279,7 +279,7 @@ TEST_CASE("a true repetend claim holds, a wrong one is a repetend violation", "[
 
 TEST_CASE("a repetend whose window cannot follow itself is rejected", "[verify]") {
   // One block of span 3 every 3 steps: repeating the 2-step window [0, 2)
-  // every 2 steps would run a#0 into its own next copy, and a#0's memory is
+  // every 2 steps would run a:0 into its own next copy, and a:0's memory is
   // never freed.
   nlohmann::json document = nlohmann::json::parse(R"({
     "format": "tessel.schedule/1",
@@ -292,7 +292,7 @@ TEST_CASE("a repetend whose window cannot follow itself is rejected", "[verify]"
   Report report = check_schedule(document);
   CHECK(kinds(report) == std::set<std::string>{"repetend"});
   REQUIRE(report.violations.size() == 2);
-  CHECK_THAT(report.violations[0].message, Catch::Contains("overlap the next copy of a#0"));
+  CHECK_THAT(report.violations[0].message, Catch::Contains("overlap the next copy of a:0"));
   CHECK_THAT(report.violations[1].message, Catch::Contains("memory changes by 1"));
   document["repetend"] = {{"start", 3}, {"end", 6}, {"period", 3}, {"micros_per_period", 1}};
   document["placement"]["blocks"][0]["memory"] = 0;
@@ -306,7 +306,7 @@ TEST_CASE("violations are listed up to 20 per kind and all counted", "[verify]")
   CHECK(kinds(report) == std::set<std::string>{"missing"});
   CHECK(report.violation_counts["missing"] == 4 * 996);
   CHECK(report.violations.size() == 20);
-  CHECK(report.violations.front().instances == std::vector<std::string>{"f0#4"});
+  CHECK(report.violations.front().instances == std::vector<std::string>{"f0:4"});
 }
 
 TEST_CASE("an empty schedule of zero micro-batches is valid", "[verify]") {

@@ -22,8 +22,8 @@ namespace {
 // 1F1B on 2 devices, 2 micro-batches, measured: forward 1.25 ms (+1 GiB),
 // backward 2.5 ms (-1 GiB), and a 0.5 ms transfer on every edge between
 // the devices. Each start is the earliest the dependencies allow.
-//   dev 0: f0#0 [0, 1.25)  f0#1 [1.25, 2.5)  b0#0 [6, 8.5)  b0#1 [9.75, 12.25)
-//   dev 1: f1#0 [1.75, 3)  b1#0 [3, 5.5)  f1#1 [5.5, 6.75)  b1#1 [6.75, 9.25)
+//   dev 0: f0:0 [0, 1.25)  f0:1 [1.25, 2.5)  b0:0 [6, 8.5)  b0:1 [9.75, 12.25)
+//   dev 1: f1:0 [1.75, 3)  b1:0 [3, 5.5)  f1:1 [5.5, 6.75)  b1:1 [6.75, 9.25)
 nlohmann::json measured_one_f_one_b() {
   std::ifstream file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/measured_1f1b.schedule.json");
   return nlohmann::json::parse(file);
@@ -41,7 +41,7 @@ TEST_CASE("a measured schedule is judged on its exact decimals", "[verify][measu
   Report report = check_schedule(measured_one_f_one_b());
   REQUIRE(report.valid);
   CHECK(report.time_decimals == 2);
-  CHECK(report.makespan == 1225);  // b0#1 ends at 12.25
+  CHECK(report.makespan == 1225);  // b0:1 ends at 12.25
   nlohmann::json out = tessel::verify::report_to_json(report);
   CHECK(out["makespan"] == 12.25);
   CHECK(out["busy_steps"] == nlohmann::json({7.5, 7.5}));
@@ -55,7 +55,7 @@ TEST_CASE("a start finer than every span is read exactly, not rounded", "[verify
   CHECK(later.valid);
   CHECK(later.time_decimals == 3);
   CHECK(later.makespan == 12251);
-  start_of(document, "b0", 1) = 9.749;  // 0.001 too early: b1#1 ends at 9.25, then the 0.5 transfer
+  start_of(document, "b0", 1) = 9.749;  // 0.001 too early: b1:1 ends at 9.25, then the 0.5 transfer
   Report early = check_schedule(document);
   REQUIRE(!early.valid);
   CHECK(early.violation_counts["dependency"] == 1);
@@ -64,7 +64,7 @@ TEST_CASE("a start finer than every span is read exactly, not rounded", "[verify
 
 TEST_CASE("a schedule that ignores a delay is rejected with the edge named", "[verify][measured]") {
   nlohmann::json document = measured_one_f_one_b();
-  start_of(document, "f1", 0) = 1.25;  // right after f0#0 ends: the 0.5 transfer is ignored
+  start_of(document, "f1", 0) = 1.25;  // right after f0:0 ends: the 0.5 transfer is ignored
   Report report = check_schedule(document);
   REQUIRE(!report.valid);
   CHECK(report.violation_counts["dependency"] == 1);
@@ -72,7 +72,7 @@ TEST_CASE("a schedule that ignores a delay is rejected with the edge named", "[v
   const std::string& message = report.violations[0].message;
   CHECK_THAT(message, Catch::Contains("edge f0 -> f1 with delay 0.5"));
   CHECK_THAT(message, Catch::Contains("0.5 too early"));
-  CHECK(report.violations[0].instances == std::vector<std::string>{"f0#0", "f1#0"});
+  CHECK(report.violations[0].instances == std::vector<std::string>{"f0:0", "f1:0"});
   // Without the delay on the edge the same starts are valid.
   document["placement"]["edges"][0] = {"f0", "f1"};
   CHECK(check_schedule(document).violation_counts["dependency"] == 0);
