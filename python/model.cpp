@@ -10,11 +10,13 @@
 #include "model/formats/chrome_trace.hpp"
 #include "model/graph_json.hpp"
 #include "model/formats/pytorch_csv.hpp"
+#include "model/formats/pytorch_sidecar.hpp"
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
+#include "model/time_window.hpp"
 #include "model/timeline_text.hpp"
 #include "model/unroll.hpp"
 #include "python/bindings.hpp"
@@ -139,22 +141,44 @@ void bind_placement(py::module_& module) {
       });
 }
 
+// start/end of timeline() and to_svg(): None or a number in the schedule's unit.
+TimeWindow window_of(const Schedule& schedule, py::handle start, py::handle end) {
+  TimeWindowRequest request;
+  if (!start.is_none()) request.start = decimal_of(start, "start");
+  if (!end.is_none()) request.end = decimal_of(end, "end");
+  return checked_time_window(request, schedule);
+}
+
+void write_pytorch_table(const Schedule& schedule, const std::string& path, bool comms) {
+  if (comms && !carries_stages(schedule.placement))
+    throw InputError("", "placement", "comms=True needs blocks that carry their stage ('stage' in the placement)");
+  write_text_file(path, comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule));
+  write_json_file(sidecar_path(path), sidecar_json(schedule));
+}
+
 void bind_schedule(py::module_& module) {
   py::class_<Schedule>(module, "Schedule", "A start time for every (block, micro-batch) instance.")
       .def_static("load", &read_schedule_file, py::arg("path"))
       .def("save", [](const Schedule& s, const std::string& path) { write_schedule_file(path, s); }, py::arg("path"))
       .def("unroll", &unroll, py::arg("nmicros"), "The repetend repeated to nmicros micro-batches.")
-      .def("to_pytorch_csv", [](const Schedule& s, const std::string& path, bool comms) {
-             if (comms) throw InputError("", "comms", "the CSV with sends and receives is written by 'tessel export --to pytorch-csv --with-comms' once available");
-             write_text_file(path, write_pytorch_csv(s));
-           }, py::arg("path"), py::arg("comms") = false)
-      .def("to_svg", [](const Schedule& s, const std::string& path) { write_text_file(path, svg_timeline(s)); },
-           py::arg("path"))
+      .def("to_pytorch_csv", &write_pytorch_table, py::arg("path"), py::arg("comms") = false,
+           "PyTorch's action table (with comms: the send/recv actions too), and the schedule beside it as "
+           "PATH.tessel.json, as `tessel export --to pytorch-csv`.")
+      .def("to_svg", [](const Schedule& s, const std::string& path, int width, py::object start, py::object end) {
+             if (width < 100 || width > 100000) throw InputError("", "width", "must be in [100, 100000]");
+             const TimeWindow window = window_of(s, start, end);
+             write_text_file(path, svg_timeline(s, {width, "", window.from, window.to}));
+           }, py::arg("path"), py::arg("width") = 1200, py::arg("start") = py::none(), py::arg("end") = py::none(),
+           "The timeline picture of `tessel export --to svg`, optionally of [start, end) only.")
       .def("to_chrome_trace", [](const Schedule& s, const std::string& path) {
              write_json_file(path, chrome_trace(s));
            }, py::arg("path"))
-      .def("timeline", [](const Schedule& s, int max_steps) { return render_timeline(s, max_steps); },
-           py::arg("max_steps") = 200, "The text timeline of `tessel show`.")
+      .def("timeline", [](const Schedule& s, int max_steps, py::object start, py::object end) {
+             if (max_steps < 0) throw InputError("", "max_steps", "must be >= 0 (0 = all)");
+             const TimeWindow window = window_of(s, start, end);
+             return render_timeline(s, TimelineOptions{max_steps, window.from, window.to});
+           }, py::arg("max_steps") = 200, py::arg("start") = py::none(), py::arg("end") = py::none(),
+           "The text timeline of `tessel show`, optionally of [start, end) only.")
       .def("to_json", [](const Schedule& s) { return schedule_to_json(s).dump(); })
       .def_property_readonly("placement", [](const Schedule& s) { return s.placement; })
       .def_property_readonly("nmicros", [](const Schedule& s) { return s.nmicros; })

@@ -3,15 +3,10 @@
 // so that a long schedule can be read a piece at a time.
 #pragma once
 
-#include "model/schedule.hpp"
+#include "model/time_window.hpp"
 #include "tools/cli.hpp"
 
 namespace tessel::cli {
-
-struct TimeWindow {
-  Time from = 0;  // ticks of the schedule's placement
-  Time to = 0;    // 0: to the end
-};
 
 void add_time_window_options(po::options_description& options);
 

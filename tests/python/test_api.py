@@ -74,6 +74,35 @@ def test_generated_schedules_verify_and_export(tmp_path):
     assert back.makespan == one.makespan and tessel.verify(back).valid
 
 
+def test_timeline_and_svg_draw_a_window(tmp_path):
+    schedule = tessel.generate("1f1b", 4, 8)
+    whole = schedule.timeline(max_steps=0)
+    head = schedule.timeline(max_steps=0, start=0, end=6)
+    assert head != whole and len(head.splitlines()[0]) < len(whole.splitlines()[0])
+    tail = schedule.timeline(max_steps=0, start=schedule.makespan - 3)
+    assert tail != head
+    schedule.to_svg(str(tmp_path / "w.svg"), width=2400, start=2, end=10)
+    assert "<svg" in (tmp_path / "w.svg").read_text()
+    for bad in [dict(start=5, end=5), dict(start=-1), dict(start=schedule.makespan), dict(end=0.5)]:
+        with pytest.raises(tessel.InputError) as error:
+            schedule.timeline(**bad)
+        assert error.value.field in ("start", "end")
+    with pytest.raises(tessel.InputError) as error:
+        schedule.to_svg(str(tmp_path / "x.svg"), width=10)
+    assert error.value.field == "width"
+
+
+def test_pytorch_csv_with_comms_and_the_sidecar(tmp_path):
+    schedule = tessel.generate("1f1b", 2, 4)
+    csv = tmp_path / "comms.csv"
+    schedule.to_pytorch_csv(str(csv), comms=True)
+    table = csv.read_text()
+    assert "SEND_F" in table and "RECV_B" in table
+    assert (tmp_path / "comms.csv.tessel.json").exists()
+    back = tessel.import_schedule("pytorch-csv", str(csv))
+    assert back.makespan == schedule.makespan and tessel.verify(back).valid
+
+
 def test_a_corrupted_schedule_is_rejected_for_the_right_reason(tmp_path):
     schedule = tessel.generate("1f1b", 2, 4)
     document = json.loads(schedule.to_json())
