@@ -141,6 +141,11 @@ TEST_CASE("fuzzer reproducers: outputs and searches that grew without bound", "[
       {"D14c", "search --placement {data}/search_5000_blocks.placement.json --memory 8 --time-limit 3 --strategy fast",
        {3}, "gave up", 20},
       {"D14d", "search --case vshape --ndevs 1024 --memory 1024 --time-limit 3", {3}, "gave up", 20},
+      // 400,000 instances through the verifier's own reader: its parse with a
+      // depth callback rescanned the instance array at every instance's end
+      // (56 s here, minutes for D14d's 2 million); a depth pre-scan: ~1 s.
+      {"D20a", "unroll {data}/sched_vshape.json --nmicros 50000 -o {out}/big.json", {0}, ""},
+      {"D20b", "verify {out}/big.json", {0}, "", 20},
       {"D15", "partition {out}/partition_30000_nodes.graph.json --stages 2 --time-limit 3", {0, 1, 2, 3}, ""},
       {"D18", "import --from tessel-json {data}/tessel_json_step_5e8.json --case vshape --ndevs 2 -o {out}/o.json",
        {2}, "steps a saved plan may span"},
