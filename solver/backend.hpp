@@ -88,4 +88,10 @@ struct BackendSettings {
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings = {});
 std::vector<std::string> backend_names();
 
+// Frees a solver on a detached thread. Tearing down a large encoding takes
+// seconds; once the time limit has passed, the answer should not wait for
+// it. What is not freed by exit is still reachable from that thread (no
+// leak report under LeakSanitizer) and goes back with the process.
+void release_in_background(std::unique_ptr<Backend> backend);
+
 }  // namespace tessel

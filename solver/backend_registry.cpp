@@ -1,5 +1,8 @@
-// The list of solver backends, and the one place that names them.
+// The list of solver backends, the one place that names them, and how a
+// spent one is let go.
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
 #include "solver/backend.hpp"
 
@@ -14,6 +17,15 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSett
   if (name == "z3") return make_z3_backend();
   if (name == "cadical") return make_cadical_backend(settings);
   throw std::invalid_argument("unknown backend '" + name + "' (choose cadical or z3)");
+}
+
+void release_in_background(std::unique_ptr<Backend> backend) {
+  if (!backend) return;
+  try {
+    std::thread([owned = std::move(backend)]() mutable { owned.reset(); }).detach();
+  } catch (const std::system_error&) {
+    // No thread to be had: freed here (the lambda's copy went with it).
+  }
 }
 
 }  // namespace tessel

@@ -43,8 +43,12 @@ bool on_device(const Block& block, int device) {
 // Gap levels that can constrain edge constant c at periods >= period.
 int dependency_levels(long long c, int period) { return static_cast<int>(std::max<long long>(1, (c - 1 + period - 1) / period + 1)); }
 
-void add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Placement& placement) {
+// False when the deadline struck first (a placement of thousands of blocks
+// with a thousand micro-batches in flight takes seconds here).
+bool add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
+                      const Deadline& deadline) {
   for (const Edge& edge : placement.edges) {
+    if (deadline.expired()) return false;
     const IntVar q_from = encoding.quotients[edge.from], q_to = encoding.quotients[edge.to];
     const IntVar t_from = encoding.phases[edge.from], t_to = encoding.phases[edge.to];
     const long long c = placement.blocks[edge.from].span + edge.delay;
@@ -71,6 +75,7 @@ void add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Pl
       }
     }
   }
+  return true;
 }
 
 //------------------------------------------------------------------------------
@@ -263,6 +268,12 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
   }
 }
 
+// Cut short by the deadline: no answer of the solver may be read from it.
+ModuloEncoding incomplete(ModuloEncoding& encoding) {
+  encoding.complete = false;
+  return std::move(encoding);
+}
+
 }  // namespace
 
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
@@ -274,12 +285,16 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   const bool single = first_period == last_period;
   for (int period = first_period; period <= last_period; ++period)
     encoding.period_selectors.push_back(single ? backend.true_lit() : backend.new_bool());
+  // The deadline is read per block and per period as well: with a thousand
+  // micro-batches in flight each integer is a thousand literals.
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    if (deadline.expired()) return incomplete(encoding);
     encoding.quotients.push_back(backend.new_int(0, max_in_flight - 1));
     encoding.phases.push_back(backend.new_int(0, last_period - 1));
   }
 
   for (int period = first_period; period <= last_period; ++period) {
+    if (deadline.expired()) return incomplete(encoding);
     const Lit selected = period_assumption(encoding, period);
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
       // A block longer than the period can never repeat every P steps.
@@ -293,12 +308,10 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     add_start_bound(backend, encoding, placement, period, max_in_flight * period, selected);
   }
 
-  add_dependencies(backend, encoding, placement);
-  if (!add_exclusivity(backend, encoding, placement, deadline) ||
-      !add_memory_bounds(backend, encoding, placement, memory_limit, deadline)) {
-    encoding.complete = false;
-    return encoding;
-  }
+  if (!add_dependencies(backend, encoding, placement, deadline) ||
+      !add_exclusivity(backend, encoding, placement, deadline) ||
+      !add_memory_bounds(backend, encoding, placement, memory_limit, deadline))
+    return incomplete(encoding);
   if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, memory_limit, rules.copies);
   return encoding;
 }

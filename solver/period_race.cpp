@@ -165,6 +165,7 @@ class Race {
     changed_.notify_all();
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
     if (answer == Answer::Unknown) {
+      if (deadline_.expired()) release_in_background(std::move(backend));  // past the limit: not ours to wait for
       // Stopped as moot, or the deadline / encoding budget: the latter ends the race.
       if (!attempt->stop->load() && !answered()) given_up_ = true;
       if (given_up_) stop_all();

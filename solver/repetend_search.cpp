@@ -209,6 +209,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
                     encoding, outcome, calls);
   }
   outcome.period_seconds = seconds_since(begin);
+  if (outcome.gave_up && deadline.expired()) release_in_background(std::move(backend));  // not ours to wait for
 
   if (!outcome.solution) {
     outcome.attempt.seconds = seconds_since(begin);
@@ -312,6 +313,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   bool wider_undecided = false;
   std::vector<int> latency_unfinished_k;
   Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
+  std::optional<ModuloSolution> first_fallback;  // first k's, when built before the deadline
   for (int k = first_k; k <= last_k; ++k) {
     // No window beats an average of L.
     if (best && best->solution.period == best->k * per_micro_bound) break;
@@ -333,6 +335,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     const ModuloSolution fallback = fast_or_fallback(window, options.memory_limit, max_in_flight,
                                                      sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
                                                      deadline);
+    if (k == first_k && !deadline.expired()) first_fallback = fallback;
     int last_period = fallback.period;
     bool capped = false;
     if (best) {
@@ -390,13 +393,15 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // one-at-a-time fallback.
   const int k = best ? best->k : first_k;
   const Placement window = window_placement(placement, k);
-  // The time-out answer's construction gets a second beyond the limit (an
-  // interrupt still stops it); past that, one micro-batch at a time.
+  // The time-out answer: the first window's fallback when it was built in
+  // full before the deadline; else its construction gets a second beyond the
+  // limit (an interrupt still stops it); past that, one micro-batch at a time.
   const ModuloSolution chosen =
       best ? best->solution
-           : fast_or_fallback(window, options.memory_limit, max_in_flight,
-                              sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
-                              Deadline::after_seconds(1.0, options.deadline.stop));
+      : first_fallback ? *first_fallback
+                       : fast_or_fallback(window, options.memory_limit, max_in_flight,
+                                          sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
+                                          Deadline::after_seconds(1.0, options.deadline.stop));
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)

@@ -2,10 +2,15 @@
 // placement (static memory folded into the limits), the makespan candidates
 // at N gathered, every schedule verified by verify/ (the judge), the best
 // chosen, and one report built. What "proven" means is decided here only.
+// With a time limit the work after the search is budgeted by its size (the
+// answer's verification reserved up front, the answer at N skipped when it
+// would overrun), so that a time-out ends near its limit, with exit 3.
 #include "solver/search.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
@@ -188,8 +193,10 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy) {
   return period;
 }
 
-// The candidates of the period strategies, verified, the shortest first in
-// rank (ties keep the earlier: the repetend, which unrolls to any N).
+// The candidates of the period strategies, the shortest first in rank
+// (ties keep the earlier: the repetend, which unrolls to any N), verified.
+// While time is left every candidate is judged (a rejected one is a bug even
+// when it loses); past the limit only the answer is, once.
 void choose_best(const SearchRequest& request, const Placement& placement, const SearchResult& result,
                  const SearchOptions& options, SearchReport& report, Progress& progress) {
   CandidateInput input;
@@ -205,28 +212,25 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.variant_seconds = request.tuning.variant_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
-  std::optional<Schedule> best_at_total;
   std::optional<Time> proven_by_candidate;
-  for (BuiltCandidate& built : build_candidates(input)) {
+  const std::vector<BuiltCandidate> candidates = build_candidates(input);
+  const BuiltCandidate* chosen = nullptr;
+  for (const BuiltCandidate& built : candidates) {
     if (built.proven_lower_bound) proven_by_candidate = built.proven_lower_bound;
-    if (built.at_total) {
-      Schedule at_total = restored(*built.at_total, request);
-      verified(at_total, built.summary.name + " schedule at " + std::to_string(request.total_micros) +
-                             " micro-batches");
-      const bool better = !best_at_total || *built.summary.makespan < makespan_report.makespan;
-      if (better) {
-        best_at_total = at_total;
-        report.best = restored(*built.schedule, request);
-        makespan_report.shape = built.summary.shape;
-        makespan_report.construction = built.summary.name;
-        makespan_report.makespan = *built.summary.makespan;
-        progress.improved(*report.best, built.summary.shape, makespan_report.makespan);
-      }
-    }
     makespan_report.candidates.push_back(built.summary);
+    if (built.at_total && (!chosen || *built.summary.makespan < *chosen->summary.makespan)) chosen = &built;
   }
-  if (!best_at_total) return;
-  verify::Report checked = verified(*best_at_total, "best schedule");
+  if (!chosen) return;
+  const std::string at_n = " at " + std::to_string(request.total_micros) + " micro-batches";
+  for (const BuiltCandidate& built : candidates)
+    if (&built != chosen && built.at_total && !options.deadline.expired())
+      verified(restored(*built.at_total, request), built.summary.name + " schedule" + at_n);
+  verify::Report checked = verified(restored(*chosen->at_total, request), chosen->summary.name + " schedule" + at_n);
+  report.best = restored(*chosen->schedule, request);
+  makespan_report.shape = chosen->summary.shape;
+  makespan_report.construction = chosen->summary.name;
+  makespan_report.makespan = *chosen->summary.makespan;
+  progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = makespan_bound(placement, request.total_micros, options.memory_limit);
@@ -277,6 +281,100 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   report.makespan = makespan_report;
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", seconds);
+  return text;
+}
+
+// Verifying the answer is not optional, and its cost grows with its
+// instances: the repetend schedule holds blocks x micro-batches in flight
+// (about the critical path over L), the full search's N x blocks. Measured
+// on the 1024-device vshape (2.1 million instances): 1.2-1.4 us of CPU per
+// instance to convert and verify, so 2 us is kept per instance. The
+// strategy stops that much before the limit (never below a tenth of it),
+// so that the limit holds for the whole answer.
+constexpr double kVerifySecondsPerInstance = 2e-6;
+
+double answer_reserve_seconds(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
+  if (request.deadline.unlimited() || placement.blocks.empty()) return 0;
+  const double blocks = static_cast<double>(placement.blocks.size());
+  if (request.strategy == Strategy::Full) return kVerifySecondsPerInstance * blocks * options.nmicros.value_or(1);
+  const double bound = std::max<Time>(1, period_lower_bound(placement));
+  const double in_flight = std::min<double>(options.nmicros.value_or(placement.blocks.size()),
+                                            std::ceil(static_cast<double>(critical_path(placement)) / bound));
+  return kVerifySecondsPerInstance * blocks * std::max(1.0, in_flight);
+}
+
+Deadline strategy_deadline(const Deadline& deadline, double reserve, Deadline::Clock::time_point begin) {
+  if (deadline.unlimited() || reserve <= 0) return deadline;
+  const double limit = std::chrono::duration<double>(deadline.at - begin).count();
+  return deadline.within(std::max(limit / 10, deadline.seconds_left() - reserve));
+}
+
+// Near the time limit the answer at N is optional work whose cost grows
+// with its instances: unrolling reads every instance of the repetend
+// schedule and writes N x blocks, then the verifier reads them again. Its
+// cost per instance is measured on the repetend schedule's own verification
+// (same machine, same load; blocks count as items too, the placement is
+// part of the document), never taken below the constant above. The work is
+// skipped when it would end past the grace the limit allows (a tenth of it,
+// at least half a second): the verified repetend schedule is the answer
+// instead, and the search counts as timed out.
+struct FinishBudget {
+  double seconds_per_instance = 0;
+  Deadline::Clock::time_point grace_end = Deadline::Clock::time_point::max();
+};
+
+FinishBudget finish_budget(const Deadline& deadline, Deadline::Clock::time_point begin, double verify_seconds,
+                           size_t verified_items) {
+  FinishBudget budget;
+  budget.seconds_per_instance =
+      std::max(kVerifySecondsPerInstance, verify_seconds / static_cast<double>(std::max<size_t>(verified_items, 1)));
+  if (deadline.unlimited()) return budget;
+  const double limit = std::chrono::duration<double>(deadline.at - begin).count();
+  const double grace = std::max(0.5, limit / 10);
+  budget.grace_end = deadline.at + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                       std::chrono::duration<double>(grace));
+  return budget;
+}
+
+// The seconds the answer at N would take, or nothing when it fits the grace.
+std::optional<double> answer_overrun(const FinishBudget& budget, const Schedule& repetend, const Placement& placement,
+                                     int total_micros) {
+  if (budget.grace_end == Deadline::Clock::time_point::max()) return std::nullopt;
+  const double at_total = static_cast<double>(placement.blocks.size()) * total_micros;
+  const double seconds = budget.seconds_per_instance * (static_cast<double>(repetend.instances.size()) + 2 * at_total);
+  const double left = std::chrono::duration<double>(budget.grace_end - Deadline::Clock::now()).count();
+  if (seconds <= left) return std::nullopt;
+  return seconds;
+}
+
+// The repetend schedule stands for the answer at N when building that was
+// skipped: it is verified, -o writes it (once, at the end: the caller's
+// copy carries the provenance), `tessel unroll` extends it.
+void skip_answer_at_total(const SearchRequest& request, double seconds, SearchReport& report) {
+  report.best = report.repetend;
+  const std::string note = "too close to the time limit to build and verify the schedule at " +
+                           std::to_string(request.total_micros) + " micro-batches (about " + seconds_text(seconds) +
+                           " s): the answer is the repetend schedule (tessel unroll extends it)";
+  if (report.outcome != Outcome::Found) {
+    report.message = report.message.empty() ? note : report.message + "; " + note;
+    return;
+  }
+  report.outcome = request.deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
+  report.message = report.message.empty() ? note : note + " (" + report.message + ")";
+}
+
+// A search that ran into its limit gave up, whatever it answered before:
+// the work after the limit (the answer at N) was cut short.
+void mark_time_out(const Deadline& deadline, SearchReport& report) {
+  if (report.outcome != Outcome::Found || !deadline.expired()) return;
+  report.outcome = deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
+  const std::string note = std::string(stop_reason(deadline)) + " while building the answer at N";
+  report.message = report.message.empty() ? note : note + " (" + report.message + ")";
+}
+
 Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
   if (result.status == SearchStatus::Found) return Outcome::Found;
   if (result.status == SearchStatus::Infeasible) return Outcome::Infeasible;
@@ -297,7 +395,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
       request.resolution > 0 ? quantise_times(request.placement, request.resolution) : request.placement;
   options.memory_limit = unit_step_limits(searched, request.memory_limit);
   options.nmicros = request.nmicros;
-  options.deadline = request.deadline;
+  const double reserve = answer_reserve_seconds(request, searched, options);
+  options.deadline = strategy_deadline(request.deadline, reserve, begin);
   options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
@@ -317,14 +416,28 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   }
   report.outcome = outcome_of(result, request.deadline);
   report.message = result.message;
+  if (result.status == SearchStatus::Timeout && reserve >= 0.1 && !request.deadline.stopped())
+    report.message += " (stopped up to " + seconds_text(reserve) + " s before the limit, the time to verify an answer of " +
+                      "that size)";
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy);
+  FinishBudget budget;
   if (result.schedule && request.strategy != Strategy::Full) {
     report.repetend = restored(*result.schedule, request);
+    const auto verify_begin = std::chrono::steady_clock::now();
     verified(*report.repetend, "repetend schedule");
+    budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
+                           report.repetend->instances.size() + request.placement.blocks.size());
   }
-  if (request.strategy == Strategy::Full) full_makespan(request, placement, result, options, report, progress);
-  else if (result.schedule) choose_best(request, placement, result, options, report, progress);
+  if (request.strategy == Strategy::Full) {
+    full_makespan(request, placement, result, options, report, progress);
+  } else if (result.schedule) {
+    const std::optional<double> overrun =
+        answer_overrun(budget, *report.repetend, request.placement, request.total_micros);
+    if (overrun) skip_answer_at_total(request, *overrun, report);
+    else choose_best(request, placement, result, options, report, progress);
+  }
+  mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
   report.seconds = seconds_since(begin);

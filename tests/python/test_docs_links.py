@@ -6,6 +6,7 @@ does not exist, when a relative link of a markdown page points nowhere, when
 any tracked file refers to the reference notes outside the repository, and
 when the walk-through of docs/formats.md no longer gives the answer it shows.
 """
+import json
 import os
 import pathlib
 import re
@@ -85,17 +86,56 @@ def test_relative_links_of_the_markdown_pages_resolve():
     assert not broken, "\n".join(broken)
 
 
+# The walk-through's commands, as docs/formats.md shows them (run from
+# docs/examples), and which of its text blocks each one's output must match.
+WALK_SEARCH = ("search --placement two.json --memory 4 -o two.schedule.json --repetend-output two.repetend.json "
+               "--quiet")
+WALK_CHECKS = ["verify two.schedule.json", "verify two.repetend.json", "show two.repetend.json",
+               "export --to svg two.repetend.json -o two.svg"]
+
+
+def shown_blocks(text):
+    return re.findall(r"```text\n(.*?)```", text, flags=re.S)
+
+
+def steady(line):
+    """A shown line that any run prints alike (not a time, not a window decided within a time share)."""
+    return line.strip() and not re.match(r"(windows tried|solve time|\s+\d+\s+(found|not_better|undecided|"
+                                         r"infeasible|timeout))", line)
+
+
+def tessel(binary, cwd, args):
+    return subprocess.run([binary] + args.split(), cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
 def test_the_walk_through_gives_the_answer_it_shows(tmp_path):
     binary = os.environ.get("TESSEL_BINARY")
     if not binary:
         pytest.skip("TESSEL_BINARY not set (ctest sets it)")
     shown = (ROOT / "docs" / "formats.md").read_text()
-    claim = "period           6  (lower bound L = 5, proven lower bound 6, proven optimal)"
-    assert claim in shown
-    schedule = tmp_path / "two.schedule.json"
-    run = subprocess.run([binary, "search", "--placement", str(ROOT / "docs" / "examples" / "two.json"),
-                          "--memory", "4", "-o", str(schedule), "--quiet"], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    assert claim in run.stdout
-    check = subprocess.run([binary, "verify", str(schedule)], capture_output=True, text=True)
-    assert check.returncode == 0 and check.stdout.startswith("valid"), check.stdout + check.stderr
+    for command in [WALK_SEARCH] + WALK_CHECKS:
+        assert "build/tessel " + command in shown, command
+    blocks = shown_blocks(shown[shown.index(WALK_SEARCH):])
+    placement = json.loads((ROOT / "docs" / "examples" / "two.json").read_text())
+    (tmp_path / "two.json").write_text(json.dumps(placement))
+
+    search = tessel(binary, tmp_path, WALK_SEARCH)
+    assert search.returncode == 0, search.stderr
+    checks = [tessel(binary, tmp_path, command) for command in WALK_CHECKS]
+    assert all(check.returncode == 0 for check in checks), [check.stderr for check in checks]
+    for block, printed in ((blocks[0], search.stdout), (blocks[1], "".join(check.stdout for check in checks))):
+        missing = [line for line in block.splitlines() if steady(line) and line not in printed.splitlines()]
+        assert not missing, "docs/formats.md shows lines this binary does not print:\n" + "\n".join(missing)
+
+    # The mistakes it shows: a typo'd key, memory not given back, a limit too small.
+    typo = json.loads(json.dumps(placement))
+    typo["blocks"][0]["device"] = typo["blocks"][0].pop("devices")
+    (tmp_path / "typo.json").write_text(json.dumps(typo))
+    leak = json.loads(json.dumps(placement))
+    next(block for block in leak["blocks"] if block["id"] == "b0")["memory"] = -2
+    (tmp_path / "leak.json").write_text(json.dumps(leak))
+    for name, block in (("typo.json", blocks[2]), ("leak.json", blocks[3])):
+        run = tessel(binary, tmp_path, f"search --placement {name} --memory 4")
+        assert run.returncode == 2 and block.strip() in run.stderr, run.stderr
+    small = tessel(binary, tmp_path, "search --placement two.json --memory 1")
+    assert small.returncode == 1 and "needs 2,2 per device" in small.stderr, small.stderr
