@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "solver/makespan/capped_ends.hpp"
+#include "solver/makespan/memory_time.hpp"
 
 namespace tessel {
 namespace {
@@ -353,6 +354,8 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros, cons
     ends.device = device;
     ends.limit = limits[device];
     result.value = std::max(result.value, capped_ends_bound(ends));
+    result.value = std::max(
+        result.value, memory_time_bound({&placement, &graph.order, &earliest, &after, nmicros, device, limits[device]}));
   }
   result.memory_idle = result.value - without;
   return result;
