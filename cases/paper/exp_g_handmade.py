@@ -234,7 +234,11 @@ def prove_tie(tessel, row, out):
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--strategy", "full",
             "--nmicros", str(row["search_nmicros"]), "--total-micros", str(row["search_nmicros"]), "--json",
             "--quiet", "--threads", "1", "--time-limit", str(PROOF_SECONDS), "-o", proof]
-    code, stdout, _, _ = paperlib.run(args, PROOF_SECONDS + 120)
+    code, stdout, stderr, _ = paperlib.run(args, PROOF_SECONDS + 120)
+    if code == 2 and "too many for strategy full" in stderr:
+        row["why"] = ("not decided: no shorter schedule and no proof; too large for the full solver (its encoding "
+                      "would not fit in memory)")
+        return row
     answer = json.loads(stdout) if code in (0, 3) and stdout.strip().startswith("{") else {}
     found = answer.get("makespan_at_total")
     hand = row["hand_makespan"]
@@ -361,6 +365,8 @@ def tie_class(why):
         return "not decided: the full solver finds a shorter schedule the default search misses"
     if "did not decide it" in why:
         return "not decided: neither the search nor the full solver (its time limit) decided it"
+    if "too large for the full solver" in why:
+        return "not decided: no shorter schedule found; too large for the full solver"
     return "not decided (no shorter schedule, no proof; the search's reason per row)"
 
 
