@@ -50,6 +50,9 @@
 #include <climits>
 #include <vector>
 
+#include "solver/makespan/capped_ends.hpp"
+#include "solver/makespan/memory_time.hpp"
+
 namespace tessel {
 namespace {
 
@@ -335,14 +338,25 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros, cons
   if (nmicros <= 0 || placement.blocks.empty()) return {};
   const Graph graph = graph_of(placement);
   MakespanBound result = idle_aware_bound(graph, nmicros);
-  if (static_cast<int>(limits.size()) != placement.ndevs) return result;
   const std::vector<Time> earliest = earliest_starts(placement);
   const std::vector<Time> after = chain_after(placement, graph);
+  // The ends of a device capped by N alone (solver/makespan/capped_ends).
+  CappedEndsInput ends{&placement, &graph.reach, &earliest, &after, nmicros, 0, false, 0};
+  for (ends.device = 0; ends.device < placement.ndevs; ++ends.device)
+    result.value = std::max(result.value, capped_ends_bound(ends));
+  if (static_cast<int>(limits.size()) != placement.ndevs) return result;
   const std::vector<Time> load = device_load(placement);
   const long long without = result.value;
-  for (int device = 0; device < placement.ndevs; ++device)
+  ends.limited = true;
+  for (int device = 0; device < placement.ndevs; ++device) {
     result.value = std::max(
         result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
+    ends.device = device;
+    ends.limit = limits[device];
+    result.value = std::max(result.value, capped_ends_bound(ends));
+    result.value = std::max(
+        result.value, memory_time_bound({&placement, &graph.order, &earliest, &after, nmicros, device, limits[device]}));
+  }
   result.memory_idle = result.value - without;
   return result;
 }

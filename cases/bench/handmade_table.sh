@@ -7,9 +7,10 @@
 # bound, tessel's gap to it, whether tessel's makespan is proven optimal for
 # N (it reaches the bound, or the full search from the best candidate proved
 # every shorter one impossible within its budget), the winning candidate,
-# the search's seconds, and where tessel ties the hand-made schedule above
-# the bound, why no shorter schedule is claimed (proven optimal: the
-# hand-made one is optimal too; otherwise the reason `search` gives).
+# the search's seconds, and where tessel ties the hand-made schedule, why no
+# shorter schedule is claimed: "= bound (proven optimal)", "hand-made proven
+# optimal by the full solver", or "not decided:" and the reason `search`
+# gives.
 # Every schedule `search` writes is checked again here with `tessel verify`.
 # The last lines count the rows where tessel is below, equal to and above
 # the hand-made schedule (the target: none above). DualPipe's placement is
@@ -34,8 +35,8 @@ spans_of() {
   esac
 }
 
-below=0 equal=0 equal_optimal=0 above=0 failed=0
-echo "| scheme | stages | N | spans | hand-made | tessel | bound | gap % | optimal | winner | seconds | why (tessel = hand-made > bound) |"
+below=0 equal=0 equal_optimal=0 equal_bound=0 above=0 failed=0
+echo "| scheme | stages | N | spans | hand-made | tessel | bound | gap % | optimal | winner | seconds | why not shorter (tessel = hand-made) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for scheme in $schemes; do
   for stages in $stage_counts; do
@@ -68,17 +69,20 @@ for scheme in $schemes; do
         optimal=$(jq -r 'if .makespan_proven_optimal then "yes" else "-" end' "$work/found.report")
         gap=$(echo "scale=2; 100 * ($ours - $bound) / $bound" | bc)
         why=""
-        if [ "$(echo "$ours == $hand && $ours > $bound" | bc)" = 1 ]; then
-          if [ "$optimal" = yes ]; then
-            why="tessel's makespan is proven optimal for N (the full search refuted every shorter one), so the hand-made one is optimal too"
+        if [ "$(echo "$ours == $hand" | bc)" = 1 ]; then
+          if [ "$(echo "$ours == $bound" | bc)" = 1 ]; then
+            why="= bound (proven optimal)"
+          elif [ "$optimal" = yes ]; then
+            why="hand-made proven optimal by the full solver"
           else
-            why=$(jq -r 'if .makespan_gap_reason == "" then "within 1% of the bound; no shorter schedule found in the time given, none proven impossible" else .makespan_gap_reason end' "$work/found.report")
+            why="not decided: $(jq -r 'if .makespan_gap_reason == "" then "within 1% of the bound; no shorter schedule found in the time given, none proven impossible" else .makespan_gap_reason end' "$work/found.report")"
           fi
         fi
         if [ "$(echo "$ours < $hand" | bc)" = 1 ]; then below=$((below + 1))
         elif [ "$(echo "$ours == $hand" | bc)" = 1 ]; then
           equal=$((equal + 1))
           [ "$optimal" = yes ] && equal_optimal=$((equal_optimal + 1))
+          [ "$(echo "$ours == $bound" | bc)" = 1 ] && equal_bound=$((equal_bound + 1))
         else above=$((above + 1)); fi
         echo "| $scheme | $stages | $nmicros | $set | $hand | $ours | $bound | $gap | $optimal | $winner | $(printf %.2f "$seconds") | $why |"
       done
@@ -86,4 +90,4 @@ for scheme in $schemes; do
   done
 done
 echo
-echo "tessel below hand-made: $below, equal: $equal ($equal_optimal of them proven optimal), above: $above, failed: $failed"
+echo "tessel below hand-made: $below, equal: $equal ($equal_optimal of them proven optimal: $equal_bound at the bound, $((equal_optimal - equal_bound)) by the full solver; $((equal - equal_optimal)) not decided), above: $above, failed: $failed"

@@ -70,7 +70,8 @@ def check_csv(path, tessel, out, problems, missing):
 
 
 def check_handmade_csv(path, tessel, out, problems):
-    """(g) has its own columns: every compared row verified, with a verdict matching its makespans;
+    """(g) has its own columns: every compared row verified, with a verdict matching its makespans and,
+    when it ties, a reason;
     the schedules kept locally (schedules-local/g_handmade/NAME/) pass `tessel verify` again."""
     import exp_g_handmade as g
     checked = 0
@@ -82,6 +83,8 @@ def check_handmade_csv(path, tessel, out, problems):
         hand, ours = int(row["hand_makespan"]), int(row["tessel_makespan"])
         if row["verdict"] != ("<" if ours < hand else "=" if ours == hand else ">"):
             problems.append(f"{path}:{i}: verdict {row['verdict']!r} but {ours} against {hand}")
+        if row["verdict"] == "=" and row["why"] in ("", "-"):
+            problems.append(f"{path}:{i}: {row['name']}: a tie without a reason (why)")
         folder = os.path.join(out, "schedules-local", g.KEY, row["name"])
         for name in ("hand.json", "unrolled.json" if os.path.exists(os.path.join(folder, "unrolled.json"))
                      else "best.json"):

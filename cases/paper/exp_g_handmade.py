@@ -16,6 +16,13 @@ that is how run_all.sh --jobs and the Slurm array spread them.
   exp_g_handmade.py --list [--quick]                          the rows, as g_handmade/NAME
   exp_g_handmade.py --row g_handmade/NAME [--out DIR] [...]   one row
   exp_g_handmade.py --collect [--quick] [--out DIR]           tables from the rows run
+  exp_g_handmade.py --list-undecided [--out DIR]              the ties run so far with no reason proven
+  exp_g_handmade.py --prove g_handmade/NAME [--out DIR]       the full solver on one such tie
+
+A tie above the bound that the search neither beat nor proved optimal is
+given to the full solver (`search --strategy full`, PROOF_SECONDS): it
+proves the hand-made makespan optimal, finds a shorter schedule (verified;
+the row's verdict stays the default search's), or says it did not decide.
 """
 import csv
 import difflib
@@ -38,10 +45,11 @@ SPAN_SETS = ["F=1,B=1,W=1", "F=2,B=2,W=1", "F=3,B=2,W=1", "F=1,B=2,W=2"]
 INPUT_BACKWARD_IS_I = {"dualpipe", "dualpipev"}
 QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dualpipev", 4, 16, "F=1,B=2,W=2")}
 TIME_LIMIT = 20
+PROOF_SECONDS = 30  # the full solver on a tie the default search left undecided
 
 COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
            "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
-           "verdict", "shape", "construction", "search_status", "search_seconds", "wall_seconds", "valid"]
+           "verdict", "why", "shape", "construction", "search_status", "search_seconds", "wall_seconds", "valid"]
 
 
 def span_label(spans):
@@ -158,6 +166,22 @@ def fill_comparison(row, report, answer):
         row["hand_gap_percent"] = f"{100 * (hand - row['bound']) / row['bound']:.2f}"
     if row["verdict"] == ">":
         row["reason"] = loss_reason(row, answer)
+    if row["verdict"] == "=":
+        row["why"] = tie_reason(row, answer)
+
+
+# Why a tie is not strictly better, from what the search decided.
+TIE_AT_BOUND = "= bound (proven optimal)"
+TIE_PROVEN = "hand-made proven optimal by the full solver"
+
+
+def tie_reason(row, answer):
+    if row["gap"] == 0:
+        return TIE_AT_BOUND
+    if answer.get("makespan_proven_optimal"):
+        return TIE_PROVEN
+    note = answer.get("makespan_gap_reason") or "the best schedule found stays above the bound"
+    return ("not decided: " + note).replace("|", "/")
 
 
 def loss_reason(row, answer):
@@ -197,6 +221,43 @@ def run_row(tessel, config, out, time_limit):
     return row
 
 
+def undecided(row):
+    return row.get("verdict") == "=" and str(row.get("why", "-")).startswith("not decided")
+
+
+def prove_tie(tessel, row, out):
+    """The full solver on an undecided tie: its answer becomes the row's reason (the row is updated)."""
+    scratch = os.path.join(out, "schedules-local", KEY, row["name"])
+    placement, proof = os.path.join(scratch, "placement.json"), os.path.join(scratch, "proof.json")
+    if os.path.exists(proof):
+        os.remove(proof)
+    args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--strategy", "full",
+            "--nmicros", str(row["search_nmicros"]), "--total-micros", str(row["search_nmicros"]), "--json",
+            "--quiet", "--threads", "1", "--time-limit", str(PROOF_SECONDS), "-o", proof]
+    code, stdout, stderr, _ = paperlib.run(args, PROOF_SECONDS + 120)
+    if code == 2 and "too many for strategy full" in stderr:
+        row["why"] = ("not decided: no shorter schedule and no proof; too large for the full solver (its encoding "
+                      "would not fit in memory)")
+        return row
+    answer = json.loads(stdout) if code in (0, 3) and stdout.strip().startswith("{") else {}
+    found = answer.get("makespan_at_total")
+    hand = row["hand_makespan"]
+    if found is not None and os.path.exists(proof):
+        report = paperlib.verify(tessel, proof)
+        if report is None or not report["valid"] or report["makespan"] != found:
+            found = None  # not counted: the verifier did not confirm it
+    if found == hand and answer.get("makespan_proven_optimal"):
+        row["why"] = f"{TIE_PROVEN} ({PROOF_SECONDS} s)"
+    elif found is not None and found < hand:
+        row["why"] = (f"not decided: the full solver ({PROOF_SECONDS} s) finds {found} (verified), shorter than the "
+                      "hand-made one; the default search misses it")
+    else:
+        floor = answer.get("proven_lower_bound")
+        row["why"] = (f"not decided: no shorter schedule and no proof; the full solver did not decide it in "
+                      f"{PROOF_SECONDS} s" + (f" (it proves >= {floor})" if floor and row["bound"] != "-" and floor > row["bound"] else ""))
+    return row
+
+
 # ---------------------------------------------------------------------------
 # Tables and the picture.
 
@@ -215,6 +276,8 @@ def totals(rows):
         "missing": sum(r["status"] == "not run" for r in rows),
         "tessel_shorter": sum(r["verdict"] == "<" for r in compared),
         "equal": sum(r["verdict"] == "=" for r in compared),
+        "equal_at_bound": sum(r["verdict"] == "=" and r.get("why") == TIE_AT_BOUND for r in compared),
+        "equal_proven": sum(r["verdict"] == "=" and str(r.get("why")).startswith(TIE_PROVEN) for r in compared),
         "tessel_longer": sum(r["verdict"] == ">" for r in compared),
         "search_timeouts": sum(r["search_status"] == "timeout" for r in rows),
         "invalid_schedules": sum(r["valid"] is False for r in rows),
@@ -239,7 +302,9 @@ def markdown(rows, time_limit, seconds):
              "search's lower bound on the makespan at N; gap = tessel - bound. Verdict: tessel's makespan "
              "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",
              f"**Totals: {t['rows']} rows, {t['compared']} compared: tessel shorter on {t['tessel_shorter']}, "
-             f"equal on {t['equal']}, longer on {t['tessel_longer']}; {t['no_schedule']} without a tessel "
+             f"equal on {t['equal']} ({t['equal_at_bound']} at the bound, {t['equal_proven']} proven optimal by the "
+             f"full solver, {t['equal'] - t['equal_at_bound'] - t['equal_proven']} not decided), longer on "
+             f"{t['tessel_longer']}; {t['no_schedule']} without a tessel "
              f"schedule, {t['skipped']} skipped (the scheme refuses the size), {t['errors']} errors, "
              f"{t['invalid_schedules']} schedules failing the verifier"
              f"{', ' + str(t['missing']) + ' not run' if t['missing'] else ''}. Geometric-mean makespan ratio "
@@ -256,15 +321,28 @@ def markdown(rows, time_limit, seconds):
         lines += table(counted(losses, "scheme"), ["key", "count"], ["scheme", "rows lost"]) + ["", "Every loss:", ""]
         lines += table(losses, ["name", "hand_makespan", "tessel_makespan", "bound", "search_status", "reason"],
                        ["row", "hand-made", "tessel", "bound", "search", "reason"])
+    lines += ["", "### Ties: why not strictly shorter", ""]
+    ties = [r for r in rows if r["verdict"] == "="]
+    lines += ["Every row where tessel equals the hand-made makespan, by the reason (`why` in the CSV and below): "
+              "at the bound, the hand-made schedule is optimal; where the full search from the best candidate "
+              "proved every shorter makespan impossible, or the full solver (`search --strategy full`, "
+              f"{PROOF_SECONDS} s, run on every tie the search left undecided) did, it is optimal too; otherwise "
+              "the row says what the full solver found (a shorter schedule the default search misses, verified, "
+              "or nothing within its time).", ""]
+    lines += table(counted([{"class": tie_class(r.get("why", "-"))} for r in ties], "class"), ["key", "count"],
+                   ["why", "rows"]) + [""]
+    left = [r for r in ties if undecided(r)]
+    if left:
+        lines += table(counted(left, "scheme"), ["key", "count"], ["scheme", "ties not decided"]) + [""]
     skipped = [r for r in rows if r["status"] in ("skipped", "error")]
     if skipped:
         lines += ["", "### Skipped and errors", ""]
         lines += table(skipped, ["name", "status", "reason"], ["row", "status", "reason"])
     lines += ["", "### Every row", ""]
     lines += table(rows, ["scheme", "stages", "nmicros", "spans", "hand_makespan", "tessel_makespan", "bound",
-                          "gap", "gap_percent", "verdict", "shape", "construction", "wall_seconds", "valid"],
+                          "gap", "gap_percent", "verdict", "why", "shape", "construction", "wall_seconds", "valid"],
                    ["scheme", "S", "N", "spans", "hand-made", "tessel", "bound", "gap", "gap %", "verdict",
-                    "shape", "construction", "seconds", "verified"])
+                    "why not shorter", "shape", "construction", "seconds", "verified"])
     return "\n".join(lines) + "\n"
 
 
@@ -278,6 +356,18 @@ LOSS_CLASSES = [
     ("proven minimal around this repetend", "warmup/cooldown proven minimal around the repetend found; a "
      "different repetend or a non-periodic schedule (as the hand-made one) is shorter"),
 ]
+
+
+def tie_class(why):
+    if why == TIE_AT_BOUND or why.startswith(TIE_PROVEN):
+        return TIE_AT_BOUND if why == TIE_AT_BOUND else TIE_PROVEN
+    if "finds" in why and "shorter than the hand-made" in why:
+        return "not decided: the full solver finds a shorter schedule the default search misses"
+    if "did not decide it" in why:
+        return "not decided: neither the search nor the full solver (its time limit) decided it"
+    if "too large for the full solver" in why:
+        return "not decided: no shorter schedule found; too large for the full solver"
+    return "not decided (no shorter schedule, no proof; the search's reason per row)"
 
 
 def loss_class(reason):
@@ -355,7 +445,29 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     if "--collect" in argv:
         return collect(out, selected, time_limit, option(argv, "--seconds", "-"))
+    if "--list-undecided" in argv:
+        for config in selected:
+            path = row_file(out, config["name"])
+            if os.path.exists(path):
+                with open(path) as f:
+                    if undecided(json.load(f)):
+                        print(f"{KEY}/{config['name']}")
+        return 0
     tessel = paperlib.tessel_binary()
+    if "--prove" in argv:
+        name = option(argv, "--prove", "").split("/")[-1]
+        path = row_file(out, name)
+        if not os.path.exists(path):
+            paperlib.log(f"exp_g_handmade: no result for row {name!r} in {out} (run it with --row first)")
+            return 2
+        with open(path) as f:
+            row = json.load(f)
+        if undecided(row):
+            row = prove_tie(tessel, row, out)
+            with open(path, "w") as f:
+                json.dump(row, f)
+        paperlib.log(f"paper: {name}: {row.get('why', '-')}")
+        return 0
     if "--row" in argv:
         name = option(argv, "--row", "").split("/")[-1]  # KEY/NAME as --list prints it, or NAME
         config = next((c for c in configs() if c["name"] == name), None)
