@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
+#include <ctime>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -38,12 +40,23 @@ constexpr long long kFloorQuestionCalls = 300;
 // The same for a question asked as guarded differences in one call.
 constexpr double kFloorQuestionSeconds = 2;
 
-// Seconds a later question may take on CaDiCaL before it is handed to the
-// guarded differences on Z3 (PeriodQuestions says why). Time, not SAT
-// calls: near the optimum each call costs more (nnshape, 16 devices: 2 ms
-// in the descent, 36 ms in the refutation), and the descent's questions
-// take well under this.
+// Processor seconds a later question may take on CaDiCaL before it is
+// handed to the guarded differences on Z3 (PeriodQuestions says why).
+// Time, not SAT calls: near the optimum each call costs more (nnshape, 16
+// devices: 2 ms in the descent, 36 ms in the refutation), and the
+// descent's questions take well under this. Processor time of this thread,
+// not wall time, so that a loaded machine does not hand over the descent's
+// questions too (measured: under load 8 on 2 cores, a 0.5 s wall-time cap
+// sent most of mllm 16's descent to Z3, 3x slower); the wall time is capped
+// too, at a multiple, in case the thread gets almost no processor.
 constexpr double kHandOverSeconds = 0.5;
+constexpr double kHandOverWallSeconds = 4;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 //------------------------------------------------------------------------------
 // Literals [P >= r] for the ratios met so far, each implying the next lower
@@ -141,12 +154,14 @@ class OrderSolver {
     for (size_t b = 0; b < window.blocks.size(); ++b) anchor_[block_node(b)] = window.blocks[b].devices.size() > 1;
   }
 
-  // Unknown also when `max_calls` SAT calls did not settle it (the learned
+  // Unknown also when `max_calls` SAT calls or `max_cpu_seconds` of this
+  // thread's processor time did not settle it (the learned
   // cycles stay: an interrupted question is not lost work).
   Reply ask(Time target, const std::optional<LatencyBound>& latency, const Deadline& deadline,
-            long long max_calls = LLONG_MAX) {
+            long long max_calls = LLONG_MAX, double max_cpu_seconds = HUGE_VAL) {
+    const double cpu_start = thread_cpu_seconds();
     for (long long call = 0;; ++call) {
-      if (call >= max_calls) return {Answer::Unknown, 0, {}, {}};
+      if (call >= max_calls || thread_cpu_seconds() - cpu_start > max_cpu_seconds) return {Answer::Unknown, 0, {}, {}};
       std::vector<Lit> assumptions = ladder_.at_most(target);
       if (latency) assumptions.push_back(latency->literal);
       ++solver_calls;
@@ -314,7 +329,7 @@ class OrderSolver {
 // Who answers a period question: the learned cycles on the search's own
 // backend, or the guarded differences (difference_logic_period.hpp) on it
 // when it is Z3, else on a side Z3 backend. Automatic on CaDiCaL: the
-// learned cycles, until a question takes longer than kHandOverSeconds;
+// learned cycles, until a question takes more than kHandOverSeconds of processor;
 // that question goes to the differences and the next one back to
 // CaDiCaL, whose cycles stay valid. Why: the descent's questions are
 // settled by CaDiCaL in a few SAT calls each, while the last one, the
@@ -348,8 +363,9 @@ class PeriodQuestions {
         return ask_differences(*side, target, floor, deadline, how);
     }
     const long long cap = floor ? kFloorQuestionCalls : LLONG_MAX;
-    const Deadline own = hand_over_ && !floor ? deadline.within(kHandOverSeconds) : deadline;
-    Reply reply = cycles_.ask(target, std::nullopt, own, cap);
+    const bool capped = hand_over_ && !floor;
+    const Deadline own = capped ? deadline.within(kHandOverWallSeconds) : deadline;
+    Reply reply = cycles_.ask(target, std::nullopt, own, cap, capped ? kHandOverSeconds : HUGE_VAL);
     if (reply.answer != Answer::Unknown || floor || !hand_over_ || deadline.expired()) return reply;
     PhaseQuestions* side = side_questions_for(target, deadline);
     if (!side) return reply;
