@@ -27,13 +27,16 @@ bool PhaseQuestions::fits(Time period) const {
   return largest <= kLargestConstant;
 }
 
-Lit PhaseQuestions::at_period(Time period) {
+std::optional<Lit> PhaseQuestions::at_period(Time period, const Deadline& deadline) {
   auto found = periods_.find(period);
   if (found != periods_.end()) return found->second;
   const Lit selected = backend_.new_bool();
-  for (const ImpliedDifference& difference : guarded_differences(backend_, encoding_, window_)) {
-    const DifferenceEdge& edge = difference.edge;
-    std::vector<Lit> guard = difference.because;
+  const std::vector<ImpliedDifference> differences = guarded_differences(backend_, encoding_, window_);
+  for (size_t i = 0; i < differences.size(); ++i) {
+    // A partial set stays behind its selector, never assumed.
+    if (i % 4096 == 0 && deadline.expired()) return std::nullopt;
+    const DifferenceEdge& edge = differences[i].edge;
+    std::vector<Lit> guard = differences[i].because;
     guard.push_back(selected);
     // phase(to) - phase(from) >= constant - period * crossings
     backend_.add_difference(node_[edge.to], node_[edge.from], static_cast<int>(edge.constant - period * edge.crossings),
@@ -44,8 +47,10 @@ Lit PhaseQuestions::at_period(Time period) {
 }
 
 PeriodReply PhaseQuestions::ask(Time target, const Deadline& deadline) {
+  const std::optional<Lit> selected = at_period(target, deadline);
+  if (!selected) return {Answer::Unknown, 0, {}, {}};
   ++solver_calls;
-  const Answer answer = backend_.solve({at_period(target)}, deadline);
+  const Answer answer = backend_.solve({*selected}, deadline);
   if (answer != Answer::Sat) return {answer, 0, {}, {}};
   // The orders found, with their own exact period (<= target by the
   // constraints just solved; the graph check below re-derives it).
@@ -66,6 +71,11 @@ SideQuestions side_questions(const Placement& window, const std::vector<long lon
                              int max_in_flight, const ModuloRules& rules, const Deadline& deadline) {
   SideQuestions side;
   side.backend = make_backend("z3");
+  long long pairs = 0;
+  std::vector<long long> on_device(window.ndevs, 0);
+  for (const Block& block : window.blocks)
+    for (int device : block.devices) pairs += on_device[device]++;
+  if (pairs > kMaxSidePairs) return side;
   side.encoding = std::make_unique<CyclicOrderEncoding>(
       encode_cyclic_order(*side.backend, window, memory_limit, max_in_flight, rules, deadline));
   if (side.encoding->complete)

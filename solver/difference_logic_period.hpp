@@ -42,8 +42,12 @@ struct SideQuestions {
   std::unique_ptr<CyclicOrderEncoding> encoding;     // held apart: the questions refer to it
   std::unique_ptr<class PhaseQuestions> questions;  // null: the deadline struck while encoding
 };
+// None (questions null) also when the window has more pairs of blocks on a
+// device than kMaxSidePairs: each period question adds four constraints per
+// pair to Z3, and such a window is past what it answers in time.
 SideQuestions side_questions(const Placement& window, const std::vector<long long>& memory_limit,
                              int max_in_flight, const ModuloRules& rules, const Deadline& deadline);
+inline constexpr long long kMaxSidePairs = 200000;
 
 class PhaseQuestions {
  public:
@@ -57,9 +61,11 @@ class PhaseQuestions {
   // The literal that, assumed, says "the phases are a repetend of period
   // `period`" (created with its constraints on first use). Sat under it:
   // the order literals and quotients of the answer are feasible at period.
-  Lit at_period(Time period);
+  // None when the deadline struck while the constraints were added.
+  std::optional<Lit> at_period(Time period, const Deadline& deadline);
 
-  // The question at `target` in one solver call (requires fits(target)).
+  // The question at `target` in one solver call (requires fits(target));
+  // Unknown when the deadline strikes first.
   PeriodReply ask(Time target, const Deadline& deadline);
 
   long long solver_calls = 0;
