@@ -9,7 +9,8 @@
 # numbers), so a row with a period is a valid schedule.
 #
 # One row per (case, devices, form): case, devices, memory, scale, unit
-# seconds, scaled seconds (cadical), ratio, period found (per window, in
+# seconds, scaled seconds (cadical) and of them the period phase, ratio,
+# period found (per window, in
 # the placement's unit), proven?, within target?, then the same scaled
 # search on z3: seconds, period, proven?, and whether the two agree ("yes":
 # both proven, same period; "unproven": z3 did not prove its period in the
@@ -28,8 +29,9 @@ tessel=$build/tessel
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# search ARGS...: prints "seconds period proven" of one search (the period
-# of the best schedule also after a time-out; none at all: "-").
+# search ARGS...: prints "seconds period proven period-seconds" of one
+# search (the period of the best schedule also after a time-out; none at
+# all: "-"); period-seconds is the search's own period phase.
 search() {
   "$tessel" search "$@" --time-limit "$limit" --json --quiet >"$work/out.json" 2>/dev/null || true
   python3 - "$work/out.json" <<'PY'
@@ -37,15 +39,16 @@ import json, sys
 try:
     d = json.load(open(sys.argv[1]))
 except Exception:
-    print("0 - no"); sys.exit()
+    print("0 - no 0"); sys.exit()
 period = d.get("period") or "-"
 proven = d.get("status") == "found" and d.get("optimal")
-print(f'{d.get("solve_seconds", 0):.2f} {period} {"yes" if proven else "no"}')
+phase = d.get("phase_seconds", {}).get("period", 0)
+print(f'{d.get("solve_seconds", 0):.2f} {period} {"yes" if proven else "no"} {phase:.2f}')
 PY
 }
 
-echo "| case | D | memory | scale | form | unit s | scaled s | ratio | period | proven | target | z3 s | z3 period | z3 proven | agree |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| case | D | memory | scale | form | unit s | scaled s | of it period | ratio | period | proven | target | z3 s | z3 period | z3 proven | agree |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for case in $cases; do
   for d in $devices; do
     memory=$d
@@ -58,7 +61,7 @@ for case in $cases; do
       python3 "$here/scale_placement.py" "$work/unit.json" "$work/scaled.json" --scale $scale --noise 0.1 \
         --seed "$d" --decimals $decimals
       set -- $(search --placement "$work/scaled.json" --memory "$memory")
-      scaled_s=$1 period=$2 proven=$3
+      scaled_s=$1 period=$2 proven=$3 period_s=$4
       set -- $(search --placement "$work/scaled.json" --memory "$memory" --backend z3)
       z3_s=$1 z3_period=$2 z3_proven=$3
       agrees=unproven
@@ -70,7 +73,7 @@ for case in $cases; do
       ratio=${verdict% *}
       within=${verdict#* }
       [ "$proven" = yes ] || within=no
-      echo "| $case | $d | $memory | $scale | $form | $unit_s | $scaled_s | $ratio | $period | $proven | $within | $z3_s | $z3_period | $z3_proven | $agrees |"
+      echo "| $case | $d | $memory | $scale | $form | $unit_s | $scaled_s | $period_s | $ratio | $period | $proven | $within | $z3_s | $z3_period | $z3_proven | $agrees |"
     done
   done
 done
