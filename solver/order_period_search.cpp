@@ -329,9 +329,9 @@ class OrderSolver {
 // Who answers a period question: the learned cycles on the search's own
 // backend, or the guarded differences (difference_logic_period.hpp) on it
 // when it is Z3, else on a side Z3 backend. Automatic on CaDiCaL: the
-// learned cycles, until a question takes more than kHandOverSeconds of processor;
-// that question goes to the differences and the next one back to
-// CaDiCaL, whose cycles stay valid. Why: the descent's questions are
+// learned cycles, until a question takes more than kHandOverSeconds of
+// processor; that question goes to the differences and the next one back
+// to CaDiCaL, whose cycles stay valid. Why: the descent's questions are
 // settled by CaDiCaL in a few SAT calls each, while the last one, the
 // refutation, takes it hundreds to thousands (nnshape, 16 devices, spans
 // x1000: 830 calls, 30 s) and Z3's difference logic one call (3-9 s).
@@ -367,8 +367,10 @@ class PeriodQuestions {
     const Deadline own = capped ? deadline.within(kHandOverWallSeconds) : deadline;
     Reply reply = cycles_.ask(target, std::nullopt, own, cap, capped ? kHandOverSeconds : HUGE_VAL);
     if (reply.answer != Answer::Unknown || floor || !hand_over_ || deadline.expired()) return reply;
+    // No side Z3 for this window (too large, or a constant past its
+    // integers): the learned cycles go on without a cap.
     PhaseQuestions* side = side_questions_for(target, deadline);
-    if (!side) return reply;
+    if (!side) return cycles_.ask(target, std::nullopt, deadline);
     return ask_differences(*side, target, false, deadline, how);
   }
 
