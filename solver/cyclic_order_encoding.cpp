@@ -255,6 +255,36 @@ std::vector<ImpliedDifference> implied_differences(Backend& backend, const Cycli
   return result;
 }
 
+std::vector<ImpliedDifference> guarded_differences(Backend& backend, const CyclicOrderEncoding& encoding,
+                                                   const Placement& placement) {
+  std::vector<ImpliedDifference> result;
+  const int window = window_node();
+  const int last = encoding.max_in_flight - 1;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const int node = block_node(b);
+    result.push_back({{window, node, 0, 0}, {}});
+    result.push_back({{node, window, 1, 1}, {}});
+    std::vector<Lit> in_last;  // [q(b) >= Kmax - 1]
+    if (last > 0) in_last.push_back(~backend.at_most(encoding.quotients[b], last - 1));
+    result.push_back({{node, window, placement.blocks[b].span, 1}, in_last});
+    if (encoding.first[b]) result.push_back({{node, window, 0, 0}, {*encoding.first[b]}});
+  }
+  for (const auto& [pair, literal] : encoding.before) {
+    const auto [x, y] = pair;
+    result.push_back({{block_node(x), block_node(y), placement.blocks[x].span, 0}, {literal}});
+    result.push_back({{block_node(y), block_node(x), placement.blocks[y].span, 1}, {literal}});
+    result.push_back({{block_node(y), block_node(x), placement.blocks[y].span, 0}, {~literal}});
+    result.push_back({{block_node(x), block_node(y), placement.blocks[x].span, 1}, {~literal}});
+  }
+  for (const OrderDependency& dependency : encoding.dependencies) {
+    const int levels = static_cast<int>(dependency.at_least.size()) - 1;
+    for (int gap = 0; gap < levels; ++gap)
+      result.push_back({{block_node(dependency.from), block_node(dependency.to), dependency.constant, gap},
+                        {~dependency.at_least[gap + 1]}});
+  }
+  return result;
+}
+
 std::vector<Time> order_starts(Backend& backend, const CyclicOrderEncoding& encoding,
                                const std::vector<ImpliedDifference>& differences, Time period) {
   std::vector<DifferenceEdge> edges;

@@ -85,6 +85,14 @@ std::vector<ImpliedDifference> implied_differences(Backend& backend, const Cycli
                                                    const Placement& placement,
                                                    const std::optional<LatencyBound>& latency = std::nullopt);
 
+// Every difference some Boolean answer may select, each with the literals
+// that select it (a conjunction; empty: always): what implied_differences
+// reads off one answer, for a solver that reasons on all of them at once
+// (difference_logic_period.hpp). A dependency's gap of at most j gives one
+// edge per j, the strongest true one being the answer's gap.
+std::vector<ImpliedDifference> guarded_differences(Backend& backend, const CyclicOrderEncoding& encoding,
+                                                   const Placement& placement);
+
 // The starts s(b) = q(b) P + tau(b) of the last Sat answer at period P, the
 // phases from the least potentials of its differences (P must be feasible).
 std::vector<Time> order_starts(Backend& backend, const CyclicOrderEncoding& encoding,

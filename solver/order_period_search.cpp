@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
+#include <ctime>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -18,6 +20,7 @@
 #include "model/input_error.hpp"
 #include "solver/backend.hpp"
 #include "solver/cyclic_order_encoding.hpp"
+#include "solver/difference_logic_period.hpp"
 #include "solver/modulo_check.hpp"
 
 namespace tessel {
@@ -34,6 +37,26 @@ constexpr int kCyclesPerAnswer = 32;
 // what the whole descent costs, and until then no schedule is at hand for a
 // time limit to fall back on (nnshape, 16 devices, spans x10^5: all of 5 s).
 constexpr long long kFloorQuestionCalls = 300;
+// The same for a question asked as guarded differences in one call.
+constexpr double kFloorQuestionSeconds = 2;
+
+// Processor seconds a later question may take on CaDiCaL before it is
+// handed to the guarded differences on Z3 (PeriodQuestions says why).
+// Time, not SAT calls: near the optimum each call costs more (nnshape, 16
+// devices: 2 ms in the descent, 36 ms in the refutation), and the
+// descent's questions take well under this. Processor time of this thread,
+// not wall time, so that a loaded machine does not hand over the descent's
+// questions too (measured: under load 8 on 2 cores, a 0.5 s wall-time cap
+// sent most of mllm 16's descent to Z3, 3x slower); the wall time is capped
+// too, at a multiple, in case the thread gets almost no processor.
+constexpr double kHandOverSeconds = 0.5;
+constexpr double kHandOverWallSeconds = 4;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 //------------------------------------------------------------------------------
 // Literals [P >= r] for the ratios met so far, each implying the next lower
@@ -120,12 +143,7 @@ class SegmentAtoms {
 // One question: an answer with period <= target (exactly target when a
 // latency bound is given), learning cycles until there is one or none.
 
-struct Reply {
-  Answer answer = Answer::Unknown;
-  Time period = 0;
-  Ratio ratio;
-  std::vector<Time> starts;
-};
+using Reply = PeriodReply;
 
 class OrderSolver {
  public:
@@ -136,12 +154,14 @@ class OrderSolver {
     for (size_t b = 0; b < window.blocks.size(); ++b) anchor_[block_node(b)] = window.blocks[b].devices.size() > 1;
   }
 
-  // Unknown also when `max_calls` SAT calls did not settle it (the learned
+  // Unknown also when `max_calls` SAT calls or `max_cpu_seconds` of this
+  // thread's processor time did not settle it (the learned
   // cycles stay: an interrupted question is not lost work).
   Reply ask(Time target, const std::optional<LatencyBound>& latency, const Deadline& deadline,
-            long long max_calls = LLONG_MAX) {
+            long long max_calls = LLONG_MAX, double max_cpu_seconds = HUGE_VAL) {
+    const double cpu_start = thread_cpu_seconds();
     for (long long call = 0;; ++call) {
-      if (call >= max_calls) return {Answer::Unknown, 0, {}, {}};
+      if (call >= max_calls || thread_cpu_seconds() - cpu_start > max_cpu_seconds) return {Answer::Unknown, 0, {}, {}};
       std::vector<Lit> assumptions = ladder_.at_most(target);
       if (latency) assumptions.push_back(latency->literal);
       ++solver_calls;
@@ -305,6 +325,85 @@ class OrderSolver {
   std::vector<char> anchor_;  // per node: the window's start or a block on several devices
 };
 
+//------------------------------------------------------------------------------
+// Who answers a period question: the learned cycles on the search's own
+// backend, or the guarded differences (difference_logic_period.hpp) on it
+// when it is Z3, else on a side Z3 backend. Automatic on CaDiCaL: the
+// learned cycles, until a question takes more than kHandOverSeconds of
+// processor; that question goes to the differences and the next one back
+// to CaDiCaL, whose cycles stay valid. Why: the descent's questions are
+// settled by CaDiCaL in a few SAT calls each, while the last one, the
+// refutation, takes it hundreds to thousands (nnshape, 16 devices, spans
+// x1000: 830 calls, 30 s) and Z3's difference logic one call (3-9 s).
+
+class PeriodQuestions {
+ public:
+  PeriodQuestions(OrderSolver& cycles, Backend& backend, const CyclicOrderEncoding& encoding,
+                  const OrderPeriodQuestion& question, const SearchOptions& options)
+      : cycles_(cycles), question_(question), options_(options) {
+    const bool z3 = backend.name() == "z3";
+    const OrderQuestions mode = options.order_questions;
+    if (mode == OrderQuestions::LearnedCycles) return;
+    if (z3) {
+      own_ = std::make_unique<PhaseQuestions>(backend, encoding, *question.window);
+      direct_ = own_.get();
+      return;
+    }
+    hand_over_ = mode == OrderQuestions::Automatic;
+    always_side_ = mode == OrderQuestions::Differences;
+  }
+
+  // `floor`: the first question, at L, which must not take long (see
+  // kFloorQuestionCalls). `how` says who answered, for the progress line.
+  Reply ask(Time target, bool floor, const Deadline& deadline, std::string& how) {
+    how = "cycles";
+    if (direct_ && direct_->fits(target)) return ask_differences(*direct_, target, floor, deadline, how);
+    if (always_side_) {
+      if (PhaseQuestions* side = side_questions_for(target, deadline))
+        return ask_differences(*side, target, floor, deadline, how);
+    }
+    const long long cap = floor ? kFloorQuestionCalls : LLONG_MAX;
+    const bool capped = hand_over_ && !floor;
+    const Deadline own = capped ? deadline.within(kHandOverWallSeconds) : deadline;
+    Reply reply = cycles_.ask(target, std::nullopt, own, cap, capped ? kHandOverSeconds : HUGE_VAL);
+    if (reply.answer != Answer::Unknown || floor || !hand_over_ || deadline.expired()) return reply;
+    // No side Z3 for this window (too large, or a constant past its
+    // integers): the learned cycles go on without a cap.
+    PhaseQuestions* side = side_questions_for(target, deadline);
+    if (!side) return cycles_.ask(target, std::nullopt, deadline);
+    return ask_differences(*side, target, false, deadline, how);
+  }
+
+  long long difference_calls() const {
+    return (own_ ? own_->solver_calls : 0) + (side_.questions ? side_.questions->solver_calls : 0);
+  }
+
+ private:
+  Reply ask_differences(PhaseQuestions& questions, Time target, bool floor, const Deadline& deadline,
+                        std::string& how) {
+    how = "differences";
+    return questions.ask(target, floor ? deadline.within(kFloorQuestionSeconds) : deadline);
+  }
+
+  PhaseQuestions* side_questions_for(Time target, const Deadline& deadline) {
+    if (!side_.backend) {
+      side_ = side_questions(*question_.window, options_.memory_limit, question_.max_in_flight,
+                             {options_.symmetry, question_.copies}, deadline);
+    }
+    if (!side_.questions || !side_.questions->fits(target)) return nullptr;
+    return side_.questions.get();
+  }
+
+  OrderSolver& cycles_;
+  const OrderPeriodQuestion& question_;
+  const SearchOptions& options_;
+  std::unique_ptr<PhaseQuestions> own_;
+  PhaseQuestions* direct_ = nullptr;
+  SideQuestions side_;
+  bool hand_over_ = false;
+  bool always_side_ = false;
+};
+
 // The decoded starts as a modulo solution (earliest start 0), re-checked
 // from the definition: a wrong theory stops here instead of reaching the user.
 ModuloSolution checked(const Placement& window, const std::vector<long long>& memory_limit, Time period,
@@ -345,6 +444,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
     return answer;
   }
   OrderSolver solver(*backend, encoding, window);
+  PeriodQuestions questions(solver, *backend, encoding, question, options);
 
   // First L (for a while), then down from the top: each answer's exact
   // period minus one.
@@ -353,14 +453,17 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
   std::optional<Reply> best;
   while (target >= answer.proven_lower_bound) {
     const auto call_start = std::chrono::steady_clock::now();
-    const long long calls_before = solver.solver_calls, cycles_before = solver.cycles_learned;
-    Reply reply = solver.ask(target, std::nullopt, deadline, floor_question ? kFloorQuestionCalls : LLONG_MAX);
+    const long long calls_before = solver.solver_calls + questions.difference_calls();
+    const long long cycles_before = solver.cycles_learned;
+    std::string how;
+    Reply reply = questions.ask(target, floor_question, deadline, how);
     const double seconds = seconds_since(call_start);
-    calls.push_back({question.label + "period <= " + std::to_string(target), reply.answer, seconds});
+    calls.push_back({question.label + "period <= " + std::to_string(target) + " by " + how, reply.answer, seconds});
     std::ostringstream line;
     line << "repetend (orders): " << question.label << "period <= " << target << ": " << answer_name(reply.answer);
     if (reply.answer == Answer::Sat) line << ", period " << reply.period;
-    line << " (" << seconds << " s, " << solver.solver_calls - calls_before << " SAT calls, "
+    line << " (" << how << ", " << seconds << " s, "
+         << solver.solver_calls + questions.difference_calls() - calls_before << " solver calls, "
          << solver.cycles_learned - cycles_before << " cycles learned)";
     report(line.str());
     if (reply.answer == Answer::Unknown && floor_question && !deadline.expired()) {
@@ -381,7 +484,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
     best = reply;
     target = reply.period - 1;
   }
-  answer.solver_calls = solver.solver_calls;
+  answer.solver_calls = solver.solver_calls + questions.difference_calls();
   answer.cycles_learned = solver.cycles_learned;
   answer.period_seconds = seconds_since(begin);
   if (!best) return answer;
@@ -420,7 +523,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
     }
   }
   answer.latency_seconds = seconds_since(latency_begin);
-  answer.solver_calls = solver.solver_calls;
+  answer.solver_calls = solver.solver_calls + questions.difference_calls();
   answer.cycles_learned = solver.cycles_learned;
   return answer;
 }

@@ -14,6 +14,10 @@
 //   - an answer feasible at t has an exact period P1 = ceil(its ratio) <= t:
 //     a solution; ask again with t = P1 - 1;
 //   - unsatisfiable: no repetend with P <= t, a proof.
+// A question may instead be asked in one call as guarded differences over
+// the phases (difference_logic_period.hpp): always on Z3, on CaDiCaL when
+// the learned cycles have not settled it quickly (the last, unsatisfiable
+// question mostly), on a side Z3 backend.
 // The first question is t = L, answered at once when L is reachable; when a
 // few hundred SAT calls do not settle it, the descent starts from the top
 // instead (so that a time limit finds a schedule at hand). Periods

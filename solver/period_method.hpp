@@ -24,4 +24,10 @@ inline constexpr Time kLargestUnitStepPeriod = 64;
 // By L of the (window) placement.
 PeriodMethod period_method(const Placement& window, PeriodMethodChoice choice = PeriodMethodChoice::Automatic);
 
+// How the cyclic-order search asks a period question: by Boolean answers
+// and learned cycles (order_period_search.hpp), or in one call with the
+// phases as guarded differences (difference_logic_period.hpp), which needs
+// a backend with arithmetic integers. Automatic: the differences on Z3.
+enum class OrderQuestions { Automatic, LearnedCycles, Differences };
+
 }  // namespace tessel

@@ -81,6 +81,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.wider_window_seconds = tuning.window_seconds;
   options.symmetry = tuning.symmetry != 0;
   options.period_method = static_cast<PeriodMethodChoice>(static_cast<int>(tuning.period_method));
+  options.order_questions = static_cast<OrderQuestions>(static_cast<int>(tuning.order_questions));
   options.latency_budget = tuning.latency_budget != 0;
   options.latency_min_seconds = tuning.latency_min_seconds;
   options.periods_per_solver = static_cast<int>(tuning.periods_per_solver);

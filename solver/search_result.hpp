@@ -46,6 +46,7 @@ struct SearchOptions {
   bool symmetry = true;
   // Repetend: which encoding decides the periods (period_method.hpp).
   PeriodMethodChoice period_method = PeriodMethodChoice::Automatic;
+  OrderQuestions order_questions = OrderQuestions::Automatic;
   // Repetend: the latency search at the found period stops after as long as
   // the period took, at least latency_min_seconds (false: only the deadline).
   bool latency_budget = true;

@@ -25,6 +25,9 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"symmetry", &Tuning::symmetry, 0, 1, true, "modulo encoding: symmetry-breaking rules on (1) or off (0)"},
       {"period_method", &Tuning::period_method, 0, 2, true,
        "repetend: encoding of the period questions: 0 automatic (by L), 1 unit steps, 2 cyclic orders"},
+      {"order_questions", &Tuning::order_questions, 0, 2, true,
+       "cyclic orders: how a period is asked: 0 automatic, 1 SAT answers and learned cycles, "
+       "2 guarded differences (z3 backend)"},
       {"periods_per_solver", &Tuning::periods_per_solver, 1, 64, true,
        "repetend: consecutive periods decided on one incremental solver"},
       {"fast_improve_seconds", &Tuning::fast_improve_seconds, 0, 3600, false,

@@ -28,6 +28,7 @@ struct Tuning {
   double latency_budget = 1;          // 0: only the deadline bounds it
   double symmetry = 1;                // the modulo encoding's symmetry rules
   double period_method = 0;           // 0 automatic, 1 unit steps, 2 cyclic orders
+  double order_questions = 0;         // 0 automatic, 1 learned cycles, 2 differences (z3)
   double periods_per_solver = 1;      // consecutive periods on one solver
   // Fast construction: shorten the window below its period (small placements).
   double fast_improve_seconds = 1;

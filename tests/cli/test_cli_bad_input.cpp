@@ -155,6 +155,8 @@ TEST_CASE("bad input: conflicting options and unwritable outputs", "[cli][bad-in
       {"search --case vshape --ndevs 4 --memory 4 --tune periods_per_solver=65", "periods_per_solver takes an integer"},
       {"search --case vshape --ndevs 4 --memory 4 --tune period_method=3", "period_method takes an integer in [0, 2]"},
       {"search --case vshape --ndevs 4 --memory 4 --tune repetend_variants=65", "repetend_variants takes an integer"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune order_questions=3", "order_questions takes an integer in [0, 2]"},
+      {"search --case vshape --ndevs 4 --memory 4 --tune order_question=1", "did you mean 'order_questions'?"},
       {"search --case vshape --ndevs 4 --memory 4 --tune boundary_secs=1", "did you mean 'boundary_seconds'?"},
       {"search --case vshape --ndevs 4 --memory 4 --tune boundary_seconds", "not name=value"},
       {"search --case vshape --ndevs 4 --memory 4 --time-limit 0", "'--time-limit'"},
