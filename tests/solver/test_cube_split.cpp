@@ -203,3 +203,19 @@ TEST_CASE("cubes: the repetend search with cubes on has the answer of one thread
     REQUIRE(report.valid);
   }
 }
+
+TEST_CASE("cubes: the knobs reach the search, bad values are refused with the range", "[cubes]") {
+  Tuning tuning;
+  CHECK(options_from_tuning(tuning).cubes.depth == 6);  // on by default (threads > 1 only)
+  apply_tuning(tuning, "cube_depth=0");
+  apply_tuning(tuning, "cube_after_seconds=0.5");
+  apply_tuning(tuning, "cube_split_seconds=3");
+  const SearchOptions options = options_from_tuning(tuning);
+  CHECK(options.cubes.depth == 0);
+  CHECK(options.cubes.after_seconds == 0.5);
+  CHECK(options.cubes.split_seconds == 3);
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=17"), Catch::Contains("cube_depth takes an integer in [0, 16]"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=2.5"), Catch::Contains("cube_depth takes an integer"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_after_seconds=-1"), Catch::Contains("cube_after_seconds takes a number"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_deph=3"), Catch::Contains("did you mean 'cube_depth'"));
+}
