@@ -213,17 +213,20 @@ class Race {
   Answer solve_or_split(int period, Backend& backend, const std::vector<Lit>& cube, const Deadline& deadline,
                         MaySplit may_split, bool& split) {
     double slice = options_.cubes.after_seconds;
+    bool splittable = true;
     for (;;) {
       const Answer answer = backend.solve(cube, deadline.within(slice));
       if (answer != Answer::Unknown || deadline.expired()) return answer;
       slice = kSplitCheckSeconds;
-      if (!may_split()) continue;
+      if (!splittable || !may_split()) continue;
       const CubeSplit cubes =
           backend.split_into_cubes(options_.cubes.depth, deadline.within(options_.cubes.split_seconds), cube);
       std::lock_guard<std::mutex> lock(mutex_);
-      // A backend that does not split leaves the job as it was: no worker
-      // joins, and the question stays whole.
-      if (!cubes.offered) continue;
+      // A backend that does not split, or a split that adds no literal,
+      // leaves the job as it was: the cube stays whole on this solver (no
+      // worker joins a job never made ready).
+      splittable = cubes.offered && !(cubes.cubes.size() == 1 && cubes.cubes[0].size() <= cube.size());
+      if (!splittable && cubes.answer != Answer::Unsat) continue;
       CubeJob& job = jobs_[period];
       job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
       job.ready = true;
@@ -289,7 +292,9 @@ class Race {
       cube.push_back(period_assumption(encoding, period));
       const auto begin = std::chrono::steady_clock::now();
       bool split = false;
-      const Answer answer = solve_or_split(period, *backend, cube, deadline, [&] { return claim_resplit(period); }, split);
+      const double resplit = options_.cubes.resplit_seconds;
+      auto may_split = [&] { return claim_resplit(period) || (resplit > 0 && seconds_since(begin) >= resplit); };
+      const Answer answer = solve_or_split(period, *backend, cube, deadline, may_split, split);
       std::ostringstream line;
       line << "repetend: " << question_.label << "period " << period << ": cube " << *index + 1 << ": "
            << (split ? "split" : answer_name(answer)) << " (" << seconds_since(begin) << " s)";
@@ -300,11 +305,18 @@ class Race {
       changed_.notify_all();
       CubeJob& job = jobs_[period];
       // A refuted cube, or one replaced by its sub-cubes (which cover it),
-      // decides nothing until it is the last one.
-      if ((answer == Answer::Unsat || split) && (++job.resolved, !all_refuted(job))) continue;
-      if (answer != Answer::Unknown) record_cubes(job, answer);
+      // decides nothing until it is the last one resolved; the sub-cubes
+      // may all be refuted by other threads before this line counts their
+      // parent, and then the parent's split is what completes the refutation.
+      Answer period_answer = answer;
+      if (answer == Answer::Unsat || split) {
+        ++job.resolved;
+        if (!all_refuted(job)) continue;
+        period_answer = Answer::Unsat;
+      }
+      if (period_answer != Answer::Unknown) record_cubes(job, period_answer);
       running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
-      settle(attempt, answer, backend, encoding);
+      settle(attempt, period_answer, backend, encoding);
       return;
     }
     std::lock_guard<std::mutex> lock(mutex_);

@@ -55,6 +55,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "threads > 1: seconds a period's own solver runs alone before its question is split into cubes"},
       {"cube_split_seconds", &Tuning::cube_split_seconds, 0, 3600, false,
        "threads > 1: seconds for the lookahead choosing the cubes' literals (past it: most frequent literals)"},
+      {"cube_resplit_seconds", &Tuning::cube_resplit_seconds, 0, 3600, false,
+       "threads > 1: a cube running this long is split again (0 = only when a thread waits for work)"},
   };
   return knobs;
 }

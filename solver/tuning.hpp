@@ -50,6 +50,7 @@ struct Tuning {
   double cube_depth = 6;
   double cube_after_seconds = 2;
   double cube_split_seconds = 1;
+  double cube_resplit_seconds = 0;
 };
 
 struct TuningKnob {

@@ -219,3 +219,25 @@ TEST_CASE("cubes: the knobs reach the search, bad values are refused with the ra
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_after_seconds=-1"), Catch::Contains("cube_after_seconds takes a number"));
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_deph=3"), Catch::Contains("did you mean 'cube_depth'"));
 }
+
+TEST_CASE("cubes: cubes split again (long ones, or for a waiting thread) keep the answer", "[cubes]") {
+  for (const Case& c : {Case{"nnshape", 8, 4}, Case{"xshape", 8, 4}}) {
+    const Placement placement = make_case(c.name, c.ndevs, false);
+    for_each_period(placement, c.memory, [&](int period, Answer answer, Encoded&) {
+      for (int run = 0; run < 3; ++run) {
+        INFO(c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer) << ", run " << run);
+        SearchOptions options = with_cubes("cadical", placement, c.memory, 2);
+        options.cubes = {2, 0.001, 1, 0.002};  // split at once, and every cube again after 2 ms
+        std::vector<SolverCall> calls;
+        PeriodRaceOutcome raced =
+            race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+                         options, options.deadline, calls);
+        CHECK_FALSE(raced.gave_up);
+        CHECK(raced.found.has_value() == (answer == Answer::Sat));
+        if (!raced.found) continue;
+        Encoded found{std::move(raced.found->backend), std::move(raced.found->encoding)};
+        CHECK_FALSE(violation(found, placement, c.memory, period));
+      }
+    });
+  }
+}
