@@ -44,6 +44,18 @@ inline const char* answer_name(Answer answer) {
   return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
 }
 
+// A question split into cubes (solver/cube_split.hpp): conjunctions of
+// literals whose disjunction holds in every solution, so that the question
+// is unsatisfiable exactly when every cube is. `answer` Unsat: the split
+// itself refuted the question (no cubes); Unknown: the cubes are to be
+// solved. `offered` false: the backend does not split (the caller solves
+// the question whole).
+struct CubeSplit {
+  bool offered = false;
+  Answer answer = Answer::Unknown;
+  std::vector<std::vector<Lit>> cubes;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -71,6 +83,16 @@ class Backend {
                                      int period, const std::vector<Lit>& guard = {}) = 0;
 
   virtual Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) = 0;
+  // Up to 2^depth cubes, each extending `assumptions`, covering every
+  // solution of the clauses added so far under them; the split literals
+  // chosen by the backend's lookahead within the deadline. The default
+  // offers none (Z3 keeps the whole question on one solver).
+  virtual CubeSplit split_into_cubes(int depth, const Deadline& deadline, const std::vector<Lit>& assumptions) {
+    (void)depth;
+    (void)deadline;
+    (void)assumptions;
+    return {};
+  }
   // Values of the last Sat answer.
   virtual bool value(Lit lit) = 0;
   virtual int value(IntVar x) = 0;

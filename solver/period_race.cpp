@@ -9,6 +9,13 @@
 // the descent needs (kshape 64 devices memory 32, periods 6-8 each decided
 // in a few seconds, ran 0.75x as fast on 2 threads as on 1 while rivals
 // were started at once). A free thread waits for that moment instead.
+//
+// With cubes on (solver/cube_split.hpp, CaDiCaL), no rival configurations
+// run: a period's own solver, once it has had cube_after_seconds and no
+// other period is left to hand out, splits its question into cubes, and
+// every free thread joins in on them. The own solver checks for that moment
+// between slices of its search (an interrupted CaDiCaL call resumes with
+// all it learned), so the split happens as soon as a thread is free.
 #include "solver/period_race.hpp"
 
 #include <algorithm>
@@ -22,12 +29,16 @@
 #include <sstream>
 #include <thread>
 
+#include "solver/cube_split.hpp"
+
 namespace tessel {
 namespace {
 
 enum class PeriodState { Open, Unsat, Sat };
 
 constexpr double kRivalDelaySeconds = 2.0;
+// How often a period's own solver looks whether it should be split.
+constexpr double kSplitCheckSeconds = 0.5;
 
 const char* configuration_name(int configuration) {
   return configuration == 1 ? "sat" : configuration == 2 ? "unsat" : "default";
@@ -37,6 +48,8 @@ const char* configuration_name(int configuration) {
 struct Attempt {
   int period = 0;
   int configuration = 0;
+  bool cube_worker = false;  // joins the period's cubes (else decides it whole)
+  bool split = false;        // its question was split into cubes: it works on them
   std::unique_ptr<StopFlag> stop = std::make_unique<StopFlag>(false);
   std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
 };
@@ -46,7 +59,8 @@ class Race {
   Race(const PeriodRaceQuestion& question, const SearchOptions& options, const Deadline& deadline)
       : question_(question), options_(options), deadline_(deadline), next_period_(question.first_period) {
     own_configuration_ = options.backend_settings.configuration;
-    if (options.backend == "cadical")
+    cubing_ = options.cubes.depth > 0 && options.backend == "cadical";
+    if (options.backend == "cadical" && !cubing_)
       for (int configuration : {2, 1, 0})
         if (configuration != own_configuration_) rivals_.push_back(configuration);
   }
@@ -101,15 +115,26 @@ class Race {
     while (!finished()) {
       // Periods in order under the search's own configuration, below any
       // period known satisfiable.
-      if (next_period_ <= question_.last_period && next_period_ < first_sat_)
-        return start(next_period_++, own_configuration_);
+      if (periods_left()) return start(next_period_++, own_configuration_);
+      for (auto& [period, job] : jobs_)
+        if (state(period) == PeriodState::Open && cubes_left(job)) {
+          auto worker = start(period, own_configuration_);
+          worker->cube_worker = true;
+          return worker;
+        }
       bool later = false;
       if (auto rival = next_rival(later)) return rival;
+      // A running period may still be split into cubes for this thread.
+      if (cubing_ && !running_.empty()) later = true;
       if (!later) return std::nullopt;
+      ++idle_;
       changed_.wait_for(lock, std::chrono::milliseconds(50));
+      --idle_;
     }
     return std::nullopt;
   }
+
+  bool periods_left() const { return next_period_ <= question_.last_period && next_period_ < first_sat_; }
 
   // Another configuration on the lowest open period not yet raced. A rival
   // only wins by a refutation: none on a period known satisfiable. `later`:
@@ -157,13 +182,157 @@ class Race {
     ModuloEncoding encoding = encode_modulo(*backend, *question_.window, options_.memory_limit, attempt->period,
                                             attempt->period, question_.max_in_flight, question_.rules, deadline);
     Answer answer = Answer::Unknown;
-    if (encoding.complete) answer = backend->solve({period_assumption(encoding, attempt->period)}, deadline);
+    if (encoding.complete && !attempt->cube_worker) answer = decide(*attempt, *backend, encoding, deadline);
+    if (encoding.complete && (attempt->cube_worker || attempt->split)) {
+      conquer(attempt, backend, encoding, deadline);
+      return;
+    }
     const double seconds = seconds_since(begin);
     record(*attempt, answer, seconds);
 
     std::lock_guard<std::mutex> lock(mutex_);
     changed_.notify_all();
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
+    settle(attempt, answer, backend, encoding);
+  }
+
+  // The period's question whole, or (cubes on, own configuration) in slices
+  // until it is answered or split: then attempt.split is set.
+  Answer decide(Attempt& attempt, Backend& backend, const ModuloEncoding& encoding, const Deadline& deadline) {
+    const std::vector<Lit> period{period_assumption(encoding, attempt.period)};
+    if (!cubing_ || attempt.configuration != own_configuration_) return backend.solve(period, deadline);
+    auto may_split = [&] { return claim_split(attempt.period); };
+    return solve_or_split(attempt.period, backend, period, deadline, may_split, attempt.split);
+  }
+
+  // `cube` on this solver in slices (the first cube_after_seconds long);
+  // between slices, when may_split() allows, the solver's lookahead splits
+  // it and the sub-cubes go to the period's queue (`split` set). An
+  // interrupted CaDiCaL call resumes with all it learned.
+  template <class MaySplit>
+  Answer solve_or_split(int period, Backend& backend, const std::vector<Lit>& cube, const Deadline& deadline,
+                        MaySplit may_split, bool& split) {
+    double slice = options_.cubes.after_seconds;
+    bool splittable = true;
+    for (;;) {
+      const Answer answer = backend.solve(cube, deadline.within(slice));
+      if (answer != Answer::Unknown || deadline.expired()) return answer;
+      slice = kSplitCheckSeconds;
+      if (!splittable || !may_split()) continue;
+      const CubeSplit cubes =
+          backend.split_into_cubes(options_.cubes.depth, deadline.within(options_.cubes.split_seconds), cube);
+      std::lock_guard<std::mutex> lock(mutex_);
+      // A backend that does not split, or a split that adds no literal,
+      // leaves the job as it was: the cube stays whole on this solver (no
+      // worker joins a job never made ready).
+      splittable = cubes.offered && !(cubes.cubes.size() == 1 && cubes.cubes[0].size() <= cube.size());
+      if (!splittable && cubes.answer != Answer::Unsat) continue;
+      CubeJob& job = jobs_[period];
+      job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
+      job.ready = true;
+      changed_.notify_all();
+      if (cubes.answer == Answer::Unsat) return Answer::Unsat;
+      split = true;
+      std::ostringstream line;
+      line << "repetend: " << question_.label << "period " << period << ": split into " << cubes.cubes.size()
+           << " cubes (" << job.cubes.size() - job.next << " open)";
+      if (options_.progress) options_.progress(line.str());
+      return Answer::Unknown;
+    }
+  }
+
+  // Split `period` now? Only the lowest open period, when no other period is
+  // left to hand out, and once.
+  bool claim_split(int period) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!cubing_ || periods_left() || lowest_open() != period || jobs_.count(period)) return false;
+    if (question_.last_feasible && period == question_.last_period) return false;
+    jobs_[period].period = period;
+    return true;
+  }
+
+  // Split a cube further? When a thread waits and the queue is empty: the
+  // cubes left are the long ones, and splitting one shares it.
+  bool claim_resplit(int period) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return idle_ > 0 && !cubes_left(jobs_[period]) && state(period) == PeriodState::Open;
+  }
+
+  // The next cube of the attempt's period; while the queue is empty but
+  // other threads are still on cubes (which they may split for this one),
+  // waits (keeping this solver and all it learned). None: nothing left.
+  std::optional<size_t> next_cube(const Attempt& attempt, const Deadline& deadline) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (state(attempt.period) != PeriodState::Open || deadline.expired()) return std::nullopt;
+      if (std::optional<size_t> taken = take_cube(jobs_[attempt.period])) return taken;
+      const bool others = std::any_of(running_.begin(), running_.end(), [&](const auto& other) {
+        return other.get() != &attempt && other->period == attempt.period;
+      });
+      if (!others) return std::nullopt;
+      ++idle_;
+      changed_.wait_for(lock, std::chrono::milliseconds(50));
+      --idle_;
+    }
+  }
+
+  // Cubes of the attempt's period, one after the other on this solver,
+  // until none is left or the period is decided.
+  void conquer(const std::shared_ptr<Attempt>& attempt, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
+               const Deadline& deadline) {
+    const int period = attempt->period;
+    for (;;) {
+      const std::optional<size_t> index = next_cube(*attempt, deadline);
+      if (!index) break;
+      std::vector<Lit> cube;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cube = jobs_[period].cubes[*index];
+      }
+      cube.push_back(period_assumption(encoding, period));
+      const auto begin = std::chrono::steady_clock::now();
+      bool split = false;
+      const double resplit = options_.cubes.resplit_seconds;
+      auto may_split = [&] { return claim_resplit(period) || (resplit > 0 && seconds_since(begin) >= resplit); };
+      const Answer answer = solve_or_split(period, *backend, cube, deadline, may_split, split);
+      std::ostringstream line;
+      line << "repetend: " << question_.label << "period " << period << ": cube " << *index + 1 << ": "
+           << (split ? "split" : answer_name(answer)) << " (" << seconds_since(begin) << " s)";
+      if (answer == Answer::Unknown && attempt->stop->load()) line << " (stopped: moot)";
+      if (options_.progress) options_.progress(line.str());
+
+      std::lock_guard<std::mutex> lock(mutex_);
+      changed_.notify_all();
+      CubeJob& job = jobs_[period];
+      // A refuted cube, or one replaced by its sub-cubes (which cover it),
+      // decides nothing until it is the last one resolved; the sub-cubes
+      // may all be refuted by other threads before this line counts their
+      // parent, and then the parent's split is what completes the refutation.
+      Answer period_answer = answer;
+      if (answer == Answer::Unsat || split) {
+        ++job.resolved;
+        if (!all_refuted(job)) continue;
+        period_answer = Answer::Unsat;
+      }
+      if (period_answer != Answer::Unknown) record_cubes(job, period_answer);
+      running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
+      settle(attempt, period_answer, backend, encoding);
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    changed_.notify_all();
+    running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
+  }
+
+  void record_cubes(const CubeJob& job, Answer answer) {
+    std::ostringstream what;
+    what << question_.label << "period " << job.period << " (" << job.cubes.size() << " cubes)";
+    calls_[{job.period, -1}] = SolverCall{what.str(), answer, seconds_since(job.begin)};
+  }
+
+  // What an answer of `attempt` means for the race (the mutex held).
+  void settle(const std::shared_ptr<Attempt>& attempt, Answer answer, std::unique_ptr<Backend>& backend,
+              ModuloEncoding& encoding) {
     if (answer == Answer::Unknown) {
       if (deadline_.expired()) release_in_background(std::move(backend));  // past the limit: not ours to wait for
       // Stopped as moot, or the deadline / encoding budget: the latter ends the race.
@@ -180,10 +349,12 @@ class Race {
       if (attempt->configuration == own_configuration_ && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
       // Larger periods are moot; so are rivals on this one (the schedule
-      // comes from the own configuration, which keeps running).
+      // comes from the own configuration, which keeps running) and, once
+      // the own configuration has the schedule, the other cube workers.
+      const bool own_answered = solution_ && solution_->period == attempt->period;
       stop_where([&](const Attempt& other) {
         return other.period > attempt->period ||
-               (other.period == attempt->period && other.configuration != own_configuration_);
+               (other.period == attempt->period && (other.configuration != own_configuration_ || own_answered));
       });
     }
     if (answered()) stop_all();
@@ -217,12 +388,16 @@ class Race {
   int own_configuration_ = 0;
   std::vector<int> rivals_;
 
+  bool cubing_ = false;  // set once, before any thread starts
+  int idle_ = 0;         // threads waiting for work
+
   std::mutex mutex_;
   std::condition_variable changed_;  // an attempt ended: a waiting thread looks again
   int next_period_;
   int first_sat_ = 1 << 30;
   bool given_up_ = false;
   std::map<int, PeriodState> states_;
+  std::map<int, CubeJob> jobs_;
   std::set<std::pair<int, int>> tried_;
   std::vector<std::shared_ptr<Attempt>> running_;
   std::optional<SatisfiedPeriod> solution_;

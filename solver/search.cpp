@@ -85,6 +85,8 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.latency_budget = tuning.latency_budget != 0;
   options.latency_min_seconds = tuning.latency_min_seconds;
   options.periods_per_solver = static_cast<int>(tuning.periods_per_solver);
+  options.cubes = {static_cast<int>(tuning.cube_depth), tuning.cube_after_seconds, tuning.cube_split_seconds,
+                   tuning.cube_resplit_seconds};
   return options;
 }
 

@@ -11,6 +11,7 @@
 
 #include "model/schedule.hpp"
 #include "solver/backend.hpp"
+#include "solver/cube_split.hpp"
 #include "solver/deadline.hpp"
 #include "solver/period_method.hpp"
 #include "solver/tuning.hpp"
@@ -56,6 +57,8 @@ struct SearchOptions {
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.
   int threads = 1;
+  // Threads > 1: a hard last period split into cubes (solver/cube_split.hpp).
+  CubeSettings cubes;
   ProgressSink progress;
 };
 

@@ -52,6 +52,14 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "CaDiCaL memory sums: 0 totalizer, 1 sequential counter"},
       {"cadical_configuration", &Tuning::cadical_configuration, 0, 2, true,
        "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'"},
+      {"cube_depth", &Tuning::cube_depth, 0, 16, true,
+       "threads > 1, CaDiCaL: a hard last period split into up to 2^depth cubes shared by the threads (0 = never)"},
+      {"cube_after_seconds", &Tuning::cube_after_seconds, 0, 3600, false,
+       "threads > 1: seconds a period's own solver runs alone before its question is split into cubes"},
+      {"cube_split_seconds", &Tuning::cube_split_seconds, 0, 3600, false,
+       "threads > 1: seconds for the lookahead choosing the cubes' literals (past it: most frequent literals)"},
+      {"cube_resplit_seconds", &Tuning::cube_resplit_seconds, 0, 3600, false,
+       "threads > 1: a cube running this long is split again (0 = only when a thread waits for work)"},
   };
   return knobs;
 }

@@ -46,6 +46,12 @@ struct Tuning {
   // configuration (0 default, 1 "sat", 2 "unsat").
   double cadical_cardinality = 0;
   double cadical_configuration = 0;
+  // Threads > 1, CaDiCaL: the last undecided period split into 2^depth
+  // cubes (solver/cube_split.hpp) after its own solver had this long alone.
+  double cube_depth = 6;
+  double cube_after_seconds = 2;
+  double cube_split_seconds = 1;
+  double cube_resplit_seconds = 0;
 };
 
 struct TuningKnob {

@@ -1,0 +1,243 @@
+// Cube-and-conquer of one period question (solver/cube_split.hpp). Where
+// the answer is known (small placements, each period decided whole on its
+// own solver): CaDiCaL's cubes cover every solution (a plain solver's model
+// satisfies exactly one cube), a period is refuted by the cubes only when it
+// is unsatisfiable (every cube then unsat), a satisfiable one has a cube
+// with a model that the definition accepts; the race that splits a period
+// at once gives the same answer and bound as the whole question on both
+// backends (Z3 does not split: the plain path); and the repetend search with
+// cubes on gives the same period, bound and latency as on one thread, its
+// schedule passing the verifier.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <memory>
+
+#include "cases/builtin_cases.hpp"
+#include "solver/cube_split.hpp"
+#include "solver/modulo_check.hpp"
+#include "solver/modulo_encoding.hpp"
+#include "solver/period_race.hpp"
+#include "solver/repetend_search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+struct Encoded {
+  std::unique_ptr<Backend> backend;
+  ModuloEncoding encoding;
+};
+
+// One period of `placement` on a fresh solver, as the race encodes it.
+Encoded encode(const std::string& backend, const Placement& placement, long long memory, int period) {
+  Encoded encoded{make_backend(backend), {}};
+  encoded.encoding = encode_modulo(*encoded.backend, placement, std::vector<long long>(placement.ndevs, memory), period,
+                                   period, static_cast<int>(placement.blocks.size()));
+  return encoded;
+}
+
+// The decoded answer of `encoded`'s last Sat, judged by the definition.
+std::optional<std::string> violation(Encoded& encoded, const Placement& placement, long long memory, int period) {
+  std::vector<int> starts = decode_starts(*encoded.backend, encoded.encoding, period);
+  ModuloSolution solution{period, starts, 0, 0};
+  const int earliest = *std::min_element(starts.begin(), starts.end());
+  for (size_t b = 0; b < starts.size(); ++b) {
+    solution.starts[b] -= earliest;
+    solution.latency = std::max(solution.latency, solution.starts[b] + static_cast<int>(placement.blocks[b].span));
+  }
+  solution.in_flight = (solution.latency + period - 1) / period;
+  return modulo_violation(placement, std::vector<long long>(placement.ndevs, memory), solution,
+                          static_cast<int>(placement.blocks.size()));
+}
+
+bool satisfied(Backend& backend, const std::vector<Lit>& cube) {
+  return std::all_of(cube.begin(), cube.end(), [&](Lit lit) { return backend.value(lit); });
+}
+
+SearchOptions with_cubes(const std::string& backend, const Placement& placement, long long memory, int threads) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit.assign(placement.ndevs, memory);
+  options.deadline = Deadline::after_seconds(120);
+  options.micros_per_window = 1;
+  options.latency_budget = false;
+  options.boundary_seconds = 0;
+  options.threads = threads;
+  options.cubes = {3, 0, 1};  // split at once, into up to 8 cubes
+  return options;
+}
+
+struct Case {
+  const char* name;
+  int ndevs;
+  long long memory;
+};
+const Case kCases[] = {{"nnshape", 6, 6}, {"xshape", 6, 6}, {"kshape", 6, 9}, {"mshape", 6, 6}};
+
+// Periods L .. the first satisfiable one (at most 6 of them).
+template <class Check>
+void for_each_period(const Placement& placement, long long memory, Check check) {
+  const int lower = period_lower_bound(placement);
+  for (int period = lower; period < lower + 6; ++period) {
+    Encoded plain = encode("cadical", placement, memory, period);
+    const Answer answer = plain.backend->solve({period_assumption(plain.encoding, period)}, Deadline::after_seconds(60));
+    REQUIRE(answer != Answer::Unknown);
+    check(period, answer, plain);
+    if (answer == Answer::Sat) return;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cubes: the queue hands each cube out once and refutes only when all are resolved", "[cubes]") {
+  CubeJob job;
+  job.cubes = {{}, {}, {}};
+  CHECK_FALSE(take_cube(job));  // not ready: the split is being made
+  job.ready = true;
+  CHECK(take_cube(job) == std::optional<size_t>(0));
+  CHECK(take_cube(job) == std::optional<size_t>(1));
+  job.resolved = 2;
+  CHECK_FALSE(all_refuted(job));
+  CHECK(take_cube(job) == std::optional<size_t>(2));
+  CHECK_FALSE(take_cube(job));
+  CHECK_FALSE(cubes_left(job));
+  job.resolved = 3;
+  CHECK(all_refuted(job));
+}
+
+TEST_CASE("cubes: CaDiCaL's cubes cover every solution, refute only unsatisfiable periods", "[cubes]") {
+  int refuted = 0, satisfiable = 0;
+  for (const Case& c : kCases) {
+    const Placement placement = make_case(c.name, c.ndevs, false);
+    for_each_period(placement, c.memory, [&](int period, Answer answer, Encoded& plain) {
+      INFO(c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer));
+      Encoded splitter = encode("cadical", placement, c.memory, period);
+      const Lit selected = period_assumption(splitter.encoding, period);
+      const CubeSplit split = splitter.backend->split_into_cubes(4, Deadline::after_seconds(10), {selected});
+      REQUIRE(split.offered);
+      REQUIRE(split.cubes.size() <= 16);
+      for (const std::vector<Lit>& cube : split.cubes)
+        CHECK(std::find(cube.begin(), cube.end(), selected) != cube.end());  // each extends the assumptions
+      // The cubes on one more solver, incrementally, as a worker takes them.
+      Encoded worker = encode("cadical", placement, c.memory, period);
+      if (answer == Answer::Unsat) {
+        ++refuted;
+        for (const std::vector<Lit>& cube : split.cubes)
+          CHECK(worker.backend->solve(cube, Deadline::after_seconds(60)) == Answer::Unsat);
+        return;
+      }
+      ++satisfiable;
+      REQUIRE(split.answer != Answer::Unsat);
+      const auto covering = std::count_if(split.cubes.begin(), split.cubes.end(),
+                                          [&](const std::vector<Lit>& cube) { return satisfied(*plain.backend, cube); });
+      CHECK(covering == 1);
+      bool found = false;
+      for (const std::vector<Lit>& cube : split.cubes) {
+        const Answer on_cube = worker.backend->solve(cube, Deadline::after_seconds(60));
+        REQUIRE(on_cube != Answer::Unknown);
+        if (on_cube == Answer::Unsat) continue;
+        found = true;
+        CHECK(satisfied(*worker.backend, cube));
+        const std::optional<std::string> broken = violation(worker, placement, c.memory, period);
+        CHECK_FALSE(broken);
+        break;
+      }
+      CHECK(found);
+    });
+  }
+  CHECK(refuted >= 4);  // the cases do exercise refutations
+  CHECK(satisfiable == 4);
+}
+
+TEST_CASE("cubes: Z3 offers no split (the plain path)", "[cubes]") {
+  const Placement placement = make_case("nnshape", 4, false);
+  Encoded z3 = encode("z3", placement, 4, period_lower_bound(placement));
+  CHECK_FALSE(z3.backend->split_into_cubes(4, Deadline::after_seconds(10), {}).offered);
+}
+
+TEST_CASE("cubes: a period split at once in the race has the answer of the whole question", "[cubes]") {
+  for (const Case& c : kCases) {
+    const Placement placement = make_case(c.name, c.ndevs, false);
+    for (const char* backend : {"cadical", "z3"}) {
+      for_each_period(placement, c.memory, [&](int period, Answer answer, Encoded&) {
+        INFO(backend << " " << c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer));
+        const SearchOptions options = with_cubes(backend, placement, c.memory, 2);
+        std::vector<SolverCall> calls;
+        PeriodRaceOutcome raced =
+            race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+                         options, options.deadline, calls);
+        CHECK_FALSE(raced.gave_up);
+        CHECK(raced.found.has_value() == (answer == Answer::Sat));
+        CHECK(raced.proven_lower_bound == (answer == Answer::Sat ? period : period + 1));
+        // CaDiCaL answered by cubes (unless the lookahead refuted the period
+        // outright), Z3 by the whole question.
+        const bool by_cubes = std::any_of(calls.begin(), calls.end(), [](const SolverCall& call) {
+          return call.what.find("cubes)") != std::string::npos;
+        });
+        if (std::string(backend) == "z3") CHECK_FALSE(by_cubes);
+        if (std::string(backend) == "cadical" && answer == Answer::Sat) CHECK(by_cubes);
+        if (!raced.found) return;
+        Encoded found{std::move(raced.found->backend), std::move(raced.found->encoding)};
+        CHECK_FALSE(violation(found, placement, c.memory, period));
+      });
+    }
+  }
+}
+
+TEST_CASE("cubes: the repetend search with cubes on has the answer of one thread, verified", "[cubes]") {
+  for (const Case& c : kCases) {
+    const Placement placement = make_case(c.name, c.ndevs, false);
+    INFO(c.name << " memory " << c.memory);
+    const SearchResult one = search_repetend(placement, with_cubes("cadical", placement, c.memory, 1));
+    REQUIRE(one.status == SearchStatus::Found);
+    const SearchResult two = search_repetend(placement, with_cubes("cadical", placement, c.memory, 2));
+    REQUIRE(two.status == SearchStatus::Found);
+    CHECK(two.period == one.period);
+    CHECK(two.proven_lower_bound == one.proven_lower_bound);
+    CHECK(two.latency == one.latency);
+    REQUIRE(two.schedule);
+    verify::Report report = testing::verify_schedule(*two.schedule);
+    INFO(verify::report_to_text(report));
+    REQUIRE(report.valid);
+  }
+}
+
+TEST_CASE("cubes: the knobs reach the search, bad values are refused with the range", "[cubes]") {
+  Tuning tuning;
+  CHECK(options_from_tuning(tuning).cubes.depth == 6);  // on by default (threads > 1 only)
+  apply_tuning(tuning, "cube_depth=0");
+  apply_tuning(tuning, "cube_after_seconds=0.5");
+  apply_tuning(tuning, "cube_split_seconds=3");
+  const SearchOptions options = options_from_tuning(tuning);
+  CHECK(options.cubes.depth == 0);
+  CHECK(options.cubes.after_seconds == 0.5);
+  CHECK(options.cubes.split_seconds == 3);
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=17"), Catch::Contains("cube_depth takes an integer in [0, 16]"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=2.5"), Catch::Contains("cube_depth takes an integer"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_after_seconds=-1"), Catch::Contains("cube_after_seconds takes a number"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "cube_deph=3"), Catch::Contains("did you mean 'cube_depth'"));
+}
+
+TEST_CASE("cubes: cubes split again (long ones, or for a waiting thread) keep the answer", "[cubes]") {
+  for (const Case& c : {Case{"nnshape", 8, 4}, Case{"xshape", 8, 4}}) {
+    const Placement placement = make_case(c.name, c.ndevs, false);
+    for_each_period(placement, c.memory, [&](int period, Answer answer, Encoded&) {
+      for (int run = 0; run < 3; ++run) {
+        INFO(c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer) << ", run " << run);
+        SearchOptions options = with_cubes("cadical", placement, c.memory, 2);
+        options.cubes = {2, 0.001, 1, 0.002};  // split at once, and every cube again after 2 ms
+        std::vector<SolverCall> calls;
+        PeriodRaceOutcome raced =
+            race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+                         options, options.deadline, calls);
+        CHECK_FALSE(raced.gave_up);
+        CHECK(raced.found.has_value() == (answer == Answer::Sat));
+        if (!raced.found) continue;
+        Encoded found{std::move(raced.found->backend), std::move(raced.found->encoding)};
+        CHECK_FALSE(violation(found, placement, c.memory, period));
+      }
+    });
+  }
+}
