@@ -19,7 +19,7 @@
 // b1 or a descendant of b1 (each follows its own micro-batch's b1). With n_c
 // the instances of block c started before s, the memory of d just before s
 // is sum n_c m_c <= M (memory changes only when a block starts), 0 <= n_c
-// <= N, and n_c <= n_a for an ancestor a of c. A <= the largest sum n_c
+// <= N, and n_c <= n_a for an ancestor a of c. B <= the largest sum n_c
 // span_c under these constraints. Mirror image for A: r_c, the instances of c
 // that start at u or later, are of blocks that are not b2 or its ancestors,
 // r_c <= r_w for a descendant w of c, and since every other instance has
