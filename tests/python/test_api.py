@@ -76,6 +76,7 @@ def test_generated_schedules_verify_and_export(tmp_path):
 
 def test_timeline_and_svg_draw_a_window(tmp_path):
     schedule = tessel.generate("1f1b", 4, 8)
+    assert tessel.verify(schedule).valid
     whole = schedule.timeline(max_steps=0)
     head = schedule.timeline(max_steps=0, start=0, end=6)
     assert head != whole and len(head.splitlines()[0]) < len(whole.splitlines()[0])
@@ -88,6 +89,9 @@ def test_timeline_and_svg_draw_a_window(tmp_path):
             schedule.timeline(**bad)
         assert error.value.field in ("start", "end")
     with pytest.raises(tessel.InputError) as error:
+        schedule.timeline(max_steps=-1)
+    assert error.value.field == "max_steps"
+    with pytest.raises(tessel.InputError) as error:
         schedule.to_svg(str(tmp_path / "x.svg"), width=10)
     assert error.value.field == "width"
 
@@ -99,6 +103,10 @@ def test_pytorch_csv_with_comms_and_the_sidecar(tmp_path):
     table = csv.read_text()
     assert "SEND_F" in table and "RECV_B" in table
     assert (tmp_path / "comms.csv.tessel.json").exists()
+    unstaged = tessel.search(tessel.Placement.builtin("mshape", 4), memory=6).schedule
+    with pytest.raises(tessel.InputError) as error:
+        unstaged.to_pytorch_csv(str(tmp_path / "unstaged.csv"), comms=True)
+    assert error.value.field == "placement" and "stage" in str(error.value)
     back = tessel.import_schedule("pytorch-csv", str(csv))
     assert back.makespan == schedule.makespan and tessel.verify(back).valid
 

@@ -19,6 +19,7 @@
 #include "solver/modulo_encoding.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
+#include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -57,14 +58,7 @@ bool satisfied(Backend& backend, const std::vector<Lit>& cube) {
 }
 
 SearchOptions with_cubes(const std::string& backend, const Placement& placement, long long memory, int threads) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit.assign(placement.ndevs, memory);
-  options.deadline = Deadline::after_seconds(120);
-  options.micros_per_window = 1;
-  options.latency_budget = false;
-  options.boundary_seconds = 0;
-  options.threads = threads;
+  SearchOptions options = testing::timing_free(backend, placement, memory, threads);
   options.cubes = {3, 0, 1};  // split at once, into up to 8 cubes
   return options;
 }
@@ -165,9 +159,7 @@ TEST_CASE("cubes: a period split at once in the race has the answer of the whole
         INFO(backend << " " << c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer));
         const SearchOptions options = with_cubes(backend, placement, c.memory, 2);
         std::vector<SolverCall> calls;
-        PeriodRaceOutcome raced =
-            race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
-                         options, options.deadline, calls);
+        PeriodRaceOutcome raced = testing::race_one_period(placement, period, options, calls);
         CHECK_FALSE(raced.gave_up);
         CHECK(raced.found.has_value() == (answer == Answer::Sat));
         CHECK(raced.proven_lower_bound == (answer == Answer::Sat ? period : period + 1));
@@ -229,9 +221,7 @@ TEST_CASE("cubes: cubes split again (long ones, or for a waiting thread) keep th
         SearchOptions options = with_cubes("cadical", placement, c.memory, 2);
         options.cubes = {2, 0.001, 1, 0.002};  // split at once, and every cube again after 2 ms
         std::vector<SolverCall> calls;
-        PeriodRaceOutcome raced =
-            race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
-                         options, options.deadline, calls);
+        PeriodRaceOutcome raced = testing::race_one_period(placement, period, options, calls);
         CHECK_FALSE(raced.gave_up);
         CHECK(raced.found.has_value() == (answer == Answer::Sat));
         if (!raced.found) continue;

@@ -15,23 +15,13 @@
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/window_placement.hpp"
+#include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
+using tessel::testing::timing_free;
 
 namespace {
-
-SearchOptions timing_free(const std::string& backend, const Placement& placement, long long memory, int threads) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit.assign(placement.ndevs, memory);
-  options.deadline = Deadline::after_seconds(120);
-  options.micros_per_window = 1;
-  options.latency_budget = false;
-  options.boundary_seconds = 0;
-  options.threads = threads;
-  return options;
-}
 
 void same_answer_for_any_threads(const std::string& backend, const std::string& name, int ndevs, long long memory) {
   const Placement placement = make_case(name, ndevs, false);
