@@ -319,8 +319,8 @@ MakespanBound idle_aware_bound(const Graph& graph, long long nmicros) {
   for (int device = 0; device < placement.ndevs; ++device) {
     if (load[device] == 0) continue;
     DeviceIdle idle = device_idle(graph, device);
-    const long long bound = nmicros * load[device] + idle.head + idle.tail;
-    if (bound > result.value) result = {result.simple, bound, device, idle.head, idle.tail};
+    raise_bound(result, nmicros * load[device] + idle.head + idle.tail, BoundArgument::IdleAware, device, idle.head,
+                idle.tail);
   }
   if (result.simple > result.value) result.value = result.simple;  // cannot happen (Y = Z = X); kept as a guard
   return result;
@@ -334,6 +334,29 @@ Graph graph_of(const Placement& placement) {
 
 }  // namespace
 
+const char* bound_argument_name(BoundArgument argument) {
+  switch (argument) {
+    case BoundArgument::CriticalPath: return "critical path";
+    case BoundArgument::IdleAware: return "idle-aware";
+    case BoundArgument::CappedEnds: return "capped ends";
+    case BoundArgument::MemoryAware: return "memory-aware";
+    case BoundArgument::MemoryTime: return "memory-time";
+    case BoundArgument::ExactEnds: return "exact ends";
+  }
+  return "critical path";
+}
+
+void raise_bound(MakespanBound& bound, long long value, BoundArgument argument, int device, long long idle_head,
+                 long long idle_tail) {
+  if (value <= bound.value) return;
+  bound.value = value;
+  bound.argument = argument;
+  bound.device = device;
+  bound.idle_head = idle_head;
+  bound.idle_tail = idle_tail;
+  bound.head_window = bound.tail_window = 0;
+}
+
 MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
   if (nmicros <= 0 || placement.blocks.empty()) return {};
   const Graph graph = graph_of(placement);
@@ -343,19 +366,20 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros, cons
   // The ends of a device capped by N alone (solver/makespan/capped_ends).
   CappedEndsInput ends{&placement, &graph.reach, &earliest, &after, nmicros, 0, false, 0};
   for (ends.device = 0; ends.device < placement.ndevs; ++ends.device)
-    result.value = std::max(result.value, capped_ends_bound(ends));
+    raise_bound(result, capped_ends_bound(ends), BoundArgument::CappedEnds, ends.device);
   if (static_cast<int>(limits.size()) != placement.ndevs) return result;
   const std::vector<Time> load = device_load(placement);
   const long long without = result.value;
   ends.limited = true;
   for (int device = 0; device < placement.ndevs; ++device) {
-    result.value = std::max(
-        result.value, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]));
+    raise_bound(result, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]),
+                BoundArgument::MemoryAware, device);
     ends.device = device;
     ends.limit = limits[device];
-    result.value = std::max(result.value, capped_ends_bound(ends));
-    result.value = std::max(
-        result.value, memory_time_bound({&placement, &graph.order, &earliest, &after, nmicros, device, limits[device]}));
+    raise_bound(result, capped_ends_bound(ends), BoundArgument::CappedEnds, device);
+    raise_bound(result,
+                memory_time_bound({&placement, &graph.order, &earliest, &after, nmicros, device, limits[device]}),
+                BoundArgument::MemoryTime, device);
   }
   result.memory_idle = result.value - without;
   return result;

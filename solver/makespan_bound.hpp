@@ -22,14 +22,32 @@
 
 namespace tessel {
 
+// Which argument gives a bound's value (docs/algorithms.md, "The makespan at
+// N"); a tie keeps the one listed first.
+enum class BoundArgument {
+  CriticalPath,  // one micro-batch's longest chain
+  IdleAware,     // N load(d) + idle while the first and last micro-batch travel
+  CappedEnds,    // solver/makespan/capped_ends
+  MemoryAware,   // idle forced before the first freeing block can run
+  MemoryTime,    // solver/makespan/memory_time
+  ExactEnds,     // solver/makespan/exact_ends (solved, not a formula)
+};
+const char* bound_argument_name(BoundArgument argument);
+
 struct MakespanBound {
   long long simple = 0;  // max(critical path, max_d head_d + N load(d) + tail_d)
   long long value = 0;   // the best bound proven here, >= simple
-  // The device that gives `value` (-1: the critical path) and its forced
-  // idle steps before its first and after its last block that matters.
+  BoundArgument argument = BoundArgument::CriticalPath;
+  // The device whose argument gives `value` (-1: the critical path). For the
+  // idle-aware and exact-ends arguments, its idle counted before its first
+  // block that matters (exact ends: in the first `head_window` steps) and
+  // after its last (in the last `tail_window`); 0 for the others, whose idle
+  // is value - N load(device).
   int device = -1;
   long long idle_head = 0;
   long long idle_tail = 0;
+  long long head_window = 0;  // exact ends only
+  long long tail_window = 0;
   // Steps the memory limits alone add (0 without limits, or when they do
   // not raise the bound): the best memory-aware bound minus the rest.
   long long memory_idle = 0;
@@ -40,6 +58,11 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros);
 // The same, also counting the idle the per-device memory limits force (one
 // limit per device, the blocks' own memory; empty: none).
 MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits);
+
+// `bound` raised to `value` by `argument` on `device` when that is higher
+// (ties keep the argument found first).
+void raise_bound(MakespanBound& bound, long long value, BoundArgument argument, int device, long long idle_head = 0,
+                 long long idle_tail = 0);
 
 // makespan_bound(placement, nmicros[, limits]).value
 long long makespan_lower_bound(const Placement& placement, long long nmicros);

@@ -72,9 +72,20 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
       << t(at.proven_lower_bound) << " (gap " << t(at.makespan - at.proven_lower_bound) << ", "
       << percent(relative_gap(at.makespan, at.proven_lower_bound)) << ")"
       << (at.proven_optimal ? ", proven optimal" : "") << "\n";
-  if (at.bound.value != at.bound.simple)
-    out << "                 bound: device " << at.bound.device << " idles >= " << t(at.bound.idle_head)
-        << " before and " << t(at.bound.idle_tail) << " after (simple bound " << t(at.bound.simple) << ")\n";
+  if (at.bound.value != at.bound.simple) {
+    const MakespanBound& bound = at.bound;
+    out << "                 bound: ";
+    if (bound.argument == BoundArgument::CriticalPath) out << "the critical path";
+    else out << "device " << bound.device;
+    if (bound.argument == BoundArgument::IdleAware)
+      out << " idles >= " << t(bound.idle_head) << " before and " << t(bound.idle_tail) << " after";
+    else if (bound.argument == BoundArgument::ExactEnds)
+      out << " idles >= " << t(bound.idle_head) << " in the first " << t(bound.head_window) << " steps and "
+          << t(bound.idle_tail) << " in the last " << t(bound.tail_window) << " (exact ends)";
+    else if (bound.argument != BoundArgument::CriticalPath)
+      out << ", " << bound_argument_name(bound.argument) << " argument";
+    out << " (simple bound " << t(bound.simple) << ")\n";
+  }
   if (at.candidates.size() > 1) {
     out << "candidates       ";
     for (size_t i = 0; i < at.candidates.size(); ++i) {
@@ -197,6 +208,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["bubble_ratio_at_total"] = at ? nlohmann::json(at->bubble_ratio) : nlohmann::json(nullptr);
   out["makespan_bound_at_total"] = at ? t(at->bound.value) : nlohmann::json(nullptr);
   out["makespan_simple_bound_at_total"] = at ? t(at->bound.simple) : nlohmann::json(nullptr);
+  out["makespan_bound_argument"] = at ? nlohmann::json(bound_argument_name(at->bound.argument)) : nlohmann::json(nullptr);
   out["makespan_gap_at_total"] = at ? t(at->makespan - at->proven_lower_bound) : nlohmann::json(nullptr);
   out["makespan_proven_optimal"] = at && at->proven_optimal;
   out["makespan_gap_reason"] = at ? at->gap_reason : "";
