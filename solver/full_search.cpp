@@ -22,6 +22,7 @@
 #include "model/unroll.hpp"
 #include "solver/backend.hpp"
 #include "solver/encoding_budget.hpp"
+#include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/schedule_check.hpp"
 #include "solver/single_micro.hpp"
@@ -50,8 +51,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   const int nmicros = options.nmicros.value_or(1);
   const int nblocks = static_cast<int>(placement.blocks.size());
   SearchResult result;
-  result.lower_bound = static_cast<int>(makespan_lower_bound(placement, nmicros));
-  result.proven_lower_bound = result.lower_bound;
+  MakespanBound bound = makespan_bound(placement, nmicros, options.memory_limit);
+  result.lower_bound = result.proven_lower_bound = bound.value;
   auto report = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
@@ -74,6 +75,31 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     best = *start_schedule;
     best->repetend.reset();
     horizon = makespan(*start_schedule);
+  }
+
+  // The bisection starts from the best bound there is: the exact ends
+  // (solver/makespan/exact_ends) within their budget, when a schedule is in
+  // hand that they could prove optimal.
+  if (best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
+    ExactEndsInput ends;
+    ends.placement = &placement;
+    ends.nmicros = nmicros;
+    ends.limits = options.memory_limit;
+    ends.backend = options.backend;
+    ends.settings = options.backend_settings;
+    ends.deadline = options.deadline.within(options.ends_seconds);
+    bound = with_exact_ends(ends, makespan(*best), bound);
+    if (bound.argument == BoundArgument::ExactEnds)
+      report("full: exact ends prove makespan >= " + std::to_string(bound.value));
+  }
+  result.makespan_bound = bound;
+  result.proven_lower_bound = std::max<Time>(result.proven_lower_bound, bound.value);
+  if (best && makespan(*best) <= result.proven_lower_bound) {
+    result.status = SearchStatus::Found;
+    result.makespan = makespan(*best);
+    result.schedule = best;
+    result.phases.push_back({"full", seconds_since(begin)});
+    return result;
   }
 
   // Refuse what cannot be built (see encoding_budget.hpp).
@@ -204,9 +230,15 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // Bisect the makespan between the proven bound and the best schedule: a
   // sat answer brings its own (often much shorter) schedule, an unsat one
   // raises the proven bound.
+  // The first question is one step below the schedule in hand: when that is
+  // optimal (the ties the full search is asked to settle), one refutation
+  // proves it.
   result.status = SearchStatus::Found;
+  bool first = true;
   while (makespan(*best) > result.proven_lower_bound) {
-    const int bound = result.proven_lower_bound + (makespan(*best) - 1 - result.proven_lower_bound) / 2;
+    const int bound = first ? static_cast<int>(makespan(*best)) - 1
+                            : result.proven_lower_bound + (makespan(*best) - 1 - result.proven_lower_bound) / 2;
+    first = false;
     std::vector<Lit> assumptions;
     for (int b = 0; b < nblocks; ++b)
       for (int micro = 0; micro < nmicros; ++micro)

@@ -11,9 +11,11 @@
 
 namespace tessel {
 
-// Fills status, schedule, makespan, lower_bound (the simple makespan bound),
-// proven_lower_bound (last unsatisfiable bound + 1, or the simple bound when
-// the answer reaches it) and the solver calls.
+// Fills status, schedule, makespan, lower_bound (the closed makespan bound
+// under the memory limits, solver/makespan_bound), proven_lower_bound (last
+// unsatisfiable bound + 1, or the bound the bisection started from: the
+// closed one raised by the exact ends within options.ends_seconds) and the
+// solver calls.
 // `start_schedule`, a valid schedule of the same micro-batches when given,
 // bounds the horizon and is the answer if time runs out.
 SearchResult search_full(const Placement& placement, const SearchOptions& options,

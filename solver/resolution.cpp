@@ -52,6 +52,7 @@ SearchResult lift_quantised_result(SearchResult result, const Placement& real, c
   } else {
     const int nmicros = result.schedule ? result.schedule->nmicros : 1;
     result.lower_bound = result.proven_lower_bound = makespan_lower_bound(real, nmicros);
+    result.makespan_bound.reset();  // of the rounded times: the report computes the real one
   }
   result.period *= r;
   result.latency *= r;

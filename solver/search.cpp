@@ -18,6 +18,7 @@
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
+#include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
@@ -77,6 +78,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.backend_settings = {static_cast<int>(tuning.cadical_cardinality),
                               static_cast<int>(tuning.cadical_configuration)};
   options.boundary_seconds = tuning.boundary_seconds;
+  options.ends_seconds = tuning.ends_seconds;
   options.largest_auto_window = static_cast<int>(tuning.largest_window);
   options.wider_window_seconds = tuning.window_seconds;
   options.symmetry = tuning.symmetry != 0;
@@ -196,6 +198,22 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy) {
   return period;
 }
 
+// The closed bounds at N, raised by the exact ends (within their budget)
+// when `best` is above them and nothing proved it optimal yet.
+MakespanBound bound_at(const Placement& placement, long long nmicros, const SearchOptions& options, long long best,
+                       long long proven) {
+  const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
+  if (options.ends_seconds <= 0 || best <= std::max(proven, closed.value)) return closed;
+  ExactEndsInput input;
+  input.placement = &placement;
+  input.nmicros = nmicros;
+  input.limits = options.memory_limit;
+  input.backend = options.backend;
+  input.settings = options.backend_settings;
+  input.deadline = options.deadline.within(options.ends_seconds);
+  return with_exact_ends(input, best, closed);
+}
+
 // The candidates of the period strategies, the shortest first in rank
 // (ties keep the earlier: the repetend, which unrolls to any N), verified.
 // While time is left every candidate is judged (a rejected one is a bug even
@@ -236,7 +254,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
-  makespan_report.bound = makespan_bound(placement, request.total_micros, options.memory_limit);
+  makespan_report.bound = bound_at(placement, request.total_micros, options, makespan_report.makespan,
+                                   proven_by_candidate.value_or(0));
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
@@ -270,7 +289,9 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.shape = Shape::Aperiodic;
   makespan_report.construction = "full";
   makespan_report.makespan = makespan(*report.best);
-  makespan_report.bound = makespan_bound(placement, makespan_report.total_micros, options.memory_limit);
+  makespan_report.bound = result.makespan_bound ? *result.makespan_bound
+                                                : bound_at(placement, makespan_report.total_micros, options,
+                                                           makespan_report.makespan, result.proven_lower_bound);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;

@@ -13,6 +13,7 @@
 #include "solver/backend.hpp"
 #include "solver/cube_split.hpp"
 #include "solver/deadline.hpp"
+#include "solver/makespan_bound.hpp"
 #include "solver/period_method.hpp"
 #include "solver/tuning.hpp"
 
@@ -54,6 +55,10 @@ struct SearchOptions {
   double latency_min_seconds = 0.5;
   // Repetend: consecutive periods decided on one incremental solver.
   int periods_per_solver = 1;
+  // The makespan at N: seconds for the exact ends bound
+  // (solver/makespan/exact_ends) when a schedule is above the closed bounds;
+  // the full search raises its starting bound with it too (0 = skip).
+  double ends_seconds = 0;
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.
   int threads = 1;
@@ -125,6 +130,10 @@ struct SearchResult {
   std::vector<WindowAttempt> windows;  // every k tried (repetend)
   BoundaryFacts boundary;
   std::optional<Construction> construction;  // strategy fast
+  // Strategy full: the makespan bound its bisection started from (the closed
+  // bounds, raised by the exact ends), so the report can say which argument
+  // gave it.
+  std::optional<MakespanBound> makespan_bound;
   std::vector<SolverCall> calls;
   std::vector<PhaseTime> phases;
 };

@@ -44,6 +44,9 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
       {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
        "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
+      {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
+       "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
+       "schedule is above the closed bounds; the full search starts from it too (0 = skip)"},
       {"repetend_variants", &Tuning::repetend_variants, 0, 64, true,
        "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)"},
       {"variant_seconds", &Tuning::variant_seconds, 0, 3600, false,

@@ -39,6 +39,8 @@ struct Tuning {
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
   double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
+  // The exact ends bound when the best schedule at N is above the closed bounds.
+  double ends_seconds = 2;
   // Other windows of the found period, warmup and cooldown built for each.
   double repetend_variants = 0;
   double variant_seconds = 1;

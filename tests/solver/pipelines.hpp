@@ -1,0 +1,100 @@
+// What the makespan-bound tests share: hand-made families on their own
+// placement at their own peaks, random pipelines of forwards and split
+// backwards, and the full solver's proven optimum to check a bound against.
+#pragma once
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "classic/schemes.hpp"
+#include "solver/full_search.hpp"
+#include "tests/support.hpp"
+
+namespace tessel::testing {
+
+struct HandMade {
+  Schedule schedule;          // verified valid
+  Placement placement;        // the solver's view: static memory taken off
+  std::vector<Memory> peaks;  // the hand-made peak per device, static memory taken off
+};
+
+inline HandMade hand_made(const std::string& scheme, int stages, int nmicros, Time f, Time b, Time w) {
+  classic::SchemeRequest request;
+  request.scheme = scheme;
+  request.ranks = stages;
+  request.nmicros = nmicros;
+  request.split = true;
+  request.costs.forward_span = f;
+  request.costs.input_span = b;
+  request.costs.weight_span = w;
+  request.costs.backward_span = b + w;
+  HandMade made{classic::generate_scheme(request), {}, {}};
+  const verify::Report report = verify_schedule(made.schedule);
+  REQUIRE(report.valid);
+  made.placement = made.schedule.placement;
+  for (int d = 0; d < made.placement.ndevs; ++d)
+    made.peaks.push_back(report.peak_memory[d] - static_memory_of(made.placement, d));
+  made.placement.static_memory.clear();
+  return made;
+}
+
+inline SearchResult proven_full(const Placement& placement, int nmicros, const std::vector<Memory>& memory,
+                                const std::string& backend) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit = memory;
+  options.nmicros = nmicros;
+  options.deadline = Deadline::after_seconds(30);
+  return search_full(placement, options);
+}
+
+// A random pipeline of one micro-batch: `stages` stages on `ndevs` devices
+// (stage i on i mod ndevs, or folded back as a V), each a forward that
+// allocates, an input-gradient backward and a weight gradient that free it
+// between them; spans 1-3.
+inline Placement random_pipeline(std::mt19937& random, int ndevs, int stages, bool fold) {
+  std::uniform_int_distribution<int> span(1, 3), allocation(1, 2), coin(0, 1);
+  Placement placement;
+  placement.name = "random pipeline";
+  placement.ndevs = ndevs;
+  auto add = [&](const std::string& id, int device, Time length, Memory memory) {
+    Block block;
+    block.id = id;
+    block.devices = {device};
+    block.span = length;
+    block.memory = memory;
+    placement.blocks.push_back(block);
+    return static_cast<int>(placement.blocks.size()) - 1;
+  };
+  std::vector<int> forward, backward;
+  std::vector<Memory> held;
+  for (int i = 0; i < stages; ++i) {
+    const int device = fold && i >= ndevs ? 2 * ndevs - 1 - i : i % ndevs;
+    held.push_back(allocation(random));
+    forward.push_back(add("f" + std::to_string(i), device, span(random), held.back()));
+    if (i > 0) placement.edges.push_back({forward[i - 1], forward[i]});
+  }
+  backward.resize(stages);
+  for (int i = stages - 1; i >= 0; --i) {
+    const int device = placement.blocks[forward[i]].devices[0];
+    const Memory at_b = coin(random) ? 0 : -1;
+    backward[i] = add("b" + std::to_string(i), device, span(random), at_b);
+    const int weight = add("w" + std::to_string(i), device, span(random), -held[i] - at_b);
+    placement.edges.push_back({i == stages - 1 ? forward[i] : backward[i + 1], backward[i]});
+    placement.edges.push_back({backward[i], weight});
+  }
+  return placement;
+}
+
+// The peak memory of one micro-batch alone on each device (the least limit
+// that lets any schedule exist is at least this).
+inline std::vector<Memory> one_micro_peaks(const Placement& placement) {
+  std::vector<Memory> level(placement.ndevs, 0), peak(placement.ndevs, 0);
+  for (int b : topological_order(placement))
+    for (int d : placement.blocks[b].devices) peak[d] = std::max(peak[d], level[d] += placement.blocks[b].memory);
+  return peak;
+}
+
+
+}  // namespace tessel::testing
