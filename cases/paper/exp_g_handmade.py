@@ -19,10 +19,13 @@ that is how run_all.sh --jobs and the Slurm array spread them.
   exp_g_handmade.py --list-undecided [--out DIR]              the ties run so far with no reason proven
   exp_g_handmade.py --prove g_handmade/NAME [--out DIR]       the full solver on one such tie
 
-A tie above the bound that the search neither beat nor proved optimal is
-given to the full solver (`search --strategy full`, PROOF_SECONDS): it
-proves the hand-made makespan optimal, finds a shorter schedule (verified;
-the row's verdict stays the default search's), or says it did not decide.
+A tie above the bound that the search neither beat nor proved optimal gets a
+proof pass: first the default search again with the exact ends bound given
+ENDS_SECONDS (`--tune ends_seconds=...`; the bound it proves reaching the
+hand-made makespan makes that optimal, at any N), then the full solver
+(`search --strategy full`, PROOF_SECONDS): it proves the hand-made makespan
+optimal, finds a shorter schedule (verified; the row's verdict stays the
+default search's), or says it did not decide.
 """
 import csv
 import difflib
@@ -46,6 +49,7 @@ INPUT_BACKWARD_IS_I = {"dualpipe", "dualpipev"}
 QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dualpipev", 4, 16, "F=1,B=2,W=2")}
 TIME_LIMIT = 20
 PROOF_SECONDS = 30  # the full solver on a tie the default search left undecided
+ENDS_SECONDS = 30  # the exact ends bound on such a tie, before the full solver
 
 COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
            "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
@@ -173,6 +177,8 @@ def fill_comparison(row, report, answer):
 # Why a tie is not strictly better, from what the search decided.
 TIE_AT_BOUND = "= bound (proven optimal)"
 TIE_PROVEN = "hand-made proven optimal by the full solver"
+TIE_ENDS = "hand-made proven optimal by the exact ends bound"
+PROVEN = (TIE_PROVEN, TIE_ENDS)
 
 
 def tie_reason(row, answer):
@@ -225,10 +231,31 @@ def undecided(row):
     return row.get("verdict") == "=" and str(row.get("why", "-")).startswith("not decided")
 
 
+def ends_bound(tessel, row, placement):
+    """The makespan bound the default search proves with the exact ends given ENDS_SECONDS (None: no answer)."""
+    limit = ENDS_SECONDS + TIME_LIMIT
+    args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--total-micros",
+            str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1", "--time-limit", str(limit),
+            "--tune", f"ends_seconds={ENDS_SECONDS}"]
+    code, stdout, _, _ = paperlib.run(args, limit + 120)
+    answer = json.loads(stdout) if code in (0, 3) and stdout.strip().startswith("{") else {}
+    bounds = [answer.get("makespan_bound_at_total")]
+    if answer.get("makespan_at_total") is not None and answer.get("makespan_gap_at_total") is not None:
+        bounds.append(answer["makespan_at_total"] - answer["makespan_gap_at_total"])
+    bounds = [b for b in bounds if b is not None]
+    return max(bounds) if bounds else None
+
+
 def prove_tie(tessel, row, out):
-    """The full solver on an undecided tie: its answer becomes the row's reason (the row is updated)."""
+    """The proof pass on an undecided tie: its answer becomes the row's reason (the row is updated)."""
     scratch = os.path.join(out, "schedules-local", KEY, row["name"])
     placement, proof = os.path.join(scratch, "placement.json"), os.path.join(scratch, "proof.json")
+    hand = row["hand_makespan"]
+    ends = ends_bound(tessel, row, placement)
+    if ends is not None and ends >= hand:
+        row["why"] = f"{TIE_ENDS} ({ENDS_SECONDS} s)"
+        return row
+    raised = f"; the exact ends prove >= {ends}" if ends is not None and row["bound"] != "-" and ends > row["bound"] else ""
     if os.path.exists(proof):
         os.remove(proof)
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--strategy", "full",
@@ -237,11 +264,10 @@ def prove_tie(tessel, row, out):
     code, stdout, stderr, _ = paperlib.run(args, PROOF_SECONDS + 120)
     if code == 2 and "too many for strategy full" in stderr:
         row["why"] = ("not decided: no shorter schedule and no proof; too large for the full solver (its encoding "
-                      "would not fit in memory)")
+                      "would not fit in memory)" + raised)
         return row
     answer = json.loads(stdout) if code in (0, 3) and stdout.strip().startswith("{") else {}
     found = answer.get("makespan_at_total")
-    hand = row["hand_makespan"]
     if found is not None and os.path.exists(proof):
         report = paperlib.verify(tessel, proof)
         if report is None or not report["valid"] or report["makespan"] != found:
@@ -250,11 +276,12 @@ def prove_tie(tessel, row, out):
         row["why"] = f"{TIE_PROVEN} ({PROOF_SECONDS} s)"
     elif found is not None and found < hand:
         row["why"] = (f"not decided: the full solver ({PROOF_SECONDS} s) finds {found} (verified), shorter than the "
-                      "hand-made one; the default search misses it")
+                      "hand-made one; the default search misses it" + raised)
     else:
         floor = answer.get("proven_lower_bound")
         row["why"] = (f"not decided: no shorter schedule and no proof; the full solver did not decide it in "
-                      f"{PROOF_SECONDS} s" + (f" (it proves >= {floor})" if floor and row["bound"] != "-" and floor > row["bound"] else ""))
+                      f"{PROOF_SECONDS} s" + (f" (it proves >= {floor})" if floor and row["bound"] != "-" and floor > row["bound"] else "")
+                      + raised)
     return row
 
 
@@ -277,7 +304,7 @@ def totals(rows):
         "tessel_shorter": sum(r["verdict"] == "<" for r in compared),
         "equal": sum(r["verdict"] == "=" for r in compared),
         "equal_at_bound": sum(r["verdict"] == "=" and r.get("why") == TIE_AT_BOUND for r in compared),
-        "equal_proven": sum(r["verdict"] == "=" and str(r.get("why")).startswith(TIE_PROVEN) for r in compared),
+        "equal_proven": sum(r["verdict"] == "=" and str(r.get("why")).startswith(PROVEN) for r in compared),
         "tessel_longer": sum(r["verdict"] == ">" for r in compared),
         "search_timeouts": sum(r["search_status"] == "timeout" for r in rows),
         "invalid_schedules": sum(r["valid"] is False for r in rows),
@@ -303,7 +330,7 @@ def markdown(rows, time_limit, seconds):
              "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",
              f"**Totals: {t['rows']} rows, {t['compared']} compared: tessel shorter on {t['tessel_shorter']}, "
              f"equal on {t['equal']} ({t['equal_at_bound']} at the bound, {t['equal_proven']} proven optimal by the "
-             f"full solver, {t['equal'] - t['equal_at_bound'] - t['equal_proven']} not decided), longer on "
+             f"proof pass, {t['equal'] - t['equal_at_bound'] - t['equal_proven']} not decided), longer on "
              f"{t['tessel_longer']}; {t['no_schedule']} without a tessel "
              f"schedule, {t['skipped']} skipped (the scheme refuses the size), {t['errors']} errors, "
              f"{t['invalid_schedules']} schedules failing the verifier"
@@ -325,10 +352,12 @@ def markdown(rows, time_limit, seconds):
     ties = [r for r in rows if r["verdict"] == "="]
     lines += ["Every row where tessel equals the hand-made makespan, by the reason (`why` in the CSV and below): "
               "at the bound, the hand-made schedule is optimal; where the full search from the best candidate "
-              "proved every shorter makespan impossible, or the full solver (`search --strategy full`, "
-              f"{PROOF_SECONDS} s, run on every tie the search left undecided) did, it is optimal too; otherwise "
+              "proved every shorter makespan impossible, or the proof pass on every tie the search left undecided "
+              f"did (the default search again with the exact ends bound given {ENDS_SECONDS} s, "
+              f"`--tune ends_seconds={ENDS_SECONDS}`, then the full solver, `search --strategy full`, "
+              f"{PROOF_SECONDS} s), it is optimal too; otherwise "
               "the row says what the full solver found (a shorter schedule the default search misses, verified, "
-              "or nothing within its time).", ""]
+              "or nothing within its time) and the bound the exact ends proved when above the search's.", ""]
     lines += table(counted([{"class": tie_class(r.get("why", "-"))} for r in ties], "class"), ["key", "count"],
                    ["why", "rows"]) + [""]
     left = [r for r in ties if undecided(r)]
@@ -359,8 +388,8 @@ LOSS_CLASSES = [
 
 
 def tie_class(why):
-    if why == TIE_AT_BOUND or why.startswith(TIE_PROVEN):
-        return TIE_AT_BOUND if why == TIE_AT_BOUND else TIE_PROVEN
+    if why == TIE_AT_BOUND or why.startswith(PROVEN):
+        return TIE_AT_BOUND if why == TIE_AT_BOUND else next(p for p in PROVEN if why.startswith(p))
     if "finds" in why and "shorter than the hand-made" in why:
         return "not decided: the full solver finds a shorter schedule the default search misses"
     if "did not decide it" in why:
