@@ -78,8 +78,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   }
 
   // The bisection starts from the best bound there is: the exact ends
-  // (solver/makespan/exact_ends) within their budget, when a schedule is in
-  // hand that they could prove optimal.
+  // (solver/makespan/exact_ends) within their budget, at most half the time
+  // left (the solver needs the rest), when a schedule is in hand that they
+  // could prove optimal.
   if (best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
     ExactEndsInput ends;
     ends.placement = &placement;
@@ -87,7 +88,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     ends.limits = options.memory_limit;
     ends.backend = options.backend;
     ends.settings = options.backend_settings;
-    ends.deadline = options.deadline.within(options.ends_seconds);
+    ends.deadline = options.deadline.within(std::min(options.ends_seconds, options.deadline.seconds_left() / 2));
     bound = with_exact_ends(ends, makespan(*best), bound);
     if (bound.argument == BoundArgument::ExactEnds)
       report("full: exact ends prove makespan >= " + std::to_string(bound.value));
