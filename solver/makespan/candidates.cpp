@@ -2,11 +2,14 @@
 // always (the best list schedule of the portfolio, the best replay of a
 // hand-made family's order), since the repetend's warmup and cooldown are
 // built around one window and lose to them at small N; the staged schedule
-// when the repetend is more than a percent above the bound; last, while the
-// best is above the bound, the full search started from it (small problems
-// only: its encoding grows with N x the makespan), which shortens it or
-// proves it optimal; then, unless proven optimal, the large-neighbourhood
-// search re-solves windows of the best one (any size: each window is small).
+// when the repetend is more than a percent above the bound; then, while the
+// best is above the bound, the large-neighbourhood search re-solves windows
+// of the candidates (any size: each window is small), and last the full
+// search started from the shortest schedule so far (small problems only: its
+// encoding grows with N x the makespan), which shortens it or proves it
+// optimal. The search before the proof: the proof's bisection starts from
+// the shorter schedule, and on the hand-made families the neighbourhoods,
+// not the full search, found every shorter schedule (papers/g_handmade).
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
@@ -256,14 +259,17 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound) return candidates;
+  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound)) {
+    candidates.push_back(std::move(*improved));
+    offered = candidates.size();  // each of its gains was offered as it came
+    shortest = candidates.back().summary.makespan;
+    start = &*candidates.back().at_total;
+    if (makespan(*start) <= bound) return candidates;
+  }
   if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start)) {
-    const bool proven = improved->proven_lower_bound && improved->summary.makespan == improved->proven_lower_bound;
     candidates.push_back(std::move(*improved));
     offer_new(input, candidates, offered, shortest);
-    if (proven) return candidates;
   }
-  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound))
-    candidates.push_back(std::move(*improved));
   return candidates;
 }
 

@@ -149,25 +149,33 @@ std::vector<int> free_set(const Schedule& schedule, const Neighbourhood& neighbo
 // One round's windows: the tail and the head first (what the makespan is
 // made of, and all a short budget reaches), then windows on the critical
 // chain, bands of devices at the tail, a random run of micro-batches, and
-// slices sliding from the tail towards the head by half a window.
+// slices sliding from the tail towards the head by half a window. Every
+// third window is the tail again, at the size of that moment: only a window
+// holding the last instances can shorten the makespan itself, and the
+// others leave it new room or a new size to try.
 std::vector<Neighbourhood> round_of(const Schedule& schedule, size_t size, std::mt19937& random) {
   const size_t count = schedule.instances.size();
   if (count <= size) return {{Freed::Slice, 0, 0}};
-  std::vector<Neighbourhood> round = {
-      {Freed::Slice, 0, 0}, {Freed::TailMicros, 0, 0}, {Freed::Slice, count - size, 0}, {Freed::Micros, 0, 0}};
-  for (int pick = 0; pick < 4; ++pick) round.push_back({Freed::Critical, random(), 0});
+  std::vector<Neighbourhood> others;
+  for (int pick = 0; pick < 4; ++pick) others.push_back({Freed::Critical, random(), 0});
   const int ndevs = schedule.placement.ndevs;
   const int width = std::max(1, ndevs / 4);
   if (width < ndevs) {
     const int shift = static_cast<int>(random() % static_cast<unsigned>(width));
     for (int device = shift - width + 1; device < ndevs; device += std::max(1, width / 2)) {
       const int first = std::max(0, device);
-      round.push_back({Freed::Band, static_cast<size_t>(first), std::min(width, ndevs - first)});
+      others.push_back({Freed::Band, static_cast<size_t>(first), std::min(width, ndevs - first)});
     }
   }
-  round.push_back({Freed::Micros, random() % static_cast<size_t>(std::max(1, schedule.nmicros)), 0});
+  others.push_back({Freed::Micros, random() % static_cast<size_t>(std::max(1, schedule.nmicros)), 0});
   const size_t step = std::max<size_t>(1, size / 2);
-  for (size_t offset = step; offset + size < count; offset += step) round.push_back({Freed::Slice, offset, 0});
+  for (size_t offset = step; offset + size < count; offset += step) others.push_back({Freed::Slice, offset, 0});
+  std::vector<Neighbourhood> round = {
+      {Freed::Slice, 0, 0}, {Freed::TailMicros, 0, 0}, {Freed::Slice, count - size, 0}, {Freed::Micros, 0, 0}};
+  for (size_t i = 0; i < others.size(); ++i) {
+    round.push_back(others[i]);
+    if (i % 2 == 1) round.push_back({Freed::Slice, 0, 0});
+  }
   return round;
 }
 
@@ -219,10 +227,13 @@ struct WindowSize {
 };
 
 // A schedule with fused units as a plain one: each unit's members one after
-// the other from its start, in the unit's order, then compacted. A split
-// backward run whole becomes its input then its weight part at the same
-// place; an overlapped pair takes longer. Nothing when that breaks a rule
-// (a member's memory now counted later may pass the limit).
+// the other from its start, those that allocate memory last (so that no
+// level rises above the unit's, which counted every member at its start),
+// the others in the unit's order; then compacted. A split backward run whole
+// becomes its input then its weight part at the same place; an overlapped
+// pair (DualPipe) takes no longer when its span is the members' sum.
+// Nothing when that breaks a rule (a dependency between members listed
+// against the order above, or a unit shorter than its members).
 std::optional<Schedule> unfused(const Schedule& schedule) {
   Schedule plain = schedule;
   plain.fused.clear();
@@ -230,10 +241,12 @@ std::optional<Schedule> unfused(const Schedule& schedule) {
   for (size_t i = 0; i < plain.instances.size(); ++i)
     index[plain.instances[i].block][plain.instances[i].micro] = static_cast<int>(i);
   for (const FusedUnit& unit : schedule.fused) {
+    std::vector<FusedMember> members = unit.members;
+    std::stable_partition(members.begin(), members.end(),
+                          [&](const FusedMember& member) { return plain.placement.blocks[member.block].memory <= 0; });
     Time offset = 0;
-    for (const FusedMember& member : unit.members) {
-      Instance& instance = plain.instances[index[member.block][member.micro]];
-      instance.start += offset;
+    for (const FusedMember& member : members) {
+      plain.instances[index[member.block][member.micro]].start += offset;
       offset += plain.placement.blocks[member.block].span;
     }
   }
