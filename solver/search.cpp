@@ -234,6 +234,14 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Time> proven_by_candidate;
+  // Anytime: each shorter schedule goes to the caller as soon as it exists,
+  // judged by the verifier like the answer.
+  input.offer = [&](const Schedule& schedule, Shape shape, Time at_total) {
+    Schedule offered = restored(schedule, request);
+    verified(offered, "schedule offered while searching at " + std::to_string(request.total_micros) +
+                          " micro-batches");
+    progress.improved(offered, shape, at_total);
+  };
   const std::vector<BuiltCandidate> candidates = build_candidates(input);
   const BuiltCandidate* chosen = nullptr;
   for (const BuiltCandidate& built : candidates) {

@@ -2,11 +2,14 @@
 // always (the best list schedule of the portfolio, the best replay of a
 // hand-made family's order), since the repetend's warmup and cooldown are
 // built around one window and lose to them at small N; the staged schedule
-// when the repetend is more than a percent above the bound; last, while the
-// best is above the bound, the full search started from it (small problems
-// only: its encoding grows with N x the makespan), which shortens it or
-// proves it optimal; then, unless proven optimal, the large-neighbourhood
-// search re-solves windows of the best one (any size: each window is small).
+// when the repetend is more than a percent above the bound; then, while the
+// best is above the bound, the large-neighbourhood search re-solves windows
+// of the candidates (any size: each window is small), and last the full
+// search started from the shortest schedule so far (small problems only: its
+// encoding grows with N x the makespan), which shortens it or proves it
+// optimal. The search before the proof: the proof's bisection starts from
+// the shorter schedule, and on the hand-made families the neighbourhoods,
+// not the full search, found every shorter schedule (papers/g_handmade).
 #include "solver/makespan/candidates.hpp"
 
 #include <chrono>
@@ -181,48 +184,67 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   return built;
 }
 
-// Windows of the best schedule re-solved one at a time (neighbourhood.hpp);
-// listed only when it shortened the schedule.
-// Starts from the shortest candidate once every one is compacted (a longer
-// one may hide more slack).
+// Windows of the candidates re-solved one at a time (neighbourhood.hpp),
+// from the shortest once each is compacted (a longer one may hide more
+// slack), the others as restarts; listed only when it shortened the best.
 std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& input,
                                                       const std::vector<BuiltCandidate>& candidates, Time bound) {
   if (input.lns_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
-  const Schedule* best = best_plain(candidates);
-  if (!best) return std::nullopt;
-  const Schedule& start = *best;
-  std::optional<Schedule> shortest;
+  std::optional<Time> before;
+  std::vector<Schedule> starts;
   for (const BuiltCandidate& built : candidates) {
-    if (!built.at_total || !built.at_total->fused.empty()) continue;
-    Schedule tight = compacted(*built.at_total);
-    if ((!shortest || makespan(tight) < makespan(*shortest)) && schedule_fits(tight)) shortest = std::move(tight);
+    if (!built.at_total) continue;
+    starts.push_back(*built.at_total);
+    starts.back().repetend.reset();
+    if (!before || makespan(*built.at_total) < *before) before = makespan(*built.at_total);
   }
+  if (starts.empty()) return std::nullopt;
   SearchOptions options = input.options;
   options.deadline = input.options.deadline.within(input.lns_seconds);
-  options.progress = nullptr;
-  Schedule plain = shortest && makespan(*shortest) < makespan(start) ? *shortest : start;
-  plain.repetend.reset();
   NeighbourhoodStats stats;
-  Schedule improved = improve_by_neighbourhoods(plain, options, bound, &stats);
-  if (makespan(improved) >= makespan(start)) return std::nullopt;
+  OnShorter on_shorter;
+  if (input.offer)
+    on_shorter = [&](const Schedule& shorter) {
+      if (makespan(shorter) < *before) input.offer(shorter, Shape::Aperiodic, makespan(shorter));
+    };
+  Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, on_shorter);
+  if (improved.instances.empty() || makespan(improved) >= *before) return std::nullopt;
   BuiltCandidate built;
   built.summary.name = "improve: neighbourhoods";
   built.summary.shape = Shape::Aperiodic;
   built.summary.makespan = makespan(improved);
   built.summary.seconds = seconds_since(begin);
-  built.summary.note = "candidates compacted (best " + std::to_string(makespan(plain)) + "), then windows re-solved: " +
-                       std::to_string(stats.improvements) + " of " + std::to_string(stats.windows) + " shortened it";
+  built.summary.note = "candidates compacted, then windows re-solved: " + std::to_string(stats.improvements) +
+                       " shortened it, " + std::to_string(stats.moves) + " moves of " +
+                       std::to_string(stats.windows) + " windows (" + std::to_string(stats.timeouts) + " out of time) in " +
+                       std::to_string(stats.rounds) +
+                       " rounds, " + std::to_string(stats.restarts) + " restarts";
   built.schedule = improved;
   built.at_total = std::move(improved);
   return built;
+}
+
+// Offers the candidates appended since `offered` that are shorter than all
+// before (see CandidateInput::offer).
+void offer_new(const CandidateInput& input, const std::vector<BuiltCandidate>& candidates, size_t& offered,
+               std::optional<Time>& shortest) {
+  for (; offered < candidates.size(); ++offered) {
+    const BuiltCandidate& built = candidates[offered];
+    if (!built.schedule || !built.summary.makespan || (shortest && *built.summary.makespan >= *shortest)) continue;
+    shortest = built.summary.makespan;
+    if (input.offer) input.offer(*built.schedule, built.summary.shape, *built.summary.makespan);
+  }
 }
 
 }  // namespace
 
 std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   std::vector<BuiltCandidate> candidates;
+  size_t offered = 0;
+  std::optional<Time> shortest;
   candidates.push_back(repetend_candidate(input));
+  offer_new(input, candidates, offered, shortest);
   const std::optional<Time> repetend_makespan = candidates.front().summary.makespan;
   const Time bound = makespan_lower_bound(*input.placement, input.total_micros, input.options.memory_limit);
   if (repetend_makespan && *repetend_makespan > bound)
@@ -230,18 +252,24 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
       candidates.push_back(std::move(*variant));
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
+  offer_new(input, candidates, offered, shortest);
   if (input.options.deadline.expired()) return candidates;
   candidates.push_back(list_candidate(input));
   if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
+  offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound) return candidates;
-  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start)) {
-    const bool proven = improved->proven_lower_bound && improved->summary.makespan == improved->proven_lower_bound;
+  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound)) {
     candidates.push_back(std::move(*improved));
-    if (proven) return candidates;
+    offered = candidates.size();  // each of its gains was offered as it came
+    shortest = candidates.back().summary.makespan;
+    start = &*candidates.back().at_total;
+    if (makespan(*start) <= bound) return candidates;
   }
-  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound))
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start)) {
     candidates.push_back(std::move(*improved));
+    offer_new(input, candidates, offered, shortest);
+  }
   return candidates;
 }
 

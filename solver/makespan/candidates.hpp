@@ -6,6 +6,7 @@
 // solve() verifies every one and keeps the shortest.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct CandidateInput {
   double variant_seconds = 1;  // their budget, shared
   // Above this relative gap of the repetend, the other shapes are tried.
   double gap_to_try_others = 0.01;
+  // Called with every schedule shorter at N than all offered before (the
+  // unrollable form for a repetend) as soon as it is built, so that a search
+  // interrupted later still has it. May be empty.
+  std::function<void(const Schedule& schedule, Shape shape, Time makespan_at_total)> offer;
 };
 
 struct BuiltCandidate {

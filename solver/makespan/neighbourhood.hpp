@@ -2,20 +2,29 @@
 // (docs/algorithms.md, "The makespan at N"): the whole-problem full search
 // grows with N x the makespan and is out of reach at 16 devices x 128
 // micro-batches, yet the losses of a good schedule sit in a few places (the
-// warmup, the cooldown, a stall in the middle). So we free only the
-// instances that start inside a window of time, keep every other instance
-// where it is (a constant that occupies its devices and holds its memory),
-// and let the solver re-place the free ones to end the window as early as
-// possible (for the tail window that is the makespan). After every gain the
-// schedule is compacted: each instance starts as early as its dependencies
-// and its devices' previous instances allow, in the same order per device,
-// which cannot raise any memory peak (a device's memory levels depend only
-// on the order of its instances) and lets the time won in the window reach
-// the end. Windows start at the tail and the head, then slide over the
-// rest, until a pass gains nothing or the budget ends.
+// warmup, the cooldown, a stall in the middle). So we free some instances,
+// keep every other one where it is, and let the solver re-place the free
+// ones to end as early as possible (solver/makespan/window_resolve.hpp).
+// After every accepted move the schedule is compacted: each instance starts
+// as early as its dependencies and its devices' previous instances allow, in
+// the same order per device, which cannot raise any memory peak (a device's
+// memory levels depend only on the order of its instances) and lets the
+// time won reach the end.
+//
+// The search runs until its budget ends or the bound is reached, in rounds.
+// A round tries the tail and the head (a slice of time, then the last or
+// first micro-batches), bands of a few devices at the tail, windows around
+// instances on the critical path, then slices sliding towards the head. A
+// move that ends its window earlier without lengthening the schedule is
+// taken even when the makespan stays: it leaves slack the next window can
+// use. A round without a shorter makespan doubles the windows' size (up to
+// what one encoding may hold); past that size the search restarts from the
+// next start schedule given, then cycles back with other random choices.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "model/schedule.hpp"
 #include "solver/search.hpp"
@@ -24,15 +33,25 @@ namespace tessel {
 
 struct NeighbourhoodStats {
   int windows = 0;       // windows solved (sat, unsat or out of time)
-  int improvements = 0;  // windows that shortened the schedule
+  int timeouts = 0;      // windows whose time ran out before the last answer
+  int moves = 0;         // windows accepted (their end earlier, the makespan no longer)
+  int improvements = 0;  // accepted windows that shortened the makespan
+  int rounds = 0;
+  int restarts = 0;      // switches to another start schedule
 };
 
-// A schedule no longer than `start` (a valid schedule of the placement's N
-// micro-batches, no fused units), valid (checked with schedule_fits), by
-// options.deadline; uses options.backend and options.memory_limit. Stops
-// early when the makespan reaches `bound`.
+// Called with every schedule shorter than all before (valid, N micro-batches).
+using OnShorter = std::function<void(const Schedule&)>;
+
+// A schedule no longer than the shortest of `starts` (valid schedules of the
+// placement's N micro-batches, no fused units, shortest first is not
+// required), valid (checked with schedule_fits), by options.deadline; uses
+// options.backend and options.memory_limit. Stops early when the makespan
+// reaches `bound`.
+Schedule improve_by_neighbourhoods(const std::vector<Schedule>& starts, const SearchOptions& options, Time bound,
+                                   NeighbourhoodStats* stats = nullptr, const OnShorter& on_shorter = {});
 Schedule improve_by_neighbourhoods(const Schedule& start, const SearchOptions& options, Time bound,
-                                   NeighbourhoodStats* stats = nullptr);
+                                   NeighbourhoodStats* stats = nullptr, const OnShorter& on_shorter = {});
 
 // Every instance as early as dependencies and the order on its devices
 // allow (exposed for the tests; the memory peaks stay the same).

@@ -1,0 +1,99 @@
+// The makespan at N is anytime (solver/search.hpp, Progress::improved): every
+// schedule shorter than those before reaches the caller as soon as a
+// candidate or a neighbourhood gain produces it, each passes the verifier,
+// and the last one offered is the answer. And the stop flag ends a long
+// neighbourhood budget at once with the best schedule so far.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "model/placement_json.hpp"
+#include "solver/search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+// Each schedule offered, verified at N (a repetend unrolled first).
+struct Recorder : Progress {
+  int total_micros = 0;
+  std::mutex mutex;
+  std::vector<Time> makespans;
+  std::vector<Shape> shapes;
+
+  void improved(const Schedule& schedule, Shape shape, Time makespan_at_total) override {
+    const Schedule at_total = shape == Shape::Repetend ? unroll(schedule, total_micros) : schedule;
+    const verify::Report report = testing::verify_schedule(at_total);
+    std::lock_guard<std::mutex> lock(mutex);
+    INFO(verify::report_to_text(report));
+    CHECK(report.valid);
+    CHECK(report.makespan == makespan_at_total);
+    makespans.push_back(makespan_at_total);
+    shapes.push_back(shape);
+  }
+};
+
+// Interleaved 1F1B, 4 ranks x 2 chunks, F=2 B=2 W=1, 16 micro-batches, its
+// own peaks as the limits: the hand-made schedule takes 172 steps, the
+// windows of the neighbourhood search find 171.
+SearchRequest interleaved_request(const testing::TempDir& dir) {
+  auto generate = testing::run_tessel("generate interleaved-1f1b --stages 4 --nmicros 16 --span F=2,B=2,W=1 "
+                                      "--placement-out " + dir.file("pl.json") + " -o " + dir.file("hand.json"));
+  REQUIRE(generate.exit_code == 0);
+  SearchRequest request;
+  request.placement = read_placement_file(dir.file("pl.json"));
+  request.memory_limit = {11, 9, 7, 5};
+  request.total_micros = 16;
+  request.threads = 1;
+  request.tuning.improve_seconds = 0.2;
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("anytime: each shorter schedule is offered as found, verified, the answer last", "[makespan][anytime]") {
+  testing::TempDir dir;
+  SearchRequest request = interleaved_request(dir);
+  request.tuning.lns_seconds = 20;
+  Recorder recorder;
+  recorder.total_micros = 16;
+  const SearchReport report = solve(request, recorder);
+  REQUIRE(report.makespan);
+  REQUIRE(recorder.makespans.size() >= 2);
+  // The repetend first (172, the hand-made length), then only shorter ones;
+  // the search repeats its answer once at the end.
+  CHECK(recorder.shapes.front() == Shape::Repetend);
+  CHECK(recorder.makespans.front() == 172);
+  for (size_t i = 1; i + 1 < recorder.makespans.size(); ++i) CHECK(recorder.makespans[i] < recorder.makespans[i - 1]);
+  CHECK(recorder.makespans.back() == report.makespan->makespan);
+  CHECK(report.makespan->makespan < 172);
+  CHECK(report.makespan->construction == "improve: neighbourhoods");
+}
+
+TEST_CASE("anytime: the stop flag ends a long neighbourhood search with its best so far", "[makespan][anytime]") {
+  testing::TempDir dir;
+  SearchRequest request = interleaved_request(dir);
+  request.tuning.lns_seconds = 3600;
+  request.tuning.improve_seconds = 3600;
+  StopFlag stop{false};
+  request.deadline = Deadline::none(&stop);
+  Recorder recorder;
+  recorder.total_micros = 16;
+  std::thread interrupt([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    stop = true;
+  });
+  const auto begin = std::chrono::steady_clock::now();
+  const SearchReport report = solve(request, recorder);
+  interrupt.join();
+  CHECK(seconds_since(begin) < 30);  // not the hour it was given
+  CHECK(report.outcome == Outcome::Interrupted);
+  REQUIRE(report.best);
+  REQUIRE(report.makespan);
+  CHECK(report.makespan->makespan <= 172);
+  CHECK(recorder.makespans.back() == report.makespan->makespan);
+}
