@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "solver/component_shift.hpp"
+#include "solver/memory_rate_bound.hpp"
 #include "solver/placement_symmetry.hpp"
 #include "solver/steady_memory.hpp"
 
@@ -185,7 +186,9 @@ CyclicOrderEncoding encode_cyclic_order(Backend& backend, const Placement& place
   if (max_in_flight < 1) throw std::invalid_argument("encode_cyclic_order: Kmax >= 1");
   CyclicOrderEncoding encoding;
   encoding.max_in_flight = max_in_flight;
-  encoding.period_floor = std::max<Time>(1, period_lower_bound(placement));
+  // L, or the memory-rate bound when it is above (memory_rate_bound.hpp).
+  encoding.period_floor =
+      std::max<Time>({1, period_lower_bound(placement), memory_rate_bound(placement, memory_limit).period});
   encoding.first.assign(placement.blocks.size(), std::nullopt);
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     // Thousands of blocks, each an order encoding over Kmax values: the
