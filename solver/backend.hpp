@@ -93,6 +93,16 @@ class Backend {
     (void)assumptions;
     return {};
   }
+  // Learned-clause sharing between solvers of the same encoding (the period
+  // race, solver/period_race.hpp): after share_learned(longest), the clauses
+  // of at most `longest` literals the solver learns are kept (0: none), and
+  // take_learned() hands over those kept since its last call; add_learned()
+  // adds clauses another solver of the same encoding learned (implied by
+  // the encoding, so adding them changes no answer). Literal codes as in
+  // Lit. The default shares nothing.
+  virtual void share_learned(int longest) { (void)longest; }
+  virtual std::vector<std::vector<int>> take_learned() { return {}; }
+  virtual void add_learned(const std::vector<std::vector<int>>& clauses) { (void)clauses; }
   // Values of the last Sat answer.
   virtual bool value(Lit lit) = 0;
   virtual int value(IntVar x) = 0;

@@ -36,9 +36,11 @@
 #include <cadical.hpp>
 
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "solver/at_most_one.hpp"
 #include "solver/backend.hpp"
@@ -253,6 +255,31 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     return split;
   }
 
+  void share_learned(int longest) override {
+    if (learner_) solver_.disconnect_learner();
+    learner_.reset();
+    if (longest <= 0) return;
+    learner_ = std::make_unique<ShortClauses>(longest);
+    solver_.connect_learner(learner_.get());
+  }
+
+  std::vector<std::vector<int>> take_learned() override {
+    return learner_ ? learner_->take() : std::vector<std::vector<int>>{};
+  }
+
+  // Between calls only (CaDiCaL adds clauses to a solver at rest). A clause
+  // naming a variable this solver never created is skipped: only the
+  // encodings' own variables are shared.
+  void add_learned(const std::vector<std::vector<int>>& clauses) override {
+    for (const std::vector<int>& clause : clauses) {
+      bool known = true;
+      for (int code : clause) known = known && code != 0 && std::abs(code) <= variables_;
+      if (!known) continue;
+      for (int code : clause) solver_.add(code);
+      solver_.add(0);
+    }
+  }
+
   bool value(Lit lit) override {
     if (last_answer_ != Answer::Sat) throw std::logic_error("cadical backend: value() without a Sat answer");
     check(lit);
@@ -289,7 +316,30 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     return occupied;
   }
 
+  // What CaDiCaL learns, the clauses of at most `longest` literals kept
+  // until taken (it calls learn() with each literal, then 0).
+  class ShortClauses final : public CaDiCaL::Learner {
+   public:
+    explicit ShortClauses(int longest) : longest_(longest) {}
+    bool learning(int size) override { return size <= longest_; }
+    void learn(int lit) override {
+      if (lit != 0) {
+        current_.push_back(lit);
+        return;
+      }
+      kept_.push_back(std::move(current_));
+      current_.clear();
+    }
+    std::vector<std::vector<int>> take() { return std::exchange(kept_, {}); }
+
+   private:
+    int longest_;
+    std::vector<int> current_;
+    std::vector<std::vector<int>> kept_;
+  };
+
   CaDiCaL::Solver solver_;
+  std::unique_ptr<ShortClauses> learner_;  // connected by share_learned()
   int variables_ = 0;
   Lit truth_;
   std::vector<cnf::OrderVar> ints_;

@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "solver/component_shift.hpp"
+#include "solver/memory_rate_bound.hpp"
 #include "solver/placement_symmetry.hpp"
 #include "solver/steady_memory.hpp"
 
@@ -135,7 +137,8 @@ bool add_memory(Backend& backend, const CyclicOrderEncoding& encoding, const Pla
 // source block starts at s = 0, so at quotient 0, phase 0, before every
 // other block of its devices, block 0 itself on a mirrored placement
 // (placement_symmetry.hpp); the copies of a window placement in increasing
-// (quotient, phase) of their first blocks.
+// (quotient, phase) of their first blocks; a source at quotient 0 in every
+// part that may be moved by whole periods (component_shift.hpp).
 
 void add_symmetry_rules(Backend& backend, CyclicOrderEncoding& encoding, const Placement& placement,
                         const std::vector<long long>& memory_limit, int copies) {
@@ -158,6 +161,11 @@ void add_symmetry_rules(Backend& backend, CyclicOrderEncoding& encoding, const P
     some_source_first.push_back(first);
   }
   backend.add_clause(some_source_first);
+  for (const std::vector<int>& sources : shiftable_part_sources(placement, copies)) {
+    std::vector<Lit> some_at_zero;
+    for (int source : sources) some_at_zero.push_back(backend.at_most(encoding.quotients[source], 0));
+    backend.add_clause(some_at_zero);
+  }
 
   if (copies < 2) return;
   const size_t per_copy = placement.blocks.size() / copies;
@@ -178,7 +186,9 @@ CyclicOrderEncoding encode_cyclic_order(Backend& backend, const Placement& place
   if (max_in_flight < 1) throw std::invalid_argument("encode_cyclic_order: Kmax >= 1");
   CyclicOrderEncoding encoding;
   encoding.max_in_flight = max_in_flight;
-  encoding.period_floor = std::max<Time>(1, period_lower_bound(placement));
+  // L, or the memory-rate bound when it is above (memory_rate_bound.hpp).
+  encoding.period_floor =
+      std::max<Time>({1, period_lower_bound(placement), memory_rate_bound(placement, memory_limit).period});
   encoding.first.assign(placement.blocks.size(), std::nullopt);
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     // Thousands of blocks, each an order encoding over Kmax values: the

@@ -46,7 +46,7 @@ struct OrderDependency {
 
 struct CyclicOrderEncoding {
   int max_in_flight = 0;
-  Time period_floor = 0;           // L: no answer has a shorter period
+  Time period_floor = 0;           // L or the memory-rate bound: no answer has a shorter period
   std::vector<IntVar> quotients;   // q(b) in [0, Kmax)
   std::map<std::pair<int, int>, Lit> before;  // (x, y), x < y, sharing a device: [tau(x) < tau(y)]
   std::vector<OrderDependency> dependencies;

@@ -15,6 +15,7 @@
 // exclusivity — each guarded by the period's selector literal.
 #include "solver/modulo_encoding.hpp"
 
+#include "solver/component_shift.hpp"
 #include "solver/placement_symmetry.hpp"
 #include "solver/steady_memory.hpp"
 
@@ -239,6 +240,16 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
 //    maps a solution to one of the same period and latency; any solution can
 //    be renamed into this order, which is strict because two copies of one
 //    block share its devices. The shift commutes with the renaming.
+//  - In every part of the placement that may be moved by whole periods
+//    (component_shift.hpp: no edge to the rest, memory balanced per device),
+//    some source has quotient 0. Applied last: take a solution obeying the
+//    rules above and move each such part by -(its least quotient) periods.
+//    Phases, dependencies and every device's memory stay (the header says
+//    why); no start goes below 0 or above where it was, so the latency and
+//    the in-flight bound still hold; the source at s = 0 keeps its quotient
+//    0 (its part's least), and the parts holding a copy's first block are not
+//    moved, so the copies' order stays. A part's least quotient is a
+//    source's, since a dependency never lowers the quotient.
 
 void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                         const std::vector<long long>& memory_limit, int copies) {
@@ -255,6 +266,11 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
     some_source_first.push_back(first);
   }
   backend.add_clause(some_source_first);
+  for (const std::vector<int>& sources : shiftable_part_sources(placement, copies)) {
+    std::vector<Lit> some_at_zero;
+    for (int source : sources) some_at_zero.push_back(backend.at_most(encoding.quotients[source], 0));
+    backend.add_clause(some_at_zero);
+  }
 
   if (copies < 2) return;
   const size_t per_copy = placement.blocks.size() / copies;

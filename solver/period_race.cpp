@@ -46,6 +46,7 @@ const char* configuration_name(int configuration) {
 
 // One solver deciding one period under one configuration.
 struct Attempt {
+  int id = 0;  // tells its clauses apart in the period's pool
   int period = 0;
   int configuration = 0;
   bool cube_worker = false;  // joins the period's cubes (else decides it whole)
@@ -54,12 +55,22 @@ struct Attempt {
   std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
 };
 
+// The short clauses the solvers of one period learned, for the others
+// (Backend::take_learned / add_learned): every attempt on a period encodes
+// the same question with the same variables, so a clause one learns holds
+// for all. Each reader keeps how far it has read.
+struct ClausePool {
+  std::vector<std::pair<int, std::vector<int>>> clauses;  // (attempt id, clause)
+  std::map<int, size_t> read;                             // attempt id -> clauses read
+};
+
 class Race {
  public:
   Race(const PeriodRaceQuestion& question, const SearchOptions& options, const Deadline& deadline)
       : question_(question), options_(options), deadline_(deadline), next_period_(question.first_period) {
     own_configuration_ = options.backend_settings.configuration;
     cubing_ = options.cubes.depth > 0 && options.backend == "cadical";
+    sharing_ = options.share_clauses > 0 && options.backend == "cadical";
     if (options.backend == "cadical" && !cubing_)
       for (int configuration : {2, 1, 0})
         if (configuration != own_configuration_) rivals_.push_back(configuration);
@@ -166,6 +177,7 @@ class Race {
 
   std::shared_ptr<Attempt> start(int period, int configuration) {
     auto attempt = std::make_shared<Attempt>();
+    attempt->id = next_id_++;
     attempt->period = period;
     attempt->configuration = configuration;
     tried_.insert({period, configuration});
@@ -181,6 +193,7 @@ class Race {
     std::unique_ptr<Backend> backend = make_backend(options_.backend, settings);
     ModuloEncoding encoding = encode_modulo(*backend, *question_.window, options_.memory_limit, attempt->period,
                                             attempt->period, question_.max_in_flight, question_.rules, deadline);
+    if (sharing_) backend->share_learned(options_.share_clauses);
     Answer answer = Answer::Unknown;
     if (encoding.complete && !attempt->cube_worker) answer = decide(*attempt, *backend, encoding, deadline);
     if (encoding.complete && (attempt->cube_worker || attempt->split)) {
@@ -200,9 +213,37 @@ class Race {
   // until it is answered or split: then attempt.split is set.
   Answer decide(Attempt& attempt, Backend& backend, const ModuloEncoding& encoding, const Deadline& deadline) {
     const std::vector<Lit> period{period_assumption(encoding, attempt.period)};
-    if (!cubing_ || attempt.configuration != own_configuration_) return backend.solve(period, deadline);
+    if (!cubing_ || attempt.configuration != own_configuration_) return solve_sharing(attempt, backend, period, deadline);
     auto may_split = [&] { return claim_split(attempt.period); };
-    return solve_or_split(attempt.period, backend, period, deadline, may_split, attempt.split);
+    return solve_or_split(attempt, backend, period, deadline, may_split, attempt.split);
+  }
+
+  // The question whole; with sharing on, in slices, the clauses exchanged
+  // with the period's other solvers between them.
+  Answer solve_sharing(const Attempt& attempt, Backend& backend, const std::vector<Lit>& assumptions,
+                       const Deadline& deadline) {
+    if (!sharing_) return backend.solve(assumptions, deadline);
+    for (;;) {
+      const Answer answer = backend.solve(assumptions, deadline.within(kSplitCheckSeconds));
+      if (answer != Answer::Unknown || deadline.expired()) return answer;
+      exchange(attempt, backend);
+    }
+  }
+
+  // This solver's new short clauses into the period's pool, the others' new
+  // ones into this solver.
+  void exchange(const Attempt& attempt, Backend& backend) {
+    std::vector<std::vector<int>> mine = backend.take_learned();
+    std::vector<std::vector<int>> theirs;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ClausePool& pool = pools_[attempt.period];
+      for (std::vector<int>& clause : mine) pool.clauses.push_back({attempt.id, std::move(clause)});
+      size_t& read = pool.read[attempt.id];
+      for (; read < pool.clauses.size(); ++read)
+        if (pool.clauses[read].first != attempt.id) theirs.push_back(pool.clauses[read].second);
+    }
+    backend.add_learned(theirs);
   }
 
   // `cube` on this solver in slices (the first cube_after_seconds long);
@@ -210,14 +251,18 @@ class Race {
   // it and the sub-cubes go to the period's queue (`split` set). An
   // interrupted CaDiCaL call resumes with all it learned.
   template <class MaySplit>
-  Answer solve_or_split(int period, Backend& backend, const std::vector<Lit>& cube, const Deadline& deadline,
-                        MaySplit may_split, bool& split) {
-    double slice = options_.cubes.after_seconds;
+  Answer solve_or_split(const Attempt& attempt, Backend& backend, const std::vector<Lit>& cube,
+                        const Deadline& deadline, MaySplit may_split, bool& split) {
+    const int period = attempt.period;
+    double slice = sharing_ ? kSplitCheckSeconds : options_.cubes.after_seconds;
+    const auto begin = std::chrono::steady_clock::now();
     bool splittable = true;
     for (;;) {
       const Answer answer = backend.solve(cube, deadline.within(slice));
       if (answer != Answer::Unknown || deadline.expired()) return answer;
       slice = kSplitCheckSeconds;
+      if (sharing_) exchange(attempt, backend);
+      if (seconds_since(begin) < options_.cubes.after_seconds) continue;
       if (!splittable || !may_split()) continue;
       const CubeSplit cubes =
           backend.split_into_cubes(options_.cubes.depth, deadline.within(options_.cubes.split_seconds), cube);
@@ -294,7 +339,7 @@ class Race {
       bool split = false;
       const double resplit = options_.cubes.resplit_seconds;
       auto may_split = [&] { return claim_resplit(period) || (resplit > 0 && seconds_since(begin) >= resplit); };
-      const Answer answer = solve_or_split(period, *backend, cube, deadline, may_split, split);
+      const Answer answer = solve_or_split(*attempt, *backend, cube, deadline, may_split, split);
       std::ostringstream line;
       line << "repetend: " << question_.label << "period " << period << ": cube " << *index + 1 << ": "
            << (split ? "split" : answer_name(answer)) << " (" << seconds_since(begin) << " s)";
@@ -389,6 +434,7 @@ class Race {
   std::vector<int> rivals_;
 
   bool cubing_ = false;  // set once, before any thread starts
+  bool sharing_ = false;  // likewise: short learned clauses shared per period
   int idle_ = 0;         // threads waiting for work
 
   std::mutex mutex_;
@@ -398,6 +444,8 @@ class Race {
   bool given_up_ = false;
   std::map<int, PeriodState> states_;
   std::map<int, CubeJob> jobs_;
+  std::map<int, ClausePool> pools_;
+  int next_id_ = 0;
   std::set<std::pair<int, int>> tried_;
   std::vector<std::shared_ptr<Attempt>> running_;
   std::optional<SatisfiedPeriod> solution_;

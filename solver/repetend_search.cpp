@@ -1,6 +1,8 @@
 // Strategy `repetend` (docs/algorithms.md, "The repetend as a modulo schedule"): for
 // each window size k (micro-batches per period), periods P_k = k L, k L + 1,
-// ... each decided on the modulo encoding of the window placement (k copies
+// ... (from the memory-rate bound instead when it is above k L,
+// memory_rate_bound.hpp) each decided on the modulo encoding of the window
+// placement (k copies
 // of the placement, window_placement.hpp); the first satisfiable one is the
 // answer and every unsatisfiable one below it is part of the proof. Then, on
 // the same solver, the latency of one window is bisected downward under
@@ -41,6 +43,7 @@
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/fast_repetend.hpp"
+#include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/order_period_search.hpp"
@@ -122,6 +125,25 @@ WindowOutcome decide_window_by_order(const Placement& window, int k, const Searc
   return outcome;
 }
 
+// The first period worth asking: L, or the memory-rate bound when it is
+// above (memory_rate_bound.hpp), which rules out the periods below it
+// without a solver call.
+// The report lists the bound with the solver calls, as the refutation of
+// those periods.
+long long first_period(const Placement& window, const SearchOptions& options, const std::string& label,
+                       std::vector<SolverCall>& calls) {
+  const long long load = period_lower_bound(window);
+  const MemoryRateBound memory = memory_rate_bound(window, options.memory_limit);
+  if (memory.period <= load) return load;
+  std::ostringstream what;
+  what << label << "periods " << load << " .. " << memory.period - 1 << " by the memory-rate bound (device "
+       << memory.device << " holds " << static_cast<long long>(memory.held) << " memory-steps per pass, limit "
+       << memory.limit << ")";
+  calls.push_back({what.str(), Answer::Unsat, 0});
+  if (options.progress) options.progress("repetend: " + what.str() + ": impossible");
+  return memory.period;
+}
+
 // Periods lower_bound .. last_period one after the other on this thread;
 // one solver per chunk of consecutive periods (see the file comment). The
 // solver of the satisfiable period is left in `backend` for the latency.
@@ -182,14 +204,16 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
   WindowOutcome outcome;
   outcome.attempt.k = k;
-  const int lower_bound = period_lower_bound(window);
+  const int lower_bound = static_cast<int>(std::min<long long>(first_period(window, options, label, calls), last_period + 1));
   outcome.attempt.proven_lower_bound = lower_bound;
   const ModuloRules rules{options.symmetry, k};
   const int chunk = std::max(1, options.periods_per_solver);
 
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
-  if (options.threads > 1 && chunk == 1) {
+  if (lower_bound > last_period) {
+    // Every period up to the last one is below the bound: nothing to ask.
+  } else if (options.threads > 1 && chunk == 1) {
     // Several periods (and configurations) at once, answers in period order.
     PeriodRaceOutcome raced = race_periods(
         {&window, lower_bound, last_period, max_in_flight, rules, !capped && fallback.in_flight <= max_in_flight, label,

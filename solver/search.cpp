@@ -89,6 +89,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.periods_per_solver = static_cast<int>(tuning.periods_per_solver);
   options.cubes = {static_cast<int>(tuning.cube_depth), tuning.cube_after_seconds, tuning.cube_split_seconds,
                    tuning.cube_resplit_seconds};
+  options.share_clauses = static_cast<int>(tuning.share_clauses);
   return options;
 }
 

@@ -64,6 +64,9 @@ struct SearchOptions {
   int threads = 1;
   // Threads > 1: a hard last period split into cubes (solver/cube_split.hpp).
   CubeSettings cubes;
+  // Threads > 1, CaDiCaL: the solvers of one period share the clauses they
+  // learn of at most this many literals (0: none; solver/period_race.hpp).
+  int share_clauses = 0;
   ProgressSink progress;
 };
 

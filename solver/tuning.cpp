@@ -63,6 +63,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "threads > 1: seconds for the lookahead choosing the cubes' literals (past it: most frequent literals)"},
       {"cube_resplit_seconds", &Tuning::cube_resplit_seconds, 0, 3600, false,
        "threads > 1: a cube running this long is split again (0 = only when a thread waits for work)"},
+      {"share_clauses", &Tuning::share_clauses, 0, 64, true,
+       "threads > 1, CaDiCaL: learned clauses of at most this many literals shared by a period's solvers (0 = none)"},
   };
   return knobs;
 }

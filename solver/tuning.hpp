@@ -54,6 +54,9 @@ struct Tuning {
   double cube_after_seconds = 2;
   double cube_split_seconds = 1;
   double cube_resplit_seconds = 0;
+  // Threads > 1, CaDiCaL: learned clauses of at most this many literals
+  // shared by the solvers of one period (0 = none).
+  double share_clauses = 0;
 };
 
 struct TuningKnob {

@@ -5,6 +5,7 @@
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/memory_rate_bound.hpp"
 #include "solver/repetend_search.hpp"
 #include "tests/support.hpp"
 
@@ -39,9 +40,16 @@ void check_valid_for_any_length(const SearchResult& result) {
   }
 }
 
-// Every period from L up to the answer was decided unsat by the solver.
+// Every period from L up to the answer was decided unsat by the solver, or
+// lies below the memory-rate bound, which the report then lists.
 void check_proof(const SearchResult& result) {
-  for (int period = result.lower_bound; period < result.period; ++period) {
+  REQUIRE(result.schedule);
+  const Time bound = memory_rate_bound(result.schedule->placement, result.schedule->memory_limit).period;
+  bool bound_listed = false;
+  for (const SolverCall& call : result.calls)
+    bound_listed |= call.what.find("memory-rate bound") != std::string::npos && call.answer == Answer::Unsat;
+  CHECK(bound_listed == (bound > result.lower_bound));
+  for (int period = std::max<Time>(result.lower_bound, bound); period < result.period; ++period) {
     bool unsat = false;
     for (const SolverCall& call : result.calls)
       unsat |= call.what == "period " + std::to_string(period) && call.answer == Answer::Unsat;
