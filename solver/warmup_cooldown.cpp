@@ -37,10 +37,10 @@ namespace {
 struct Squeeze {
   const Placement& placement;
   const ModuloSolution& solution;
-  int window_start;
-  int window_end;
+  Time window_start;
+  Time window_end;
 
-  int modulo(int block, int micro) const { return micro * solution.period + solution.starts[block]; }
+  Time modulo(int block, int micro) const { return Time{micro} * solution.period + solution.starts[block]; }
   bool in_warmup(int block, int micro) const { return modulo(block, micro) < window_start; }
   bool in_cooldown(int block, int micro) const { return modulo(block, micro) >= window_end; }
 };
@@ -147,7 +147,7 @@ bool fits_for_any_length(const Schedule& schedule, const Deadline& deadline) {
 
 namespace {
 
-int boundary_steps(const Schedule& schedule) {
+Time boundary_steps(const Schedule& schedule) {
   return makespan(schedule) - (schedule.repetend->end - schedule.repetend->start);
 }
 

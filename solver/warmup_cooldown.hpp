@@ -37,7 +37,7 @@ bool fits_for_any_length(const Schedule& schedule, const Deadline& deadline = De
 struct WarmupCooldown {
   Schedule schedule;     // nmicros = K, repetend marked
   bool squeezed = false; // false: the truncated modulo schedule
-  int truncated_steps = 0;  // warmup + cooldown steps before the squeeze
+  Time truncated_steps = 0;  // warmup + cooldown ticks before the squeeze
 };
 
 // Past `deadline` the squeeze is skipped (the truncated schedule is valid

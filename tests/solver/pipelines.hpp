@@ -45,7 +45,9 @@ inline SearchResult proven_full(const Placement& placement, int nmicros, const s
   options.backend = backend;
   options.memory_limit = memory;
   options.nmicros = nmicros;
-  options.deadline = Deadline::after_seconds(30);
+  // A hang guard, not a time target: these proofs take a few seconds on a
+  // quiet machine, and several times that when the machine is shared.
+  options.deadline = Deadline::after_seconds(180);
   return search_full(placement, options);
 }
 
