@@ -1,4 +1,6 @@
-// The candidates at N: the repetend unrolled; the cheap aperiodic ones
+// The candidates at N: the repetend unrolled, and when it is above the
+// bound its pattern for every micro-batch compacted and other windows of
+// its period; the cheap aperiodic ones
 // always (the best list schedule of the portfolio, the best replay of a
 // hand-made family's order), since the repetend's warmup and cooldown are
 // built around one window and lose to them at small N; the staged schedule
@@ -19,6 +21,7 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
+#include "solver/makespan/modulo_compacted.hpp"
 #include "solver/makespan/neighbourhood.hpp"
 #include "solver/makespan/repetend_variants.hpp"
 #include "solver/makespan_bound.hpp"
@@ -48,6 +51,23 @@ BuiltCandidate repetend_candidate(const CandidateInput& input) {
     built.summary.note = "does not unroll to " + std::to_string(input.total_micros) + ": " + error.reason;
   }
   built.summary.seconds = seconds_since(begin);
+  return built;
+}
+
+// The repetend's pattern for every micro-batch, compacted
+// (modulo_compacted.hpp); listed only when it beats the repetend at N.
+std::optional<BuiltCandidate> modulo_candidate(const CandidateInput& input, Time repetend_makespan) {
+  const auto begin = std::chrono::steady_clock::now();
+  std::optional<Schedule> compact = modulo_compacted(*input.period->schedule, input.total_micros);
+  if (!compact || makespan(*compact) >= repetend_makespan) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "modulo, compacted";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(*compact);
+  built.summary.note = "the repetend's pattern for every micro-batch, each instance then as early as it can";
+  built.summary.seconds = seconds_since(begin);
+  built.schedule = compact;
+  built.at_total = std::move(compact);
   return built;
 }
 
@@ -247,9 +267,12 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   offer_new(input, candidates, offered, shortest);
   const std::optional<Time> repetend_makespan = candidates.front().summary.makespan;
   const Time bound = makespan_lower_bound(*input.placement, input.total_micros, input.options.memory_limit);
-  if (repetend_makespan && *repetend_makespan > bound)
+  if (repetend_makespan && *repetend_makespan > bound) {
+    if (std::optional<BuiltCandidate> modulo = modulo_candidate(input, *repetend_makespan))
+      candidates.push_back(std::move(*modulo));
     if (std::optional<BuiltCandidate> variant = variant_candidate(input, *repetend_makespan))
       candidates.push_back(std::move(*variant));
+  }
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
   offer_new(input, candidates, offered, shortest);

@@ -62,16 +62,17 @@ TEST_CASE("period race: periods all refuted give no answer and the bound above t
   const SearchResult reference = search_repetend(placement, options);
   REQUIRE(reference.status == SearchStatus::Found);
   const int lower = period_lower_bound(placement);
-  REQUIRE(reference.period > lower);  // at least one refutation to race
+  const int period = static_cast<int>(reference.period);
+  REQUIRE(period > lower);  // at least one refutation to race
   std::vector<SolverCall> calls;
-  PeriodRaceOutcome raced = race_periods({&placement, lower, reference.period - 1, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+  PeriodRaceOutcome raced = race_periods({&placement, lower, period - 1, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
                                          options, options.deadline, calls);
   CHECK_FALSE(raced.found);
   CHECK_FALSE(raced.gave_up);
   CHECK(raced.proven_lower_bound == reference.period);
   CHECK(calls.size() >= static_cast<size_t>(reference.period - lower));
 
-  raced = race_periods({&placement, lower, reference.period, static_cast<int>(placement.blocks.size()), {}, false, "", 3}, options,
+  raced = race_periods({&placement, lower, period, static_cast<int>(placement.blocks.size()), {}, false, "", 3}, options,
                        options.deadline, calls);
   REQUIRE(raced.found);
   CHECK(raced.found->period == reference.period);
