@@ -3,6 +3,7 @@
 // backwards, and the full solver's proven optimum to check a bound against.
 #pragma once
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -98,5 +99,33 @@ inline std::vector<Memory> one_micro_peaks(const Placement& placement) {
   return peak;
 }
 
+
+// One round of the bound-against-optimum tests: a random pipeline on 2 or 3
+// devices (a V every third round), 2-4 micro-batches, limits at one
+// micro-batch's peaks (one more every fourth round), and its optimum proven
+// by the full solver (CaDiCaL), verified. Nothing when no schedule fits.
+struct ProvenRound {
+  Placement placement;
+  int nmicros = 0;
+  std::vector<Memory> limits;
+  SearchResult optimum;  // Found, makespan == proven lower bound
+};
+
+inline std::optional<ProvenRound> proven_round(std::mt19937& random, int round) {
+  const int ndevs = 2 + round % 2;
+  const bool fold = round % 3 == 0;
+  ProvenRound proven;
+  proven.placement = random_pipeline(random, ndevs, fold ? 2 * ndevs : ndevs + round % 2, fold);
+  proven.nmicros = 2 + round % 3;
+  proven.limits = one_micro_peaks(proven.placement);
+  for (Memory& limit : proven.limits) limit += round % 4 == 0 ? 1 : 0;
+  INFO("round " << round << ", " << ndevs << " devices, N=" << proven.nmicros);
+  proven.optimum = proven_full(proven.placement, proven.nmicros, proven.limits, "cadical");
+  if (proven.optimum.status == SearchStatus::Infeasible) return std::nullopt;
+  REQUIRE(proven.optimum.status == SearchStatus::Found);
+  REQUIRE(proven.optimum.makespan == proven.optimum.proven_lower_bound);
+  CHECK(verify_schedule(*proven.optimum.schedule).valid);
+  return proven;
+}
 
 }  // namespace tessel::testing

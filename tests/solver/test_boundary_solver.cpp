@@ -15,45 +15,12 @@
 #include "solver/boundary_solver.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/warmup_cooldown.hpp"
+#include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
 
 namespace {
-
-// A chain of `stages` stages on `ndevs` devices (stage i on i mod ndevs): a
-// forward that allocates 1-2, an input backward, a weight backward that
-// frees it; spans 1-3.
-Placement random_chain(std::mt19937& random, int ndevs, int stages) {
-  std::uniform_int_distribution<int> span(1, 3), allocation(1, 2);
-  Placement placement;
-  placement.name = "random chain";
-  placement.ndevs = ndevs;
-  auto add = [&](const std::string& id, int device, Time length, Memory memory) {
-    Block block;
-    block.id = id;
-    block.devices = {device};
-    block.span = length;
-    block.memory = memory;
-    placement.blocks.push_back(block);
-    return static_cast<int>(placement.blocks.size()) - 1;
-  };
-  std::vector<int> forward, input, weight;
-  std::vector<Memory> held;
-  for (int i = 0; i < stages; ++i) {
-    held.push_back(allocation(random));
-    forward.push_back(add("f" + std::to_string(i), i % ndevs, span(random), held.back()));
-  }
-  for (int i = stages - 1; i >= 0; --i) {
-    input.push_back(add("b" + std::to_string(i), i % ndevs, span(random), 0));
-    weight.push_back(add("w" + std::to_string(i), i % ndevs, span(random), -held[i]));
-  }
-  for (int i = 0; i + 1 < stages; ++i) placement.edges.push_back({forward[i], forward[i + 1], 0});
-  placement.edges.push_back({forward.back(), input.front(), 0});
-  for (int i = 0; i + 1 < stages; ++i) placement.edges.push_back({input[i], input[i + 1], 0});
-  for (int i = 0; i < stages; ++i) placement.edges.push_back({input[i], weight[i], 0});
-  return placement;
-}
 
 void require_unrolls(const Schedule& schedule) {
   REQUIRE(fits_for_any_length(schedule));
@@ -72,7 +39,7 @@ TEST_CASE("boundary: narrowed domains cut no answer; both backends prove the sam
   int compared = 0, shortened = 0;
   for (int round = 0; round < 8; ++round) {
     const int ndevs = 2 + round % 2;
-    const Placement placement = random_chain(random, ndevs, ndevs + 1);
+    const Placement placement = testing::random_pipeline(random, ndevs, ndevs + 1, false);
     Memory per_micro = 0;
     for (const Block& block : placement.blocks) per_micro = std::max(per_micro, block.memory);
     SearchOptions options;
