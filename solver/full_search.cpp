@@ -82,13 +82,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // left (the solver needs the rest), when a schedule is in hand that they
   // could prove optimal.
   if (best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
-    ExactEndsInput ends;
-    ends.placement = &placement;
-    ends.nmicros = nmicros;
-    ends.limits = options.memory_limit;
-    ends.backend = options.backend;
-    ends.settings = options.backend_settings;
-    ends.deadline = options.deadline.within(std::min(options.ends_seconds, options.deadline.seconds_left() / 2));
+    const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
+    const ExactEndsInput ends = exact_ends_input(placement, nmicros, options, options.deadline.within(seconds));
     bound = with_exact_ends(ends, makespan(*best), bound);
     if (bound.argument == BoundArgument::ExactEnds)
       report("full: exact ends prove makespan >= " + std::to_string(bound.value));

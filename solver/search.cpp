@@ -205,14 +205,8 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
                        long long proven) {
   const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
   if (options.ends_seconds <= 0 || best <= std::max(proven, closed.value)) return closed;
-  ExactEndsInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = options.memory_limit;
-  input.backend = options.backend;
-  input.settings = options.backend_settings;
-  input.deadline = options.deadline.within(options.ends_seconds);
-  return with_exact_ends(input, best, closed);
+  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(options.ends_seconds)),
+                         best, closed);
 }
 
 // The candidates of the period strategies, the shortest first in rank

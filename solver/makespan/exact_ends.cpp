@@ -492,4 +492,16 @@ MakespanBound with_exact_ends(ExactEndsInput input, long long best, MakespanBoun
   return bound;
 }
 
+ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                const Deadline& deadline) {
+  ExactEndsInput input;
+  input.placement = &placement;
+  input.nmicros = nmicros;
+  input.limits = options.memory_limit;
+  input.backend = options.backend;
+  input.settings = options.backend_settings;
+  input.deadline = deadline;
+  return input;
+}
+
 }  // namespace tessel

@@ -28,6 +28,7 @@
 #include "solver/backend.hpp"
 #include "solver/deadline.hpp"
 #include "solver/makespan_bound.hpp"
+#include "solver/search_result.hpp"
 
 namespace tessel {
 
@@ -65,6 +66,11 @@ struct ExactEnds {
 // The best such bound over the devices (highest load first) within the
 // deadline.
 ExactEnds exact_ends_bound(const ExactEndsInput& input);
+
+// The input for `placement` at `nmicros` under the search's memory limits,
+// backend and settings, ending at `deadline`.
+ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                const Deadline& deadline);
 
 // `bound` (the closed bounds of the same N and limits) raised by the exact
 // ends when they pass it. Nothing is asked when `best`, the makespan of a
