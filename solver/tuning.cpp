@@ -46,7 +46,7 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
       {"lns_share", &Tuning::lns_share, 0, 1, false,
        "makespan, with --time-limit: the neighbourhood search may use this share of the time left when it starts "
-       "(if more than lns_seconds); it stops early at the bound"},
+       "(if more than lns_seconds; 0 = off); it stops early at the bound"},
       {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
        "schedule is above the closed bounds; the full search starts from it too (0 = skip)"},

@@ -221,11 +221,10 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
     if (!before || makespan(*built.at_total) < *before) before = makespan(*built.at_total);
   }
   if (starts.empty()) return std::nullopt;
-  // Given a time limit, the search may use a share of what is left: the
-  // neighbourhoods keep finding shorter schedules long after their default
-  // half second (interleaved 1F1B, 4 ranks, N 32: 332 -> 331 in 10 s), and
-  // they stop at the bound. Without one, the default budget keeps the
-  // default search short.
+  // Given a time limit and `lns_share`, the search may use a share of what
+  // is left: the neighbourhoods keep finding shorter schedules long after
+  // their default half second (interleaved 1F1B, 4 ranks, N 32: 332 -> 331
+  // in 10 s), and they stop at the bound.
   double seconds = input.lns_seconds;
   if (input.lns_seconds > 0 && !input.options.deadline.unlimited())
     seconds = std::max(seconds, input.lns_share * input.options.deadline.seconds_left());

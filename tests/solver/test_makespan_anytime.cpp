@@ -102,7 +102,7 @@ TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and
   // 32 micro-batches of the same placement: the hand-made 332 is one step
   // above the optimum 331 (the full solver proves it), which the default
   // half second of neighbourhoods does not reach on this machine; with a
-  // 20 s limit they get half of what is left (lns_share) and do. The bound
+  // 20 s limit and lns_share 0.5 they get half of what is left and do. The bound
   // (328) is below the optimum, so they cannot stop early: the time they
   // spend shows the share was given.
   testing::TempDir dir;
@@ -110,6 +110,7 @@ TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and
   request.total_micros = 32;
   request.tuning.improve_seconds = 2;
   request.deadline = Deadline::after_seconds(20);
+  request.tuning.lns_share = 0.5;  // off by default
   Recorder recorder;
   recorder.total_micros = 32;
   const SearchReport report = solve(request, recorder);

@@ -1,0 +1,40 @@
+// Every knob of the tuning table (solver/tuning.hpp) refuses a value below
+// its minimum, above its maximum, a fraction where it takes whole numbers,
+// and an unknown name, each as an input error naming `--tune` (exit 2 at the
+// command line); its own bounds are taken.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "model/input_error.hpp"
+#include "solver/tuning.hpp"
+
+using namespace tessel;
+
+namespace {
+
+std::string assignment(const TuningKnob& knob, double value) {
+  std::ostringstream text;
+  text << knob.name << "=" << value;
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("tuning: every knob refuses values out of its range, takes its bounds", "[tuning]") {
+  for (const TuningKnob& knob : tuning_knobs()) {
+    INFO(knob.name);
+    Tuning tuning;
+    CHECK_THROWS_AS(apply_tuning(tuning, assignment(knob, knob.minimum - 1)), InputError);
+    CHECK_THROWS_AS(apply_tuning(tuning, assignment(knob, knob.maximum + 1)), InputError);
+    if (knob.integer && knob.maximum > knob.minimum)
+      CHECK_THROWS_AS(apply_tuning(tuning, assignment(knob, knob.minimum + 0.5)), InputError);
+    apply_tuning(tuning, assignment(knob, knob.minimum));
+    CHECK(tuning.*knob.field == knob.minimum);
+    apply_tuning(tuning, assignment(knob, knob.maximum));
+    CHECK(tuning.*knob.field == knob.maximum);
+  }
+  Tuning tuning;
+  CHECK_THROWS_AS(apply_tuning(tuning, "lns_shares=0.5"), InputError);
+}
