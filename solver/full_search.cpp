@@ -30,6 +30,20 @@
 namespace tessel {
 namespace {
 
+// Whether the memory limit of `device` can be reached at all: not when every
+// allocation of its blocks' `nmicros` copies together stays within it (the
+// memory-free case of the hand-made schedules' own peaks, e.g. interleaved
+// zero bubble at N = 16 holding all 32 activations). Such a device needs no
+// constraint, and its steps x allocations terms neither cost memory nor
+// count against the budget.
+bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit) {
+  Memory most = 0;
+  for (const Block& block : placement.blocks)
+    if (block.memory > 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
+      most += block.memory * nmicros;
+  return most > limit;
+}
+
 // Micro-batches one after another, each as its own list schedule.
 Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
   Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
@@ -102,6 +116,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   long long memory_terms = 0;
   if (!options.memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device) {
+      if (!memory_can_bind(placement, device, nmicros, options.memory_limit[device])) continue;
       long long allocations = 0;
       for (const Block& block : placement.blocks)
         if (block.memory != 0 &&
@@ -182,7 +197,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       }
     }
     if (starts.size() > 1) backend->add_no_overlap(starts, spans);
-    if (options.memory_limit.empty() || allocations.empty()) continue;
+    if (options.memory_limit.empty() || allocations.empty() ||
+        !memory_can_bind(placement, device, nmicros, options.memory_limit[device]))
+      continue;
     for (int step = 0; step < horizon; ++step) {
       if (out_of_time_building()) return result;
       LinearSum sum;

@@ -18,7 +18,7 @@ const std::vector<tessel::cli::Command>& commands() {
       {"verify", "check a schedule independently; print violations or metrics", run_verify},
       {"show", "print a schedule as a text timeline", run_show},
       {"unroll", "expand a repetend schedule to N micro-batches", run_unroll},
-      {"generate", "the classic schedules: gpipe, 1f1b, interleaved-1f1b, zb-h1, zb-h2, zb-v", run_generate},
+      {"generate", "the hand-made schedules: 1F1B, interleaved, zero bubble, V, DualPipe (generate --help)", run_generate},
       {"import", "read a schedule of another tool (tessel-json, pytorch-csv, megatron-order)", run_import},
       {"export", "write a schedule for another tool (pytorch-csv, chrome-trace, svg)", run_export},
       {"bench", "run problems on several backends/strategies and print one table", run_bench},

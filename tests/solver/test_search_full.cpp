@@ -15,6 +15,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "solver/full_search.hpp"
+#include "model/input_error.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -184,4 +185,22 @@ TEST_CASE("full: an expired deadline gives up with the schedule in hand", "[sear
   REQUIRE(result.schedule);  // the serial schedule, valid but not optimal
   CHECK(testing::verify_schedule(*result.schedule).valid);
   CHECK(result.proven_lower_bound < result.makespan);
+}
+
+TEST_CASE("full: a memory limit no order can reach costs no encoding budget", "[search][full]") {
+  // mshape on 4 devices at 64 micro-batches: a binding limit needs more
+  // steps x allocations terms than the budget (refused as bad input); a
+  // limit above every allocation together is no constraint at all, so the
+  // same size is built (and given up at once, the deadline having passed).
+  Placement placement = make_case("mshape", 4, false);
+  SearchOptions options;
+  options.nmicros = 64;
+  options.deadline = Deadline{Deadline::Clock::now()};
+  options.memory_limit.assign(4, 8);
+  CHECK_THROWS_AS(search_full(placement, options), InputError);
+  options.memory_limit.assign(4, 64);
+  SearchResult result = search_full(placement, options);
+  CHECK(result.status == SearchStatus::Timeout);
+  REQUIRE(result.schedule);
+  CHECK(testing::verify_schedule(*result.schedule).valid);
 }
