@@ -161,6 +161,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     return true;
   };
 
+  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
+         std::to_string(horizon) + " steps");
   backend = make_backend(options.backend, options.backend_settings);
   std::vector<std::vector<IntVar>> start(nblocks);  // [block][micro]
   for (int b = 0; b < nblocks; ++b)
@@ -256,6 +258,10 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     for (int b = 0; b < nblocks; ++b)
       for (int micro = 0; micro < nmicros; ++micro)
         assumptions.push_back(backend->at_most(start[b][micro], bound - placement.blocks[b].span));
+    // Said before the call: a refutation may take minutes, and the progress
+    // line should name the question it is waiting on.
+    report("full: is makespan <= " + std::to_string(bound) + " possible? (proven >= " +
+           std::to_string(result.proven_lower_bound) + ", best " + std::to_string(makespan(*best)) + ")");
     auto call_start = std::chrono::steady_clock::now();
     Answer answer = backend->solve(assumptions, options.deadline);
     double seconds = seconds_since(call_start);

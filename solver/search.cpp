@@ -19,6 +19,8 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
 #include "solver/makespan/exact_ends.hpp"
+#include "solver/makespan/family_replay.hpp"
+#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
@@ -136,10 +138,28 @@ std::optional<Schedule> repetend_start(const Placement& placement, const SearchO
   }
 }
 
+// The full solver's start: the shortest of the quick repetend and the
+// constructions that take no solver (the hand-made families' orders replayed,
+// the list-scheduling portfolio). Its makespan is the horizon, and the first
+// question the solver is asked is one step below it: when the hand-made
+// schedule is optimal, one refutation proves it.
+std::optional<Schedule> full_start(const Placement& placement, const SearchOptions& options, int nmicros) {
+  std::optional<Schedule> best = repetend_start(placement, options, nmicros);
+  auto consider = [&](const Schedule& schedule) {
+    if (!best || makespan(schedule) < makespan(*best)) best = schedule;
+  };
+  if (static_cast<int>(options.memory_limit.size()) != placement.ndevs) return best;  // the constructions need limits
+  for (const Replay& replay : family_replays(placement, options.memory_limit, nmicros)) consider(replay.schedule);
+  const double list_seconds = options.deadline.unlimited() ? 1 : std::min(1.0, options.deadline.seconds_left() / 8);
+  if (auto list = best_list_schedule(placement, options.memory_limit, nmicros, options.deadline.within(list_seconds)))
+    consider(list->schedule);
+  return best;
+}
+
 SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   switch (request.strategy) {
     case Strategy::Full:
-      return search_full(placement, options, repetend_start(placement, options, *options.nmicros));
+      return search_full(placement, options, full_start(placement, options, *options.nmicros));
     case Strategy::Fast:
       return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,
                          request.tuning.fast_improve_seconds);

@@ -15,6 +15,8 @@
 
 #include "cases/builtin_cases.hpp"
 #include "solver/full_search.hpp"
+#include "solver/search.hpp"
+#include "tests/solver/pipelines.hpp"
 #include "model/input_error.hpp"
 #include "tests/support.hpp"
 
@@ -203,4 +205,29 @@ TEST_CASE("full: a memory limit no order can reach costs no encoding budget", "[
   CHECK(result.status == SearchStatus::Timeout);
   REQUIRE(result.schedule);
   CHECK(testing::verify_schedule(*result.schedule).valid);
+}
+
+TEST_CASE("full strategy: starts from the hand-made order on its own placement", "[search][full]") {
+  // V-Half, 8 stages, 16 micro-batches, its own peaks: the family's order
+  // replayed (113 steps) is shorter than the quick repetend unrolled, so it
+  // is the start, and the solver's first question is one step below it
+  // (the question that proves a hand-made schedule optimal, when it is).
+  const testing::HandMade made = testing::hand_made("v-half", 8, 16, 1, 1, 1);
+  const Time hand = makespan(made.schedule);
+  SearchRequest request;
+  request.placement = made.placement;
+  request.memory_limit = made.peaks;
+  request.strategy = Strategy::Full;
+  request.nmicros = 16;
+  request.total_micros = 16;
+  request.threads = 1;
+  request.deadline = Deadline::after_seconds(4);
+  Progress quiet;
+  const SearchReport report = solve(request, quiet);
+  REQUIRE(report.makespan);
+  REQUIRE(report.best);
+  CHECK(report.makespan->makespan <= hand);
+  CHECK(testing::verify_schedule(*report.best).valid);
+  REQUIRE_FALSE(report.calls.empty());
+  CHECK(report.calls.front().what == "makespan <= " + std::to_string(hand - 1));
 }
