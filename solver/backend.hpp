@@ -103,6 +103,14 @@ class Backend {
   virtual void share_learned(int longest) { (void)longest; }
   virtual std::vector<std::vector<int>> take_learned() { return {}; }
   virtual void add_learned(const std::vector<std::vector<int>>& clauses) { (void)clauses; }
+  // A hint, not a constraint: the solver's decisions on x lean towards
+  // `value` (solution-guided search: started from a known schedule's values,
+  // a satisfiable question close to it is answered by a schedule close to
+  // it). Changes no answer. The default ignores it.
+  virtual void prefer(IntVar x, int value) {
+    (void)x;
+    (void)value;
+  }
   // Values of the last Sat answer.
   virtual bool value(Lit lit) = 0;
   virtual int value(IntVar x) = 0;

@@ -121,6 +121,17 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
   Lit at_most(IntVar x, int value) override { return cnf::order_at_most(*this, order(x), value); }
 
+  // Every literal [x <= v] of the chain gets the phase `value` gives it.
+  void prefer(IntVar x, int value) override {
+    const cnf::OrderVar& chain = order(x);
+    for (size_t i = 0; i < chain.le.size(); ++i) {
+      const Lit le = chain.le[i];
+      if (le == truth_ || le == ~truth_) continue;
+      const bool holds = value <= chain.lo + static_cast<int>(i);
+      solver_.phase(holds ? le.code : -le.code);
+    }
+  }
+
   void add_difference(IntVar x, IntVar y, int c, const std::vector<Lit>& guard) override {
     cnf::add_order_difference(*this, order(x), order(y), c, guard);
   }

@@ -48,7 +48,7 @@ SPAN_SETS = ["F=1,B=1,W=1", "F=2,B=2,W=1", "F=3,B=2,W=1", "F=1,B=2,W=2"]
 INPUT_BACKWARD_IS_I = {"dualpipe", "dualpipev"}
 QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dualpipev", 4, 16, "F=1,B=2,W=2")}
 TIME_LIMIT = 20
-PROOF_SECONDS = 30  # the full solver on a tie the default search left undecided
+PROOF_SECONDS = 60  # the full solver on a tie the default search left undecided
 ENDS_SECONDS = 30  # the exact ends bound on such a tie, before the full solver
 # The neighbourhood search may use this share of the time left (off in the
 # default search: `--tune lns_share`, docs/algorithms.md).

@@ -365,3 +365,31 @@ TEST_CASE("the deadline stops a hard solve inside the solver", "[backend]") {
     CHECK(double(std::clock() - started) / CLOCKS_PER_SEC < 1.5);
   }
 }
+
+TEST_CASE("a preferred value changes no answer", "[backend]") {
+  // Solution-guided search (Backend::prefer) only sets the solver's decision
+  // phases: on random problems, hinted towards random values, the answer is
+  // still the brute force's, and a model still satisfies the problem.
+  for (const std::string& name : backend_names()) {
+    if (!implemented(name)) continue;
+    std::mt19937 random(20261125);
+    for (int round = 0; round < 100; ++round) {
+      Problem p = random_problem(random);
+      bool expected = false;
+      for (const Assignment& a : all_assignments(p)) expected = expected || satisfies(p, a);
+      Encoded e = encode(name, p);
+      for (size_t i = 0; i < p.domains.size(); ++i) {
+        std::uniform_int_distribution<int> hint(p.domains[i].first - 1, p.domains[i].second + 1);
+        e.backend->prefer(e.ints[i], hint(random));
+      }
+      INFO("backend " << name << " round " << round);
+      const Answer answer = e.backend->solve({}, Deadline{});
+      REQUIRE((answer == Answer::Sat) == expected);
+      if (answer != Answer::Sat) continue;
+      Assignment model;
+      for (IntVar x : e.ints) model.ints.push_back(e.backend->value(x));
+      for (Lit b : e.bools) model.bools.push_back(e.backend->value(b));
+      CHECK(satisfies(p, model));
+    }
+  }
+}
