@@ -245,6 +245,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.list_seconds = request.tuning.list_seconds;
   input.lns_seconds = request.tuning.lns_seconds;
   input.lns_share = request.tuning.lns_share;
+  input.improve_share = request.tuning.improve_share;
   input.repetend_variants = static_cast<int>(request.tuning.repetend_variants);
   input.variant_seconds = request.tuning.variant_seconds;
   MakespanReport makespan_report;

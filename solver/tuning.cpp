@@ -47,6 +47,9 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"lns_share", &Tuning::lns_share, 0, 1, false,
        "makespan, with --time-limit: the neighbourhood search may use this share of the time left when it starts "
        "(if more than lns_seconds; 0 = off); it stops early at the bound"},
+      {"improve_share", &Tuning::improve_share, 0, 1, false,
+       "makespan, with --time-limit: the full search from the best schedule may use this share of the time left "
+       "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal"},
       {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
        "schedule is above the closed bounds; the full search starts from it too (0 = skip)"},

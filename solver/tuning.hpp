@@ -44,6 +44,10 @@ struct Tuning {
   // default: a time limit is a cap, and the benchmarks that time the period
   // proof under one would otherwise time the neighbourhoods too.
   double lns_share = 0;
+  // The same for the full search from the best schedule (the improvement
+  // phase, after the neighbourhoods): this share of the time left, if more
+  // than improve_seconds. Off by default for the same reason.
+  double improve_share = 0;
   // The exact ends bound when the best schedule at N is above the closed bounds.
   double ends_seconds = 2;
   // Other windows of the found period, warmup and cooldown built for each.

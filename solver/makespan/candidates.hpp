@@ -27,6 +27,7 @@ struct CandidateInput {
   double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
   double lns_share = 0;        // with a deadline: at least this share of the time left (see tuning.hpp)
+  double improve_share = 0;    // the same for the improvement by the full search
   int repetend_variants = 0;   // other windows of the found period tried (0: skip)
   double variant_seconds = 1;  // their budget, shared
   // Above this relative gap of the repetend, the other shapes are tried.
