@@ -14,10 +14,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 std::vector<std::vector<int>> blocks_per_device(const Placement& placement) {
   std::vector<std::vector<int>> result(placement.ndevs);
   for (size_t b = 0; b < placement.blocks.size(); ++b)
@@ -105,20 +101,12 @@ bool add_memory(Backend& backend, const CyclicOrderEncoding& encoding, const Pla
   if (memory_limit.empty()) return true;
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
-    std::vector<size_t> blocks;
-    for (size_t b = 0; b < placement.blocks.size(); ++b)
-      if (placement.blocks[b].memory != 0 && on_device(placement.blocks[b], device)) blocks.push_back(b);
     const long long limit = memory_limit[device];
-    if (blocks.empty()) {
-      if (limit < 0) backend.add_clause({});
-      continue;
-    }
-    const HeldMemory held =
-        encode_held_memory(backend, placement, blocks, encoding.quotients, encoding.max_in_flight, limit);
-    if (held.impossible) {
-      backend.add_clause({});
-      continue;
-    }
+    const std::optional<DeviceMemory> memory =
+        encode_device_memory(backend, placement, device, encoding.quotients, encoding.max_in_flight, limit);
+    if (!memory) continue;
+    const std::vector<size_t>& blocks = memory->blocks;
+    const HeldMemory& held = memory->held;
     if (!held.held.ints.empty()) backend.add_linear_at_most(held.held, limit);
     for (size_t x : blocks) {
       const long long own = placement.blocks[x].memory;

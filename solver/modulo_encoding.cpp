@@ -164,20 +164,12 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
   };
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
-    std::vector<size_t> blocks;
-    for (size_t b = 0; b < placement.blocks.size(); ++b)
-      if (placement.blocks[b].memory != 0 && on_device(placement.blocks[b], device)) blocks.push_back(b);
     const long long limit = memory_limit[device];
-    if (blocks.empty()) {
-      if (limit < 0) backend.add_clause({});
-      continue;
-    }
-    const HeldMemory held =
-        encode_held_memory(backend, placement, blocks, encoding.quotients, encoding.max_in_flight, limit);
-    if (held.impossible) {
-      backend.add_clause({});
-      continue;
-    }
+    const std::optional<DeviceMemory> memory =
+        encode_device_memory(backend, placement, device, encoding.quotients, encoding.max_in_flight, limit);
+    if (!memory) continue;
+    const std::vector<size_t>& blocks = memory->blocks;
+    const HeldMemory& held = memory->held;
     for (const MemoryGap& gap : held.gaps)
       add_distance_implications(backend, encoding, gap.pair, distances(gap.pair.allocates)[gap.pair.frees], gap.gap);
     for (int phase = 0; phase + 1 < encoding.last_period; ++phase) {

@@ -99,4 +99,25 @@ HeldMemory encode_held_memory(Backend& backend, const Placement& placement, cons
   return result;
 }
 
+std::optional<DeviceMemory> encode_device_memory(Backend& backend, const Placement& placement, int device,
+                                                 const std::vector<IntVar>& quotients, int max_in_flight,
+                                                 long long limit) {
+  DeviceMemory memory;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.memory != 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
+      memory.blocks.push_back(b);
+  }
+  if (memory.blocks.empty()) {
+    if (limit < 0) backend.add_clause({});
+    return std::nullopt;
+  }
+  memory.held = encode_held_memory(backend, placement, memory.blocks, quotients, max_in_flight, limit);
+  if (memory.held.impossible) {
+    backend.add_clause({});
+    return std::nullopt;
+  }
+  return memory;
+}
+
 }  // namespace tessel

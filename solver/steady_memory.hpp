@@ -49,4 +49,16 @@ struct HeldMemory {
 HeldMemory encode_held_memory(Backend& backend, const Placement& placement, const std::vector<size_t>& blocks,
                               const std::vector<IntVar>& quotients, int max_in_flight, long long limit);
 
+// The same for one device of a steady-state encoding, its blocks found here:
+// nullopt when the device needs no phase bounds (no block changes its
+// memory, or its limit cannot be met, and then the empty clause is added: the
+// question is unsatisfiable).
+struct DeviceMemory {
+  std::vector<size_t> blocks;  // on the device, memory delta not zero
+  HeldMemory held;
+};
+std::optional<DeviceMemory> encode_device_memory(Backend& backend, const Placement& placement, int device,
+                                                 const std::vector<IntVar>& quotients, int max_in_flight,
+                                                 long long limit);
+
 }  // namespace tessel
