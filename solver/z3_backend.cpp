@@ -161,7 +161,15 @@ class Z3Backend final : public Backend {
     for (Lit lit : assumptions) terms.push_back(expr_of(lit));
     z3::check_result result = check_interruptibly(terms, deadline);
     if (result == z3::sat) {
-      model_ = solver_.get_model();
+      // Under a load the timeout can fire after the check said sat and
+      // before the model is kept (measured in CI: "there is no current
+      // model"); without a model the answer is not usable, so it is unknown.
+      try {
+        model_ = solver_.get_model();
+      } catch (const z3::exception&) {
+        gave_up_ = true;
+        return Answer::Unknown;
+      }
       return Answer::Sat;
     }
     if (result == z3::unsat) return Answer::Unsat;
