@@ -122,7 +122,7 @@ class Z3Backend final : public Backend {
   // Z3 watches its own timeout, but not our stop flag: while it searches, a
   // watcher polls the flag and interrupts the context when it rises.
   z3::check_result check_interruptibly(const z3::expr_vector& terms, const Deadline& deadline) {
-    if (!deadline.stop) return solver_.check(terms);
+    if (!deadline.stop) return check_or_unknown(terms, deadline);
     std::mutex mutex;
     std::condition_variable done_signal;
     bool done = false;
@@ -136,14 +136,35 @@ class Z3Backend final : public Backend {
         done_signal.wait_for(lock, std::chrono::milliseconds(20));
       }
     });
-    z3::check_result result = solver_.check(terms);
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      done = true;
+    auto stop_watcher = [&] {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        done = true;
+      }
+      done_signal.notify_one();
+      watcher.join();
+    };
+    z3::check_result result = z3::unknown;
+    try {
+      result = check_or_unknown(terms, deadline);
+    } catch (...) {
+      stop_watcher();
+      throw;
     }
-    done_signal.notify_one();
-    watcher.join();
+    stop_watcher();
     return result;
+  }
+
+  // A check cut short by the timeout or an interrupt may throw ("canceled")
+  // instead of answering unknown; past the deadline that is an unknown
+  // answer, before it a real error.
+  z3::check_result check_or_unknown(const z3::expr_vector& terms, const Deadline& deadline) {
+    try {
+      return solver_.check(terms);
+    } catch (const z3::exception&) {
+      if (deadline.stopped() || deadline.expired()) return z3::unknown;
+      throw;
+    }
   }
 
   Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) override {
