@@ -41,6 +41,12 @@ struct Deadline {
     own.at = std::min(at, after_seconds(seconds).at);
     return own;
   }
+  // A phase's budget: `seconds`, or with a time limit the `share` of the
+  // time left if that is more (solver/tuning.hpp, lns_share, improve_share).
+  Deadline within_budget(double seconds, double share) const {
+    if (!unlimited()) seconds = std::max(seconds, share * seconds_left());
+    return within(seconds);
+  }
   // The same deadline, also stopped by `flag`.
   Deadline with_sibling_stop(const StopFlag* flag) const {
     Deadline own = *this;

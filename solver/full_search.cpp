@@ -114,9 +114,13 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
 
   // Refuse what cannot be built (see encoding_budget.hpp).
   long long memory_terms = 0;
+  std::vector<bool> binds(placement.ndevs, false);  // the devices whose memory needs a constraint
+  if (!options.memory_limit.empty())
+    for (int device = 0; device < placement.ndevs; ++device)
+      binds[device] = memory_can_bind(placement, device, nmicros, options.memory_limit[device]);
   if (!options.memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device) {
-      if (!memory_can_bind(placement, device, nmicros, options.memory_limit[device])) continue;
+      if (!binds[device]) continue;
       long long allocations = 0;
       for (const Block& block : placement.blocks)
         if (block.memory != 0 &&
@@ -199,9 +203,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       }
     }
     if (starts.size() > 1) backend->add_no_overlap(starts, spans);
-    if (options.memory_limit.empty() || allocations.empty() ||
-        !memory_can_bind(placement, device, nmicros, options.memory_limit[device]))
-      continue;
+    if (allocations.empty() || !binds[device]) continue;
     for (int step = 0; step < horizon; ++step) {
       if (out_of_time_building()) return result;
       LinearSum sum;

@@ -183,10 +183,7 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   // full search's first question, one step below the best, can take tens of
   // seconds on 16 ranks (interleaved zero bubble, N 16: 10 s to go below
   // the hand-made 205, 41 s to prove 200 optimal).
-  double seconds = input.improve_seconds;
-  if (!input.options.deadline.unlimited())
-    seconds = std::max(seconds, input.improve_share * input.options.deadline.seconds_left());
-  options.deadline = input.options.deadline.within(seconds);
+  options.deadline = input.options.deadline.within_budget(input.improve_seconds, input.improve_share);
   options.progress = nullptr;
   Schedule plain = start;
   plain.repetend.reset();
@@ -232,11 +229,8 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
   // is left: the neighbourhoods keep finding shorter schedules long after
   // their default half second (interleaved 1F1B, 4 ranks, N 32: 332 -> 331
   // in 10 s), and they stop at the bound.
-  double seconds = input.lns_seconds;
-  if (input.lns_seconds > 0 && !input.options.deadline.unlimited())
-    seconds = std::max(seconds, input.lns_share * input.options.deadline.seconds_left());
   SearchOptions options = input.options;
-  options.deadline = input.options.deadline.within(seconds);
+  options.deadline = input.options.deadline.within_budget(input.lns_seconds, input.lns_share);
   NeighbourhoodStats stats;
   OnShorter on_shorter;
   if (input.offer)
