@@ -16,11 +16,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <sstream>
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
 #include "solver/backend.hpp"
+#include "solver/device_work_bounds.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan_bound.hpp"
@@ -72,8 +74,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   };
 
   // An upper bound: the serial schedule when it fits, else every instance in
-  // a row (any valid schedule can be serialised in start order without
-  // changing any device's memory curve, so this horizon loses nothing).
+  // a row, each after its longest incoming delay (any valid schedule can be
+  // serialised so, in start order, without changing any device's memory
+  // curve, so this horizon loses nothing).
   Schedule serial = serial_schedule(placement, options.memory_limit, nmicros);
   std::optional<Schedule> best;
   Time horizon = 0;  // 64-bit: measured times make the serial horizon large before the budget refuses it
@@ -81,7 +84,10 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     best = serial;
     horizon = makespan(serial);
   } else {
-    for (const Block& block : placement.blocks) horizon += block.span * nmicros;
+    std::vector<Time> longest_delay(placement.blocks.size(), 0);
+    for (const Edge& edge : placement.edges) longest_delay[edge.to] = std::max(longest_delay[edge.to], edge.delay);
+    for (size_t b = 0; b < placement.blocks.size(); ++b)
+      horizon += (placement.blocks[b].span + longest_delay[b]) * nmicros;
   }
   if (start_schedule && start_schedule->nmicros == nmicros && schedule_fits(*start_schedule) &&
       makespan(*start_schedule) < horizon) {
@@ -112,22 +118,28 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     return result;
   }
 
-  // Refuse what cannot be built (see encoding_budget.hpp).
-  long long memory_terms = 0;
+  // Refuse what cannot be built (see encoding_budget.hpp). Each start lies
+  // between the work its device must do before it and after it
+  // (device_work_bounds.hpp), so it takes literals, and memory terms, only
+  // for the steps of that range.
+  const DeviceWorkBounds work = device_work_bounds(placement, nmicros);
+  auto steps_of = [&](int b, int micro) {
+    return std::max<long long>(1, horizon - work.tail[b][micro] - work.head[b][micro] + 1);
+  };
+  long long memory_terms = 0, literals = 0;
   std::vector<bool> binds(placement.ndevs, false);  // the devices whose memory needs a constraint
   if (!options.memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device)
       binds[device] = memory_can_bind(placement, device, nmicros, options.memory_limit[device]);
-  if (!options.memory_limit.empty())
-    for (int device = 0; device < placement.ndevs; ++device) {
-      if (!binds[device]) continue;
-      long long allocations = 0;
-      for (const Block& block : placement.blocks)
-        if (block.memory != 0 &&
-            std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
-          allocations += nmicros;
-      memory_terms += allocations * horizon;
+  for (int b = 0; b < nblocks; ++b) {
+    const Block& block = placement.blocks[b];
+    int binding = 0;
+    for (int device : block.devices) binding += !options.memory_limit.empty() && binds[device] ? 1 : 0;
+    for (int micro = 0; micro < nmicros; ++micro) {
+      literals += steps_of(b, micro);
+      if (block.memory != 0) memory_terms += binding * steps_of(b, micro);
     }
+  }
   if (memory_terms > kMaxMemoryTerms)
     throw InputError("", "--nmicros",
                      std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
@@ -135,9 +147,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
                      std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
                      " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
                      "micro-batches with 'tessel unroll') or fewer --nmicros");
-
-  const long long literals = static_cast<long long>(nblocks) * nmicros * horizon;
-  if (literals > kMaxOrderLiterals)
+  // The backends' integers are 32-bit: a longer horizon is refused too.
+  if (literals > kMaxOrderLiterals || horizon > std::numeric_limits<int>::max() / 2)
     throw InputError("", "--nmicros",
                      std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
                          " ticks are too many for strategy full: its start variables would take " +
@@ -172,7 +183,11 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   for (int b = 0; b < nblocks; ++b)
     for (int micro = 0; micro < nmicros; ++micro) {
       if (out_of_time_building()) return result;
-      start[b].push_back(backend->new_int(0, horizon - placement.blocks[b].span));
+      const int earliest = static_cast<int>(work.head[b][micro]);
+      const int latest = static_cast<int>(horizon - work.tail[b][micro]);
+      start[b].push_back(backend->new_int(earliest, std::max(earliest, latest)));
+      // No room within the horizon: no schedule at all (the constant false).
+      if (latest < earliest) backend->add_clause({backend->at_most(start[b].back(), latest)});
     }
   for (const Edge& edge : placement.edges)
     for (int micro = 0; micro < nmicros; ++micro) {
@@ -182,11 +197,12 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     }
   // Symmetry: micro-batches are interchangeable, so the copies of one block
   // may be taken to run in micro-batch order (sorting each block's copies by
-  // time keeps every dependency, by a matching argument, and every memory curve).
+  // time keeps every dependency, by a matching argument, and every memory
+  // curve); on their shared device each then ends before the next starts.
   for (int b = 0; b < nblocks; ++b)
     for (int micro = 0; micro + 1 < nmicros; ++micro) {
       if (out_of_time_building()) return result;
-      backend->add_difference(start[b][micro + 1], start[b][micro], 1);
+      backend->add_difference(start[b][micro + 1], start[b][micro], static_cast<int>(placement.blocks[b].span));
     }
   for (int device = 0; device < placement.ndevs; ++device) {
     if (out_of_time_building()) return result;
@@ -267,7 +283,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     std::vector<Lit> assumptions;
     for (int b = 0; b < nblocks; ++b)
       for (int micro = 0; micro < nmicros; ++micro)
-        assumptions.push_back(backend->at_most(start[b][micro], bound - placement.blocks[b].span));
+        assumptions.push_back(backend->at_most(start[b][micro], bound - static_cast<int>(work.tail[b][micro])));
     // Said before the call: a refutation may take minutes, and the progress
     // line should name the question it is waiting on.
     report("full: is makespan <= " + std::to_string(bound) + " possible? (proven >= " +
