@@ -52,6 +52,26 @@ inline SearchResult proven_full(const Placement& placement, int nmicros, const s
   return search_full(placement, options);
 }
 
+// Blocks in one dependency chain, the i-th on devices[i] with spans[i] and
+// memory[i] (the small worked examples of the bound tests).
+inline Placement block_chain(const std::string& name, int ndevs, const std::vector<std::string>& ids,
+                             const std::vector<int>& devices, const std::vector<Time>& spans,
+                             const std::vector<Memory>& memory) {
+  Placement placement;
+  placement.name = name;
+  placement.ndevs = ndevs;
+  for (size_t b = 0; b < ids.size(); ++b) {
+    Block block;
+    block.id = ids[b];
+    block.devices = {devices[b]};
+    block.span = spans[b];
+    block.memory = memory[b];
+    placement.blocks.push_back(block);
+    if (b > 0) placement.edges.push_back({static_cast<int>(b) - 1, static_cast<int>(b)});
+  }
+  return placement;
+}
+
 // A random pipeline of one micro-batch: `stages` stages on `ndevs` devices
 // (stage i on i mod ndevs, or folded back as a V), each a forward that
 // allocates, an input-gradient backward and a weight gradient that free it

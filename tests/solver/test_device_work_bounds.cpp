@@ -24,21 +24,7 @@ using testing::verify_schedule;
 
 // f0 (device 0, span 1) -> f1 (device 1, span 2) -> b1 (device 1, span 2) -> b0 (device 0, span 1).
 Placement small_v() {
-  Placement placement;
-  placement.name = "small V";
-  placement.ndevs = 2;
-  const int devices[] = {0, 1, 1, 0};
-  const Time spans[] = {1, 2, 2, 1};
-  const char* names[] = {"f0", "f1", "b1", "b0"};
-  for (int b = 0; b < 4; ++b) {
-    Block block;
-    block.id = names[b];
-    block.devices = {devices[b]};
-    block.span = spans[b];
-    placement.blocks.push_back(block);
-    if (b > 0) placement.edges.push_back({b - 1, b});
-  }
-  return placement;
+  return testing::block_chain("small V", 2, {"f0", "f1", "b1", "b0"}, {0, 1, 1, 0}, {1, 2, 2, 1}, {0, 0, 0, 0});
 }
 
 // Each block's copies sorted by start: the schedule the full encoding's

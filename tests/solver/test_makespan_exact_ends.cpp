@@ -46,21 +46,8 @@ ExactEnds ends_of(const Placement& placement, int nmicros, const std::vector<Mem
 // f0 b0 on device 0, f1 b1 on device 1 between them, span 1; each forward
 // allocates 1 that its backward frees.
 Placement two_device_chain() {
-  Placement placement;
-  placement.name = "two-device chain";
-  placement.ndevs = 2;
-  const int devices[] = {0, 1, 1, 0};
-  const Memory memory[] = {1, 1, -1, -1};
-  const char* ids[] = {"f0", "f1", "b1", "b0"};
-  for (int b = 0; b < 4; ++b) {
-    Block block;
-    block.id = ids[b];
-    block.devices = {devices[b]};
-    block.memory = memory[b];
-    placement.blocks.push_back(block);
-    if (b > 0) placement.edges.push_back({b - 1, b});
-  }
-  return placement;
+  return testing::block_chain("two-device chain", 2, {"f0", "f1", "b1", "b0"}, {0, 1, 1, 0}, {1, 1, 1, 1},
+                              {1, 1, -1, -1});
 }
 
 }  // namespace
