@@ -39,45 +39,49 @@ std::vector<Time> chain_tails(const Placement& placement) {
 
 }  // namespace
 
-DeviceWorkBounds device_work_bounds(const Placement& placement, int nmicros) {
+DeviceWorkBounds::DeviceWorkBounds(const Placement& placement, long long nmicros) : nmicros_(nmicros) {
   const int count = static_cast<int>(placement.blocks.size());
   const std::vector<std::vector<bool>> reach = reachability(placement);
-  const std::vector<Time> earliest = earliest_starts(placement);
-  const std::vector<Time> tail = chain_tails(placement);
-  DeviceWorkBounds bounds;
-  bounds.head.assign(count, std::vector<Time>(nmicros, 0));
-  bounds.tail.assign(count, std::vector<Time>(nmicros, 0));
+  earliest_ = earliest_starts(placement);
+  chain_tail_ = chain_tails(placement);
+  devices_.resize(count);
   for (int b = 0; b < count; ++b) {
     const Block& block = placement.blocks[b];
+    span_.push_back(block.span);
     for (int device : block.devices) {
-      // Per copy of the set: the spans of b's device-mates before (after) it,
-      // and the least head (least tail beyond the span) among them.
-      Time before_span = 0, after_span = block.span;
-      Time least_head = earliest[b], least_beyond = tail[b] - block.span;
+      OnDevice own{0, earliest_[b], block.span, chain_tail_[b] - block.span};
       for (int other = 0; other < count; ++other) {
         const Block& mate = placement.blocks[other];
         if (other == b || std::find(mate.devices.begin(), mate.devices.end(), device) == mate.devices.end())
           continue;
         if (reach[other][b]) {
-          before_span += mate.span;
-          least_head = std::min(least_head, earliest[other]);
+          own.before_span += mate.span;
+          own.least_head = std::min(own.least_head, earliest_[other]);
         }
         if (reach[b][other]) {
-          after_span += mate.span;
-          least_beyond = std::min(least_beyond, tail[other] - mate.span);
+          own.after_span += mate.span;
+          own.least_beyond = std::min(own.least_beyond, chain_tail_[other] - mate.span);
         }
       }
-      for (int micro = 0; micro < nmicros; ++micro) {
-        // Copies 0..micro of the ancestors, 0..micro-1 of b itself.
-        const Time head = least_head + before_span * (micro + 1) + block.span * micro;
-        // Copies micro..N-1 of b and of its descendants, then the way out.
-        const Time after = after_span * (nmicros - micro) + least_beyond;
-        bounds.head[b][micro] = std::max({bounds.head[b][micro], head, earliest[b]});
-        bounds.tail[b][micro] = std::max({bounds.tail[b][micro], after, tail[b]});
-      }
+      devices_[b].push_back(own);
     }
   }
-  return bounds;
+}
+
+Time DeviceWorkBounds::head(int block, long long micro) const {
+  Time head = earliest_[block];
+  // Copies 0..micro of the ancestors, 0..micro-1 of the block itself.
+  for (const OnDevice& own : devices_[block])
+    head = std::max(head, own.least_head + own.before_span * (micro + 1) + span_[block] * micro);
+  return head;
+}
+
+Time DeviceWorkBounds::tail(int block, long long micro) const {
+  Time tail = chain_tail_[block];
+  // Copies micro..N-1 of the block and its descendants, then the way out.
+  for (const OnDevice& own : devices_[block])
+    tail = std::max(tail, own.after_span * (nmicros_ - micro) + own.least_beyond);
+  return tail;
 }
 
 }  // namespace tessel

@@ -21,13 +21,27 @@
 
 namespace tessel {
 
-struct DeviceWorkBounds {
-  // [block][micro]: start >= head.
-  std::vector<std::vector<Time>> head;
-  // [block][micro]: start <= T - tail for any makespan T.
-  std::vector<std::vector<Time>> tail;
-};
+// Per block, linear in the copy: O(blocks) memory whatever N.
+class DeviceWorkBounds {
+ public:
+  DeviceWorkBounds(const Placement& placement, long long nmicros);
 
-DeviceWorkBounds device_work_bounds(const Placement& placement, int nmicros);
+  // Copy `micro` of `block` starts at or after this.
+  Time head(int block, long long micro) const;
+  // ... and at or before T - tail for any makespan T.
+  Time tail(int block, long long micro) const;
+
+ private:
+  // One device of a block: the spans of its device-mates before (after) it
+  // per micro-batch, and the least head (least tail beyond the span) among
+  // the set.
+  struct OnDevice {
+    Time before_span = 0, least_head = 0;
+    Time after_span = 0, least_beyond = 0;
+  };
+  long long nmicros_ = 0;
+  std::vector<Time> span_, earliest_, chain_tail_;
+  std::vector<std::vector<OnDevice>> devices_;  // per block, one per device it runs on
+};
 
 }  // namespace tessel

@@ -122,9 +122,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // between the work its device must do before it and after it
   // (device_work_bounds.hpp), so it takes literals, and memory terms, only
   // for the steps of that range.
-  const DeviceWorkBounds work = device_work_bounds(placement, nmicros);
+  const DeviceWorkBounds work(placement, nmicros);
   auto steps_of = [&](int b, int micro) {
-    return std::max<long long>(1, horizon - work.tail[b][micro] - work.head[b][micro] + 1);
+    return std::max<long long>(1, horizon - work.tail(b, micro) - work.head(b, micro) + 1);
   };
   long long memory_terms = 0, literals = 0;
   std::vector<bool> binds(placement.ndevs, false);  // the devices whose memory needs a constraint
@@ -183,8 +183,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   for (int b = 0; b < nblocks; ++b)
     for (int micro = 0; micro < nmicros; ++micro) {
       if (out_of_time_building()) return result;
-      const int earliest = static_cast<int>(work.head[b][micro]);
-      const int latest = static_cast<int>(horizon - work.tail[b][micro]);
+      const int earliest = static_cast<int>(work.head(b, micro));
+      const int latest = static_cast<int>(horizon - work.tail(b, micro));
       start[b].push_back(backend->new_int(earliest, std::max(earliest, latest)));
       // No room within the horizon: no schedule at all (the constant false).
       if (latest < earliest) backend->add_clause({backend->at_most(start[b].back(), latest)});
@@ -283,7 +283,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     std::vector<Lit> assumptions;
     for (int b = 0; b < nblocks; ++b)
       for (int micro = 0; micro < nmicros; ++micro)
-        assumptions.push_back(backend->at_most(start[b][micro], bound - static_cast<int>(work.tail[b][micro])));
+        assumptions.push_back(backend->at_most(start[b][micro], bound - static_cast<int>(work.tail(b, micro))));
     // Said before the call: a refutation may take minutes, and the progress
     // line should name the question it is waiting on.
     report("full: is makespan <= " + std::to_string(bound) + " possible? (proven >= " +

@@ -38,15 +38,15 @@ std::vector<std::vector<Time>> sorted_starts(const Schedule& schedule) {
 
 // How many instances the bounds were checked on; a violation fails the test.
 int check_within_bounds(const Schedule& schedule) {
-  const DeviceWorkBounds bounds = device_work_bounds(schedule.placement, schedule.nmicros);
+  const DeviceWorkBounds bounds(schedule.placement, schedule.nmicros);
   const std::vector<std::vector<Time>> starts = sorted_starts(schedule);
   const Time length = makespan(schedule);
   int checked = 0;
   for (size_t b = 0; b < starts.size(); ++b)
     for (size_t micro = 0; micro < starts[b].size(); ++micro) {
       INFO(schedule.placement.name << ", block " << schedule.placement.blocks[b].id << " copy " << micro);
-      CHECK(bounds.head[b][micro] <= starts[b][micro]);
-      CHECK(starts[b][micro] + bounds.tail[b][micro] <= length);
+      CHECK(bounds.head(static_cast<int>(b), static_cast<long long>(micro)) <= starts[b][micro]);
+      CHECK(starts[b][micro] + bounds.tail(static_cast<int>(b), static_cast<long long>(micro)) <= length);
       ++checked;
     }
   return checked;
@@ -65,24 +65,37 @@ int check_list_schedules(const Placement& placement, const std::vector<Memory>& 
   return checked;
 }
 
+// Heads (or tails) of copies 0..nmicros-1 of `block`.
+std::vector<Time> heads_of(const DeviceWorkBounds& bounds, int block, int nmicros) {
+  std::vector<Time> heads;
+  for (int micro = 0; micro < nmicros; ++micro) heads.push_back(bounds.head(block, micro));
+  return heads;
+}
+
+std::vector<Time> tails_of(const DeviceWorkBounds& bounds, int block, int nmicros) {
+  std::vector<Time> tails;
+  for (int micro = 0; micro < nmicros; ++micro) tails.push_back(bounds.tail(block, micro));
+  return tails;
+}
+
 }  // namespace
 
 TEST_CASE("device work bounds: a two-device V, worked by hand", "[makespan][full]") {
-  const DeviceWorkBounds bounds = device_work_bounds(small_v(), 5);
+  const DeviceWorkBounds bounds(small_v(), 5);
   // f1: copy m after copies 0..m-1 of itself (span 2) on device 1, from its
   // chain head 1; before copies m..4 of f1 and b1 (4 per micro-batch), the
   // last of them a b1 (nothing after it on device 1 but b0's 1 step).
-  CHECK(bounds.head[1] == std::vector<Time>{1, 3, 5, 7, 9});
-  CHECK(bounds.tail[1] == std::vector<Time>{21, 17, 13, 9, 5});
+  CHECK(heads_of(bounds, 1, 5) == std::vector<Time>{1, 3, 5, 7, 9});
+  CHECK(tails_of(bounds, 1, 5) == std::vector<Time>{21, 17, 13, 9, 5});
   // b0: after copies 0..m of f0 and 0..m-1 of itself on device 0 (from 0),
   // never before its chain head 5; the copies m..4 of itself after it.
-  CHECK(bounds.head[3] == std::vector<Time>{5, 5, 5, 7, 9});
-  CHECK(bounds.tail[3] == std::vector<Time>{5, 4, 3, 2, 1});
+  CHECK(heads_of(bounds, 3, 5) == std::vector<Time>{5, 5, 5, 7, 9});
+  CHECK(tails_of(bounds, 3, 5) == std::vector<Time>{5, 4, 3, 2, 1});
   // f0: the chain of one micro-batch (6) until the copies on device 0 weigh more.
-  CHECK(bounds.tail[0] == std::vector<Time>{10, 8, 6, 6, 6});
+  CHECK(tails_of(bounds, 0, 5) == std::vector<Time>{10, 8, 6, 6, 6});
   // The optimum is 22 (device 1 busy 20 steps from step 1, then one b0):
   // copy 0 of f1 alone proves it.
-  CHECK(bounds.head[1][0] + bounds.tail[1][0] == 22);
+  CHECK(bounds.head(1, 0) + bounds.tail(1, 0) == 22);
 }
 
 TEST_CASE("device work bounds: every list schedule of random pipelines with delays lies within them",
