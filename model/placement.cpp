@@ -148,4 +148,31 @@ Time critical_path(const Placement& placement) {
   return length;
 }
 
+std::vector<Time> chain_tails(const Placement& placement) {
+  std::vector<Time> tail(placement.blocks.size(), 0);
+  std::vector<std::vector<const Edge*>> outgoing(placement.blocks.size());
+  for (const Edge& edge : placement.edges) outgoing[edge.from].push_back(&edge);
+  const std::vector<int> order = topological_order(placement);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Time after = 0;
+    for (const Edge* edge : outgoing[*it]) after = std::max(after, edge->delay + tail[edge->to]);
+    tail[*it] = placement.blocks[*it].span + after;
+  }
+  return tail;
+}
+
+std::vector<std::vector<char>> descendants(const Placement& placement) {
+  const size_t n = placement.blocks.size();
+  const std::vector<std::vector<int>> next = successors(placement);
+  const std::vector<int> order = topological_order(placement);
+  std::vector<std::vector<char>> reach(n, std::vector<char>(n, 0));
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    for (int after : next[*it]) {
+      reach[*it][after] = 1;
+      for (size_t far = 0; far < n; ++far)
+        if (reach[after][far]) reach[*it][far] = 1;
+    }
+  return reach;
+}
+
 }  // namespace tessel

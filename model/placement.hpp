@@ -89,4 +89,12 @@ std::vector<Time> earliest_starts(const Placement& placement);
 // Length of the longest dependency chain, spans and delays included.
 Time critical_path(const Placement& placement);
 
+// From each block's start to the end of its micro-batch run alone (the
+// longest chain from it, its own span, spans and delays included): the
+// mirror of earliest_starts.
+std::vector<Time> chain_tails(const Placement& placement);
+
+// descendants[a][b] != 0: b depends on a, directly or not (a != b). Requires a DAG.
+std::vector<std::vector<char>> descendants(const Placement& placement);
+
 }  // namespace tessel

@@ -1,47 +1,15 @@
-// Device work bounds (see the header): reachability between the blocks of
-// each device, then per block and micro-batch the sums of spans before and
+// Device work bounds (see the header): the descendants of each block on
+// its devices, then per block and micro-batch the sums of spans before and
 // after it, each with the shortest way in or out of the set.
 #include "solver/device_work_bounds.hpp"
 
 #include <algorithm>
 
 namespace tessel {
-namespace {
-
-// reach[a][b]: block b depends on block a, directly or not (a != b).
-std::vector<std::vector<bool>> reachability(const Placement& placement) {
-  const size_t count = placement.blocks.size();
-  std::vector<std::vector<bool>> reach(count, std::vector<bool>(count, false));
-  const std::vector<std::vector<int>> next = successors(placement);
-  const std::vector<int> order = topological_order(placement);
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    for (int after : next[*it]) {
-      reach[*it][after] = true;
-      for (size_t b = 0; b < count; ++b)
-        if (reach[after][b]) reach[*it][b] = true;
-    }
-  return reach;
-}
-
-// From each block's start to the end of its micro-batch (spans and delays).
-std::vector<Time> chain_tails(const Placement& placement) {
-  std::vector<Time> tail(placement.blocks.size(), 0);
-  const std::vector<int> order = topological_order(placement);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    Time after = 0;
-    for (const Edge& edge : placement.edges)
-      if (edge.from == *it) after = std::max(after, edge.delay + tail[edge.to]);
-    tail[*it] = placement.blocks[*it].span + after;
-  }
-  return tail;
-}
-
-
-}  // namespace
 
 DeviceWorkBounds::DeviceWorkBounds(const Placement& placement, long long nmicros) : nmicros_(nmicros) {
   const int count = static_cast<int>(placement.blocks.size());
-  const std::vector<std::vector<bool>> reach = reachability(placement);
+  const std::vector<std::vector<char>> reach = descendants(placement);
   earliest_ = earliest_starts(placement);
   chain_tail_ = chain_tails(placement);
   devices_.resize(count);

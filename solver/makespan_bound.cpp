@@ -66,20 +66,6 @@ bool share_device(const Block& a, const Block& b) {
   return false;
 }
 
-// reach[a][b]: b is a descendant of a (a path a -> ... -> b exists).
-std::vector<std::vector<char>> descendants(const Placement& placement, const std::vector<int>& order,
-                                           const std::vector<std::vector<int>>& succs) {
-  const size_t n = placement.blocks.size();
-  std::vector<std::vector<char>> reach(n, std::vector<char>(n, 0));
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    for (int next : succs[*it]) {
-      reach[*it][next] = 1;
-      for (size_t far = 0; far < n; ++far)
-        if (reach[next][far]) reach[*it][far] = 1;
-    }
-  return reach;
-}
-
 struct Graph {
   const Placement& placement;
   std::vector<int> order;
@@ -328,7 +314,7 @@ MakespanBound idle_aware_bound(const Graph& graph, long long nmicros) {
 
 Graph graph_of(const Placement& placement) {
   Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
-  graph.reach = descendants(placement, graph.order, graph.succs);
+  graph.reach = descendants(placement);
   return graph;
 }
 

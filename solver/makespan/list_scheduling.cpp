@@ -63,14 +63,7 @@ Facts facts_of(const Placement& placement) {
     facts.successors[edge.from].push_back({edge.to, edge.delay});
     ++facts.predecessor_count[edge.to];
   }
-  facts.tail.assign(facts.nblocks, 0);
-  std::vector<int> order = topological_order(placement);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    int block = *it;
-    Time after = 0;
-    for (auto [next, delay] : facts.successors[block]) after = std::max(after, delay + facts.tail[next]);
-    facts.tail[block] = placement.blocks[block].span + after;
-  }
+  facts.tail = chain_tails(placement);
   facts.allocated.assign(facts.ndevs, 0);
   for (const Block& block : placement.blocks)
     for (int device : block.devices) facts.allocated[device] += std::max<Memory>(0, block.memory);
