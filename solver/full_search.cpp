@@ -24,6 +24,7 @@
 #include "solver/backend.hpp"
 #include "solver/device_work_bounds.hpp"
 #include "solver/encoding_budget.hpp"
+#include "solver/full_encoding.hpp"
 #include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/schedule_check.hpp"
@@ -31,20 +32,6 @@
 
 namespace tessel {
 namespace {
-
-// Whether the memory limit of `device` can be reached at all: not when every
-// allocation of its blocks' `nmicros` copies together stays within it (the
-// memory-free case of the hand-made schedules' own peaks, e.g. interleaved
-// zero bubble at N = 16 holding all 32 activations). Such a device needs no
-// constraint, and its steps x allocations terms neither cost memory nor
-// count against the budget.
-bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit) {
-  Memory most = 0;
-  for (const Block& block : placement.blocks)
-    if (block.memory > 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
-      most += block.memory * nmicros;
-  return most > limit;
-}
 
 // Micro-batches one after another, each as its own list schedule.
 Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
@@ -156,95 +143,40 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
                          " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
                          "repetend, fewer --nmicros, or --resolution");
 
-  // Building the encoding of many micro-batches takes long by itself (the
-  // pairwise no-overlap of Z3 is quadratic per device), so the deadline is
-  // checked while building too, not only by the solver calls.
-  std::unique_ptr<Backend> backend;
-  auto out_of_time_building = [&]() {
-    if (!options.deadline.expired()) return false;
-    // Abandoned, not freed: tearing down a half-built encoding of this size
-    // takes as long as building it, and the caller is out of time.
-    (void)backend.release();
+  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
+         std::to_string(horizon) + " steps");
+  StartDomains domains(nblocks);
+  bool room = true;
+  for (int b = 0; b < nblocks; ++b)
+    for (int micro = 0; micro < nmicros; ++micro) {
+      const int earliest = static_cast<int>(work.head(b, micro));
+      const int latest = static_cast<int>(horizon - work.tail(b, micro));
+      domains[b].push_back({earliest, std::max(earliest, latest)});
+      room = room && latest >= earliest;
+    }
+  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, nmicros, horizon, domains);
+  if (!encoding) {
     result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " + std::to_string(nmicros) +
-                     " micro-batches" + (best ? "; the schedule is the serial one" : "");
+    result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " +
+                     std::to_string(nmicros) + " micro-batches" + (best ? "; the schedule is the serial one" : "");
     if (best) {
       result.makespan = makespan(*best);
       result.schedule = best;
     }
     result.phases.push_back({"full", seconds_since(begin)});
-    return true;
-  };
-
-  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
-         std::to_string(horizon) + " steps");
-  backend = make_backend(options.backend, options.backend_settings);
-  std::vector<std::vector<IntVar>> start(nblocks);  // [block][micro]
-  for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro < nmicros; ++micro) {
-      if (out_of_time_building()) return result;
-      const int earliest = static_cast<int>(work.head(b, micro));
-      const int latest = static_cast<int>(horizon - work.tail(b, micro));
-      start[b].push_back(backend->new_int(earliest, std::max(earliest, latest)));
-      // No room within the horizon: no schedule at all (the constant false).
-      if (latest < earliest) backend->add_clause({backend->at_most(start[b].back(), latest)});
-    }
-  for (const Edge& edge : placement.edges)
-    for (int micro = 0; micro < nmicros; ++micro) {
-      if (out_of_time_building()) return result;
-      backend->add_difference(start[edge.to][micro], start[edge.from][micro],
-                              placement.blocks[edge.from].span + edge.delay);
-    }
-  // Symmetry: micro-batches are interchangeable, so the copies of one block
-  // may be taken to run in micro-batch order (sorting each block's copies by
-  // time keeps every dependency, by a matching argument, and every memory
-  // curve); on their shared device each then ends before the next starts.
-  for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro + 1 < nmicros; ++micro) {
-      if (out_of_time_building()) return result;
-      backend->add_difference(start[b][micro + 1], start[b][micro], static_cast<int>(placement.blocks[b].span));
-    }
-  for (int device = 0; device < placement.ndevs; ++device) {
-    if (out_of_time_building()) return result;
-    std::vector<IntVar> starts;
-    std::vector<int> spans;
-    std::vector<std::pair<long long, IntVar>> allocations;
-    for (int b = 0; b < nblocks; ++b) {
-      const Block& block = placement.blocks[b];
-      if (std::find(block.devices.begin(), block.devices.end(), device) == block.devices.end()) continue;
-      for (int micro = 0; micro < nmicros; ++micro) {
-        starts.push_back(start[b][micro]);
-        spans.push_back(block.span);
-        if (block.memory != 0) allocations.push_back({block.memory, start[b][micro]});
-      }
-    }
-    if (starts.size() > 1) backend->add_no_overlap(starts, spans);
-    if (allocations.empty() || !binds[device]) continue;
-    for (int step = 0; step < horizon; ++step) {
-      if (out_of_time_building()) return result;
-      LinearSum sum;
-      for (const auto& [memory, var] : allocations) sum.bools.push_back({memory, backend->at_most(var, step)});
-      backend->add_linear_at_most(sum, options.memory_limit[device]);
-    }
+    return result;
   }
+  Backend* backend = encoding->backend.get();
+  const std::vector<std::vector<IntVar>>& start = encoding->start;
+  // No room within the horizon: no schedule at all.
+  if (!room) backend->add_clause({});
 
   // Solution-guided: the solver's decisions start from the schedule in hand,
   // so the first question (one step shorter) is asked next to a schedule
   // that nearly answers it (measured: interleaved zero bubble, 16 ranks, 16
   // micro-batches, F=2 B=2 W=1: docs/algorithms.md, "Full search").
-  if (best)
-    for (const Instance& instance : best->instances)
-      backend->prefer(start[instance.block][instance.micro], static_cast<int>(instance.start));
-
-  auto decode = [&]() {
-    Schedule schedule = empty_schedule(placement, options.memory_limit, nmicros);
-    for (int b = 0; b < nblocks; ++b)
-      for (int micro = 0; micro < nmicros; ++micro) schedule.instances.push_back({b, micro, backend->value(start[b][micro])});
-    sort_instances(schedule);
-    return schedule;
-  };
-
-  if (out_of_time_building()) return result;
+  if (best) prefer_schedule(*encoding, *best);
+  auto decode = [&]() { return decode_schedule(*encoding, placement, options.memory_limit, nmicros); };
 
   // Without a schedule in hand, first ask for any.
   if (!best) {

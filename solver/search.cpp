@@ -243,6 +243,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.staged_seconds = request.tuning.staged_seconds;
   input.improve_seconds = request.tuning.improve_seconds;
   input.list_seconds = request.tuning.list_seconds;
+  input.shift_seconds = request.tuning.shift_seconds;
+  input.shift_share = request.tuning.shift_share;
   input.lns_seconds = request.tuning.lns_seconds;
   input.lns_share = request.tuning.lns_share;
   input.improve_share = request.tuning.improve_share;

@@ -42,6 +42,12 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for improving the best schedule of N micro-batches by the solver"},
       {"list_seconds", &Tuning::list_seconds, 0, 3600, false,
        "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
+      {"shift_seconds", &Tuning::shift_seconds, 0, 3600, false,
+       "makespan: seconds for moving every instance of the best schedule at N a few steps at once, one step "
+       "shorter asked each time (shift search, before the neighbourhoods; 0 = skip)"},
+      {"shift_share", &Tuning::shift_share, 0, 1, false,
+       "makespan, with --time-limit: the shift search may use this share of the time left when it starts "
+       "(if more than shift_seconds; 0 = off); it stops early at the bound"},
       {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
        "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
       {"lns_share", &Tuning::lns_share, 0, 1, false,

@@ -50,9 +50,12 @@ QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dual
 TIME_LIMIT = 20
 PROOF_SECONDS = 60  # the full solver on a tie the default search left undecided
 ENDS_SECONDS = 30  # the exact ends bound on such a tie, before the full solver
-# The neighbourhood search may use this share of the time left (off in the
-# default search: `--tune lns_share`, docs/algorithms.md).
+# The shift search, then the neighbourhood search, may use this share of the
+# time left when each starts (off in the default search: `--tune shift_share`,
+# `--tune lns_share`, docs/algorithms.md).
+SHIFT_SHARE = 0.5
 LNS_SHARE = 0.5
+TUNING = ["--tune", f"shift_share={SHIFT_SHARE}", "--tune", f"lns_share={LNS_SHARE}"]
 
 COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
            "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
@@ -134,7 +137,7 @@ def search(tessel, placement, row, scratch, time_limit):
     best = os.path.join(scratch, "best.json")
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"],
             "--total-micros", str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1",
-            "--time-limit", str(time_limit), "--tune", f"lns_share={LNS_SHARE}", "-o", best]
+            "--time-limit", str(time_limit), *TUNING, "-o", best]
     code, out, err, wall = paperlib.run(args, time_limit + 120)
     row["wall_seconds"] = f"{wall:.2f}"
     row["search_status"] = "killed" if code is None else paperlib.STATUS_BY_EXIT.get(code, "error")
@@ -239,7 +242,7 @@ def ends_bound(tessel, row, placement):
     limit = ENDS_SECONDS + TIME_LIMIT
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--total-micros",
             str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1", "--time-limit", str(limit),
-            "--tune", f"ends_seconds={ENDS_SECONDS}", "--tune", f"lns_share={LNS_SHARE}"]
+            "--tune", f"ends_seconds={ENDS_SECONDS}", *TUNING]
     code, stdout, _, _ = paperlib.run(args, limit + 120)
     answer = json.loads(stdout) if code in (0, 3) and stdout.strip().startswith("{") else {}
     bounds = [answer.get("makespan_bound_at_total")]
@@ -327,7 +330,7 @@ def markdown(rows, time_limit, seconds):
              "backward, W weight gradient; the DeepSeek schemes get B as their I): the hand-made schedule "
              "(`tessel generate SCHEME --stages S --nmicros N --span ... --placement-out`) judged by `tessel verify`, "
              "then `tessel search --placement ... --memory <the hand-made peak of every device> --total-micros N "
-             f"--threads 1 --time-limit {time_limit} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
+             f"--threads 1 --time-limit {time_limit} --tune shift_share={SHIFT_SHARE} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
              "`tessel verify`. dualpipe holds N/2 micro-batch pairs, so its search runs with N/2. Bound: the "
              "search's lower bound on the makespan at N; gap = tessel - bound. Verdict: tessel's makespan "
              "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",

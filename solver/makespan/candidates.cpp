@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <thread>
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
@@ -25,6 +27,7 @@
 #include "solver/makespan/modulo_compacted.hpp"
 #include "solver/makespan/neighbourhood.hpp"
 #include "solver/makespan/repetend_variants.hpp"
+#include "solver/makespan/shift_search.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/makespan_gap.hpp"
 #include "solver/schedule_check.hpp"
@@ -209,6 +212,33 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   return built;
 }
 
+// Every instance of the best moved a little at once (shift_search.hpp);
+// listed only when it shortened the best.
+std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const Schedule& start, Time bound) {
+  if (input.shift_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  SearchOptions options = input.options;
+  options.deadline = input.options.deadline.within_budget(input.shift_seconds, input.shift_share);
+  ShiftStats stats;
+  OnShorter on_shorter;
+  if (input.offer)
+    on_shorter = [&](const Schedule& shorter) { input.offer(shorter, Shape::Aperiodic, makespan(shorter)); };
+  Schedule improved = improve_by_shifts(start, options, bound, &stats, on_shorter);
+  if (makespan(improved) >= makespan(start)) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: shifts";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(improved);
+  built.summary.seconds = seconds_since(begin);
+  built.summary.note = "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
+                       std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
+                       std::to_string(stats.improvements) + " shorter schedules in " +
+                       std::to_string(stats.encodings) + " encodings";
+  built.schedule = improved;
+  built.at_total = std::move(improved);
+  return built;
+}
+
 // Windows of the candidates re-solved one at a time (neighbourhood.hpp),
 // from the shortest once each is compacted (a longer one may hide more
 // slack), the others as restarts; listed only when it shortened the best.
@@ -254,6 +284,66 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
   return built;
 }
 
+// With two threads or more, the two improvements run side by side: the
+// neighbourhoods on this thread, the full search from the same start on
+// another. They find different schedules: on the hand-made families the
+// neighbourhoods found every shorter schedule of 124 rows of
+// papers/g_handmade, the full search the only shorter ones of four ties
+// (interleaved zero bubble and 1F1B, 16 ranks, N 16), where its first
+// question takes 8-15 s, more than it gets after the neighbourhoods. Side by
+// side, the full search has at least the neighbourhoods' budget, and the
+// first to settle the question stops the other: the neighbourhoods at the
+// bound, the full search with its answer proven optimal.
+bool side_by_side(const CandidateInput& input) {
+  return input.options.threads >= 2 && input.lns_seconds > 0 && input.improve_seconds > 0 &&
+         !input.options.deadline.sibling_stop;  // one sibling flag per deadline: already a sibling, run in turn
+}
+
+struct SideBySide {
+  std::optional<BuiltCandidate> neighbourhoods;  // listed only when it shortened the best
+  std::optional<BuiltCandidate> full;
+};
+
+SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<BuiltCandidate>& candidates,
+                                 const Schedule& start, Time bound) {
+  StopFlag stop_neighbourhoods{false}, stop_full{false};
+  CandidateInput lns_input = input;
+  lns_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_neighbourhoods);
+  CandidateInput full_input = input;
+  full_input.options.threads = 1;
+  full_input.improve_share = std::max(input.improve_share, input.lns_share);
+  full_input.improve_seconds = std::max(input.improve_seconds, input.lns_seconds);
+  full_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_full);
+  full_input.offer = nullptr;  // offered from this thread once both are done
+
+  SideBySide improved;
+  std::optional<BuiltCandidate>& full = improved.full;
+  std::exception_ptr failure;
+  std::thread full_thread([&] {
+    try {
+      full = improved_candidate(full_input, start);
+      if (full && full->proven_lower_bound) stop_neighbourhoods = true;
+    } catch (...) {
+      failure = std::current_exception();
+      stop_neighbourhoods = true;
+    }
+  });
+  std::optional<BuiltCandidate>& neighbourhoods = improved.neighbourhoods;
+  try {
+    neighbourhoods = neighbourhood_candidate(lns_input, candidates, bound);
+  } catch (...) {
+    stop_full = true;
+    full_thread.join();
+    throw;
+  }
+  if (neighbourhoods && *neighbourhoods->summary.makespan <= bound) stop_full = true;
+  full_thread.join();
+  if (failure) std::rethrow_exception(failure);
+
+  if (full) full->summary.note += " (side by side with the neighbourhoods)";
+  return improved;
+}
+
 // Offers the candidates appended since `offered` that are shorter than all
 // before (see CandidateInput::offer).
 void offer_new(const CandidateInput& input, const std::vector<BuiltCandidate>& candidates, size_t& offered,
@@ -291,6 +381,24 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound) return candidates;
+  if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound)) {
+    candidates.push_back(std::move(*shifted));
+    offered = candidates.size();  // each of its gains was offered as it came
+    shortest = candidates.back().summary.makespan;
+    start = &*candidates.back().at_total;
+    if (makespan(*start) <= bound) return candidates;
+  }
+  if (side_by_side(input)) {
+    SideBySide improved = improved_side_by_side(input, candidates, *start, bound);
+    if (improved.neighbourhoods) {
+      candidates.push_back(std::move(*improved.neighbourhoods));
+      offered = candidates.size();  // each of its gains was offered as it came
+      shortest = candidates.back().summary.makespan;
+    }
+    if (improved.full) candidates.push_back(std::move(*improved.full));
+    offer_new(input, candidates, offered, shortest);
+    return candidates;
+  }
   if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound)) {
     candidates.push_back(std::move(*improved));
     offered = candidates.size();  // each of its gains was offered as it came

@@ -23,8 +23,10 @@ struct CandidateInput {
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
   SearchOptions options;                 // limits, backend, deadline, progress
   double staged_seconds = 2;
-  double improve_seconds = 2;
-  double list_seconds = 1;     // the list-scheduling portfolio  // the full search from the best candidate (0: skip)
+  double improve_seconds = 2;  // the full search from the best candidate (0: skip)
+  double list_seconds = 1;     // the list-scheduling portfolio
+  double shift_seconds = 1;    // the shift search from the best candidate (0: skip)
+  double shift_share = 0;      // with a deadline: at least this share of the time left (see tuning.hpp)
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
   double lns_share = 0;        // with a deadline: at least this share of the time left (see tuning.hpp)
   double improve_share = 0;    // the same for the improvement by the full search

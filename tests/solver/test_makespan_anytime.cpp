@@ -2,7 +2,9 @@
 // schedule shorter than those before reaches the caller as soon as a
 // candidate or a neighbourhood gain produces it, each passes the verifier,
 // and the last one offered is the answer. And the stop flag ends a long
-// neighbourhood budget at once with the best schedule so far.
+// neighbourhood budget at once with the best schedule so far. With two
+// threads the full search runs beside the neighbourhoods, and its proof
+// ends them.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -50,6 +52,7 @@ SearchRequest interleaved_request(const testing::TempDir& dir) {
   request.total_micros = 16;
   request.threads = 1;
   request.tuning.improve_seconds = 0.2;
+  request.tuning.shift_seconds = 0;  // these tests follow the neighbourhoods (test_makespan_shift_search.cpp)
   return request;
 }
 
@@ -123,4 +126,37 @@ TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and
     CHECK(candidate.seconds > 2);
   }
   CHECK(neighbourhoods);
+}
+
+TEST_CASE("anytime: with two threads the full search runs beside the neighbourhoods; its proof stops them",
+          "[makespan][anytime]") {
+  // Interleaved 1F1B, 4 ranks, F=2 B=2 W=1, 8 micro-batches: hand-made 92,
+  // optimum 91 (proven in a few seconds). The neighbourhoods are given an
+  // hour: only the full search's proof beside them ends the search.
+  testing::TempDir dir;
+  auto generate = testing::run_tessel("generate interleaved-1f1b --stages 4 --nmicros 8 --span F=2,B=2,W=1 "
+                                      "--placement-out " + dir.file("pl.json") + " -o " + dir.file("hand.json"));
+  REQUIRE(generate.exit_code == 0);
+  SearchRequest request;
+  request.placement = read_placement_file(dir.file("pl.json"));
+  request.memory_limit = {11, 9, 7, 5};
+  request.total_micros = 8;
+  request.threads = 2;
+  request.tuning.shift_seconds = 0;
+  request.tuning.lns_seconds = 3600;
+  request.tuning.improve_seconds = 3600;
+  Recorder recorder;
+  recorder.total_micros = 8;
+  const auto begin = std::chrono::steady_clock::now();
+  const SearchReport report = solve(request, recorder);
+  CHECK(seconds_since(begin) < 300);  // a hang guard: not the hour the neighbourhoods had
+  REQUIRE(report.makespan);
+  CHECK(report.makespan->makespan == 91);
+  CHECK(report.makespan->proven_optimal);
+  bool beside = false;
+  for (const Candidate& candidate : report.makespan->candidates)
+    beside = beside || (candidate.name == "improve: full search" &&
+                        candidate.note.find("side by side") != std::string::npos);
+  CHECK(beside);
+  CHECK(recorder.makespans.back() == 91);
 }
