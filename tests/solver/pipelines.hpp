@@ -52,6 +52,16 @@ inline SearchResult proven_full(const Placement& placement, int nmicros, const s
   return search_full(placement, options);
 }
 
+// Options for the searches that improve a schedule in hand: a backend, the
+// limits, a deadline `seconds` from now.
+inline SearchOptions options_for(const std::string& backend, const std::vector<Memory>& limits, double seconds) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit = limits;
+  options.deadline = Deadline::after_seconds(seconds);
+  return options;
+}
+
 // Blocks in one dependency chain, the i-th on devices[i] with spans[i] and
 // memory[i] (the small worked examples of the bound tests).
 inline Placement block_chain(const std::string& name, int ndevs, const std::vector<std::string>& ids,

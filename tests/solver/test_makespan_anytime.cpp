@@ -42,14 +42,15 @@ struct Recorder : Progress {
 // Interleaved 1F1B, 4 ranks x 2 chunks, F=2 B=2 W=1, 16 micro-batches, its
 // own peaks as the limits: the hand-made schedule takes 172 steps, the
 // windows of the neighbourhood search find 171.
-SearchRequest interleaved_request(const testing::TempDir& dir) {
-  auto generate = testing::run_tessel("generate interleaved-1f1b --stages 4 --nmicros 16 --span F=2,B=2,W=1 "
-                                      "--placement-out " + dir.file("pl.json") + " -o " + dir.file("hand.json"));
+SearchRequest interleaved_request(const testing::TempDir& dir, int nmicros = 16) {
+  auto generate = testing::run_tessel("generate interleaved-1f1b --stages 4 --nmicros " + std::to_string(nmicros) +
+                                      " --span F=2,B=2,W=1 --placement-out " + dir.file("pl.json") + " -o " +
+                                      dir.file("hand.json"));
   REQUIRE(generate.exit_code == 0);
   SearchRequest request;
   request.placement = read_placement_file(dir.file("pl.json"));
   request.memory_limit = {11, 9, 7, 5};
-  request.total_micros = 16;
+  request.total_micros = nmicros;
   request.threads = 1;
   request.tuning.improve_seconds = 0.2;
   request.tuning.shift_seconds = 0;  // these tests follow the neighbourhoods (test_makespan_shift_search.cpp)
@@ -134,15 +135,8 @@ TEST_CASE("anytime: with two threads the full search runs beside the neighbourho
   // optimum 91 (proven in a few seconds). The neighbourhoods are given an
   // hour: only the full search's proof beside them ends the search.
   testing::TempDir dir;
-  auto generate = testing::run_tessel("generate interleaved-1f1b --stages 4 --nmicros 8 --span F=2,B=2,W=1 "
-                                      "--placement-out " + dir.file("pl.json") + " -o " + dir.file("hand.json"));
-  REQUIRE(generate.exit_code == 0);
-  SearchRequest request;
-  request.placement = read_placement_file(dir.file("pl.json"));
-  request.memory_limit = {11, 9, 7, 5};
-  request.total_micros = 8;
+  SearchRequest request = interleaved_request(dir, 8);
   request.threads = 2;
-  request.tuning.shift_seconds = 0;
   request.tuning.lns_seconds = 3600;
   request.tuning.improve_seconds = 3600;
   Recorder recorder;

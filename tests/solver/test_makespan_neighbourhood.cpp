@@ -15,6 +15,7 @@
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/neighbourhood.hpp"
 #include "tests/placements.hpp"
+#include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -51,13 +52,7 @@ verify::Report checked(const Schedule& schedule) {
   return report;
 }
 
-SearchOptions options_for(const std::string& backend, const std::vector<Memory>& limits, double seconds) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit = limits;
-  options.deadline = Deadline::after_seconds(seconds);
-  return options;
-}
+using testing::options_for;
 
 }  // namespace
 

@@ -29,12 +29,16 @@ verify::Report checked(const Schedule& schedule, const std::vector<Memory>& limi
   return report;
 }
 
-SearchOptions options_for(const std::string& backend, const std::vector<Memory>& limits, double seconds) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit = limits;
-  options.deadline = Deadline::after_seconds(seconds);
-  return options;
+using testing::options_for;
+
+// A hand-made schedule as the search's start: the solver's view of its
+// placement, its own peaks as the limits, no repetend.
+Schedule hand_start(const testing::HandMade& hand) {
+  Schedule start = hand.schedule;
+  start.placement = hand.placement;
+  start.memory_limit = hand.peaks;
+  start.repetend.reset();
+  return start;
 }
 
 // The worst list schedule of the portfolio's GPipe rule when it fits, else
@@ -61,10 +65,7 @@ TEST_CASE("shifts: shorter than interleaved zero bubble on its own placement and
   // neighbourhoods find nothing shorter in a minute, shifts of 4 steps find
   // 204. The bound given stops the search there.
   const testing::HandMade hand = testing::hand_made("interleaved-zb", 16, 16, 2, 2, 1);
-  Schedule start = hand.schedule;
-  start.placement = hand.placement;
-  start.memory_limit = hand.peaks;
-  start.repetend.reset();
+  const Schedule start = hand_start(hand);
   REQUIRE(checked(start, hand.peaks).makespan == 205);
   ShiftStats stats;
   std::vector<Time> offered;
@@ -117,10 +118,7 @@ TEST_CASE("shifts: delays and a tensor-parallel block kept", "[makespan][shift]"
 
 TEST_CASE("shifts: return at once at the bound, at the deadline and on the stop flag", "[makespan][shift]") {
   const testing::HandMade hand = testing::hand_made("1f1b", 4, 8, 1, 1, 1);
-  Schedule start = hand.schedule;
-  start.placement = hand.placement;
-  start.memory_limit = hand.peaks;
-  start.repetend.reset();
+  const Schedule start = hand_start(hand);
   const Time before = checked(start, hand.peaks).makespan;
 
   ShiftStats at_bound;
