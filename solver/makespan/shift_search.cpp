@@ -78,6 +78,9 @@ Centre shorten_around(Schedule& best, const FullEncoding& encoding, const Device
   bool shorter = false;
   while (makespan(best) > bound) {
     const Time target = makespan(best) - 1;
+    if (options.progress)
+      options.progress("shifts: is makespan <= " + std::to_string(target) + " possible within " +
+                       std::to_string(stats.largest_shift) + " steps of every start?");
     std::vector<Lit> assumptions;
     for (size_t b = 0; b < encoding.start.size(); ++b)
       for (int micro = 0; micro < best.nmicros; ++micro)
@@ -112,6 +115,9 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
       counted.budget_reached = true;
       break;
     }
+    if (options.progress)
+      options.progress("shifts: building the encoding of every instance within " + std::to_string(shift) +
+                       " steps of the best (" + std::to_string(makespan(best)) + ")");
     std::optional<FullEncoding> encoding =
         build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains);
     if (!encoding) break;
