@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "solver/encoding_budget.hpp"
+
 namespace tessel {
 
 bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit) {
@@ -17,6 +19,31 @@ bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory
     if (block.memory > 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
       most += block.memory * nmicros;
   return most > limit;
+}
+
+bool EncodingSize::within_budget() const {
+  return literals <= kMaxOrderLiterals && memory_terms <= kMaxMemoryTerms;
+}
+
+EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros,
+                                const StartDomains& domains) {
+  std::vector<bool> binds(placement.ndevs, false);
+  if (!memory_limit.empty())
+    for (int device = 0; device < placement.ndevs; ++device)
+      binds[device] = memory_can_bind(placement, device, nmicros, memory_limit[device]);
+  EncodingSize size;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    long long binding = 0;
+    for (int device : block.devices) binding += binds[device] ? 1 : 0;
+    const long long devices = static_cast<long long>(block.devices.size());
+    for (const StartDomain& domain : domains[b]) {
+      const long long width = domain.latest - domain.earliest + 1;
+      size.literals += width + devices * (width + block.span);
+      if (block.memory != 0) size.memory_terms += binding * width;
+    }
+  }
+  return size;
 }
 
 namespace {

@@ -38,6 +38,21 @@ struct FullEncoding {
 // count against the budget.
 bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit);
 
+// What the encoding on `domains` would hold, to refuse it before it is built
+// (solver/encoding_budget.hpp): per start an order chain of its domain's
+// width and, on each of its devices, an occupancy literal per step it may
+// cover (width + span: on measured times the spans, not the domains, make
+// the encoding large); per allocation a memory term per step of its domain,
+// on the devices whose memory can bind.
+struct EncodingSize {
+  long long literals = 0;
+  long long memory_terms = 0;
+
+  bool within_budget() const;
+};
+EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros,
+                                const StartDomains& domains);
+
 // The encoding of `nmicros` micro-batches over steps [0, horizon), each start
 // in its domain. Nothing when options.deadline passes while building (the
 // pairwise no-overlap of Z3 is quadratic per device, so building many

@@ -49,12 +49,13 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
 }  // namespace
 
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
-                         const std::optional<Schedule>& start_schedule) {
+                         const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
   const auto begin = std::chrono::steady_clock::now();
   const int nmicros = options.nmicros.value_or(1);
   const int nblocks = static_cast<int>(placement.blocks.size());
   SearchResult result;
   MakespanBound bound = makespan_bound(placement, nmicros, options.memory_limit);
+  if (known_bound && known_bound->value > bound.value) bound = *known_bound;
   result.lower_bound = result.proven_lower_bound = bound.value;
   auto report = [&](const std::string& line) {
     if (options.progress) options.progress(line);
@@ -87,8 +88,8 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // The bisection starts from the best bound there is: the exact ends
   // (solver/makespan/exact_ends) within their budget, at most half the time
   // left (the solver needs the rest), when a schedule is in hand that they
-  // could prove optimal.
-  if (best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
+  // could prove optimal; not again when the caller computed them.
+  if (!known_bound && best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
     const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
     const ExactEndsInput ends = exact_ends_input(placement, nmicros, options, options.deadline.within(seconds));
     bound = with_exact_ends(ends, makespan(*best), bound);
@@ -105,46 +106,10 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     return result;
   }
 
-  // Refuse what cannot be built (see encoding_budget.hpp). Each start lies
-  // between the work its device must do before it and after it
-  // (device_work_bounds.hpp), so it takes literals, and memory terms, only
-  // for the steps of that range.
+  // Each start lies between the work its device must do before it and after
+  // it (device_work_bounds.hpp). What cannot be built is refused up front
+  // (see encoding_budget.hpp).
   const DeviceWorkBounds work(placement, nmicros);
-  auto steps_of = [&](int b, int micro) {
-    return std::max<long long>(1, horizon - work.tail(b, micro) - work.head(b, micro) + 1);
-  };
-  long long memory_terms = 0, literals = 0;
-  std::vector<bool> binds(placement.ndevs, false);  // the devices whose memory needs a constraint
-  if (!options.memory_limit.empty())
-    for (int device = 0; device < placement.ndevs; ++device)
-      binds[device] = memory_can_bind(placement, device, nmicros, options.memory_limit[device]);
-  for (int b = 0; b < nblocks; ++b) {
-    const Block& block = placement.blocks[b];
-    int binding = 0;
-    for (int device : block.devices) binding += !options.memory_limit.empty() && binds[device] ? 1 : 0;
-    for (int micro = 0; micro < nmicros; ++micro) {
-      literals += steps_of(b, micro);
-      if (block.memory != 0) memory_terms += binding * steps_of(b, micro);
-    }
-  }
-  if (memory_terms > kMaxMemoryTerms)
-    throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
-                     "constraints would hold " + std::to_string(memory_terms) + " terms (horizon " +
-                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
-                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
-                     "micro-batches with 'tessel unroll') or fewer --nmicros");
-  // The backends' integers are 32-bit: a longer horizon is refused too.
-  if (literals > kMaxOrderLiterals || horizon > std::numeric_limits<int>::max() / 2)
-    throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
-                         " ticks are too many for strategy full: its start variables would take " +
-                         std::to_string(literals) + " literals, more than the " + std::to_string(kMaxOrderLiterals) +
-                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
-                         "repetend, fewer --nmicros, or --resolution");
-
-  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
-         std::to_string(horizon) + " steps");
   StartDomains domains(nblocks);
   bool room = true;
   for (int b = 0; b < nblocks; ++b)
@@ -154,6 +119,26 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       domains[b].push_back({earliest, std::max(earliest, latest)});
       room = room && latest >= earliest;
     }
+  const EncodingSize size = full_encoding_size(placement, options.memory_limit, nmicros, domains);
+  if (size.memory_terms > kMaxMemoryTerms)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
+                     "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
+                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
+                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
+                     "micro-batches with 'tessel unroll') or fewer --nmicros");
+  // The backends' integers are 32-bit: a longer horizon is refused too.
+  if (size.literals > kMaxOrderLiterals || horizon > std::numeric_limits<int>::max() / 2)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+                         " ticks are too many for strategy full: its start variables would take " +
+                         std::to_string(size.literals) + " literals, more than the " +
+                         std::to_string(kMaxOrderLiterals) +
+                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
+                         "repetend, fewer --nmicros, or --resolution");
+
+  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
+         std::to_string(horizon) + " steps");
   std::optional<FullEncoding> encoding = build_full_encoding(placement, options, nmicros, horizon, domains);
   if (!encoding) {
     result.status = SearchStatus::Timeout;

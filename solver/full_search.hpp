@@ -7,6 +7,7 @@
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
+#include "solver/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
@@ -17,8 +18,11 @@ namespace tessel {
 // closed one raised by the exact ends within options.ends_seconds) and the
 // solver calls.
 // `start_schedule`, a valid schedule of the same micro-batches when given,
-// bounds the horizon and is the answer if time runs out.
+// bounds the horizon and is the answer if time runs out. `known_bound`, a
+// bound the caller proved at the same N and limits (the makespan search's
+// exact ends), replaces the exact ends here.
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
-                         const std::optional<Schedule>& start_schedule = std::nullopt);
+                         const std::optional<Schedule>& start_schedule = std::nullopt,
+                         const MakespanBound* known_bound = nullptr);
 
 }  // namespace tessel

@@ -22,6 +22,7 @@
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
 #include "solver/full_search.hpp"
+#include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/modulo_compacted.hpp"
@@ -177,7 +178,8 @@ const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates) {
   return best;
 }
 
-std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, const Schedule& start) {
+std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, const Schedule& start,
+                                                 const MakespanBound& bound) {
   if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
@@ -190,9 +192,11 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   options.progress = nullptr;
   Schedule plain = start;
   plain.repetend.reset();
+  if (input.options.progress)
+    input.options.progress("improve: the full search from the best (" + std::to_string(makespan(start)) + ")");
   SearchResult result;
   try {
-    result = search_full(*input.placement, options, plain);
+    result = search_full(*input.placement, options, plain, &bound);
   } catch (const InputError&) {
     return std::nullopt;  // an encoding past its budget: too large to improve this way
   }
@@ -212,6 +216,15 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   return built;
 }
 
+// Offers each schedule an improvement finds as it comes, those shorter than
+// `below` only (see CandidateInput::offer).
+OnShorter offer_below(const CandidateInput& input, Time below) {
+  if (!input.offer) return {};
+  return [&input, below](const Schedule& shorter) {
+    if (makespan(shorter) < below) input.offer(shorter, Shape::Aperiodic, makespan(shorter));
+  };
+}
+
 // Every instance of the best moved a little at once (shift_search.hpp);
 // listed only when it shortened the best.
 std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const Schedule& start, Time bound) {
@@ -220,10 +233,7 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
   SearchOptions options = input.options;
   options.deadline = input.options.deadline.within_budget(input.shift_seconds, input.shift_share);
   ShiftStats stats;
-  OnShorter on_shorter;
-  if (input.offer)
-    on_shorter = [&](const Schedule& shorter) { input.offer(shorter, Shape::Aperiodic, makespan(shorter)); };
-  Schedule improved = improve_by_shifts(start, options, bound, &stats, on_shorter);
+  Schedule improved = improve_by_shifts(start, options, bound, &stats, offer_below(input, makespan(start)));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
   BuiltCandidate built;
   built.summary.name = "improve: shifts";
@@ -233,7 +243,10 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
   built.summary.note = "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
                        std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
                        std::to_string(stats.improvements) + " shorter schedules in " +
-                       std::to_string(stats.encodings) + " encodings";
+                       std::to_string(stats.encodings) + " encodings" +
+                       (stats.questions_out_of_time ? " (" + std::to_string(stats.questions_out_of_time) +
+                                                          " questions out of their share)"
+                                                    : "");
   built.schedule = improved;
   built.at_total = std::move(improved);
   return built;
@@ -262,12 +275,12 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
   SearchOptions options = input.options;
   options.deadline = input.options.deadline.within_budget(input.lns_seconds, input.lns_share);
   NeighbourhoodStats stats;
-  OnShorter on_shorter;
-  if (input.offer)
-    on_shorter = [&](const Schedule& shorter) {
-      if (makespan(shorter) < *before) input.offer(shorter, Shape::Aperiodic, makespan(shorter));
-    };
-  Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, on_shorter);
+  // A line as it starts: the heartbeat repeats the last one, which would
+  // otherwise still name the shift search's last question.
+  if (options.progress)
+    options.progress("neighbourhoods: re-solving windows of " + std::to_string(starts.size()) +
+                     " candidates, from the shortest (" + std::to_string(*before) + ")");
+  Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, offer_below(input, *before));
   if (improved.instances.empty() || makespan(improved) >= *before) return std::nullopt;
   BuiltCandidate built;
   built.summary.name = "improve: neighbourhoods";
@@ -305,7 +318,7 @@ struct SideBySide {
 };
 
 SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<BuiltCandidate>& candidates,
-                                 const Schedule& start, Time bound) {
+                                 const Schedule& start, const MakespanBound& bound) {
   StopFlag stop_neighbourhoods{false}, stop_full{false};
   CandidateInput lns_input = input;
   lns_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_neighbourhoods);
@@ -321,7 +334,7 @@ SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<
   std::exception_ptr failure;
   std::thread full_thread([&] {
     try {
-      full = improved_candidate(full_input, start);
+      full = improved_candidate(full_input, start, bound);
       if (full && full->proven_lower_bound) stop_neighbourhoods = true;
     } catch (...) {
       failure = std::current_exception();
@@ -330,18 +343,30 @@ SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<
   });
   std::optional<BuiltCandidate>& neighbourhoods = improved.neighbourhoods;
   try {
-    neighbourhoods = neighbourhood_candidate(lns_input, candidates, bound);
+    neighbourhoods = neighbourhood_candidate(lns_input, candidates, bound.value);
   } catch (...) {
     stop_full = true;
     full_thread.join();
     throw;
   }
-  if (neighbourhoods && *neighbourhoods->summary.makespan <= bound) stop_full = true;
+  if (neighbourhoods && *neighbourhoods->summary.makespan <= bound.value) stop_full = true;
   full_thread.join();
   if (failure) std::rethrow_exception(failure);
 
   if (full) full->summary.note += " (side by side with the neighbourhoods)";
   return improved;
+}
+
+// The exact ends (solver/makespan/exact_ends) raise `bound` when `best` is
+// above it, within options.ends_seconds and at most half the time left (the
+// improvements need the rest).
+MakespanBound raised_by_exact_ends(const CandidateInput& input, Time best, const MakespanBound& bound) {
+  const SearchOptions& options = input.options;
+  if (options.ends_seconds <= 0 || options.deadline.expired()) return bound;
+  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
+  return with_exact_ends(exact_ends_input(*input.placement, input.total_micros, options,
+                                          options.deadline.within(seconds)),
+                         best, bound);
 }
 
 // Offers the candidates appended since `offered` that are shorter than all
@@ -358,35 +383,39 @@ void offer_new(const CandidateInput& input, const std::vector<BuiltCandidate>& c
 
 }  // namespace
 
-std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
-  std::vector<BuiltCandidate> candidates;
+Candidates build_candidates(const CandidateInput& input) {
+  Candidates result;
+  std::vector<BuiltCandidate>& candidates = result.built;
+  MakespanBound& bound = result.bound;
   size_t offered = 0;
   std::optional<Time> shortest;
   candidates.push_back(repetend_candidate(input));
   offer_new(input, candidates, offered, shortest);
   const std::optional<Time> repetend_makespan = candidates.front().summary.makespan;
-  const Time bound = makespan_lower_bound(*input.placement, input.total_micros, input.options.memory_limit);
-  if (repetend_makespan && *repetend_makespan > bound) {
+  bound = makespan_bound(*input.placement, input.total_micros, input.options.memory_limit);
+  if (repetend_makespan && *repetend_makespan > bound.value) {
     if (std::optional<BuiltCandidate> modulo = modulo_candidate(input, *repetend_makespan))
       candidates.push_back(std::move(*modulo));
     if (std::optional<BuiltCandidate> variant = variant_candidate(input, *repetend_makespan))
       candidates.push_back(std::move(*variant));
   }
-  const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound) <= input.gap_to_try_others;
+  const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound.value) <= input.gap_to_try_others;
   if (!close) candidates.push_back(staged_candidate(input));
   offer_new(input, candidates, offered, shortest);
-  if (input.options.deadline.expired()) return candidates;
+  if (input.options.deadline.expired()) return result;
   candidates.push_back(list_candidate(input));
   if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
-  if (!start || makespan(*start) <= bound) return candidates;
-  if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound)) {
+  if (!start || makespan(*start) <= bound.value) return result;
+  bound = raised_by_exact_ends(input, makespan(*start), bound);
+  if (makespan(*start) <= bound.value) return result;
+  if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {
     candidates.push_back(std::move(*shifted));
     offered = candidates.size();  // each of its gains was offered as it came
     shortest = candidates.back().summary.makespan;
     start = &*candidates.back().at_total;
-    if (makespan(*start) <= bound) return candidates;
+    if (makespan(*start) <= bound.value) return result;
   }
   if (side_by_side(input)) {
     SideBySide improved = improved_side_by_side(input, candidates, *start, bound);
@@ -397,20 +426,20 @@ std::vector<BuiltCandidate> build_candidates(const CandidateInput& input) {
     }
     if (improved.full) candidates.push_back(std::move(*improved.full));
     offer_new(input, candidates, offered, shortest);
-    return candidates;
+    return result;
   }
-  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound)) {
+  if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound.value)) {
     candidates.push_back(std::move(*improved));
     offered = candidates.size();  // each of its gains was offered as it came
     shortest = candidates.back().summary.makespan;
     start = &*candidates.back().at_total;
-    if (makespan(*start) <= bound) return candidates;
+    if (makespan(*start) <= bound.value) return result;
   }
-  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start)) {
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start, bound)) {
     candidates.push_back(std::move(*improved));
     offer_new(input, candidates, offered, shortest);
   }
-  return candidates;
+  return result;
 }
 
 }  // namespace tessel

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
+#include "solver/makespan_bound.hpp"
 #include "solver/search.hpp"
 #include "solver/search_result.hpp"
 
@@ -49,8 +50,16 @@ struct BuiltCandidate {
   std::optional<Time> proven_lower_bound;
 };
 
-// Every candidate tried, in a fixed order (the report lists them so); the
-// schedules are in the solver's view of the placement.
-std::vector<BuiltCandidate> build_candidates(const CandidateInput& input);
+struct Candidates {
+  // Every candidate tried, in a fixed order (the report lists them so); the
+  // schedules are in the solver's view of the placement.
+  std::vector<BuiltCandidate> built;
+  // The closed bounds at N, raised by the exact ends (options.ends_seconds)
+  // when the best schedule before the improvements is above them: computed
+  // once, so the improvements stop at it and the full search starts from it.
+  MakespanBound bound;
+};
+
+Candidates build_candidates(const CandidateInput& input);
 
 }  // namespace tessel

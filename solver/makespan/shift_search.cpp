@@ -6,9 +6,9 @@
 #include "solver/makespan/shift_search.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "solver/device_work_bounds.hpp"
-#include "solver/encoding_budget.hpp"
 #include "solver/full_encoding.hpp"
 #include "solver/schedule_check.hpp"
 
@@ -18,6 +18,14 @@ namespace {
 // The first shift: on the hand-made ties of papers/g_handmade a few steps
 // already shorten (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
 constexpr Time kFirstShift = 4;
+
+// A question may use at most this share of the phase's budget. On 16 ranks
+// and N 128 the first question at shift 4 is not answered in 9 s, which the
+// neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s of 9.
+// A question out of its share halves the shift (a smaller problem) and
+// caps it below the one that timed out.
+constexpr double kQuestionShare = 0.25;
+constexpr double kLeastQuestionSeconds = 0.5;
 
 // The same instants, each block's copies renumbered in start order: valid
 // again (by the matching argument of the full encoding's symmetry), with
@@ -46,7 +54,6 @@ std::optional<ShiftedDomains> shifted_domains(const Schedule& centre, const Devi
   ShiftedDomains shifted;
   StartDomains& domains = shifted.domains;
   domains.assign(placement.blocks.size(), std::vector<StartDomain>(centre.nmicros));
-  long long literals = 0, memory_terms = 0;
   for (const Instance& instance : centre.instances) {
     const Time head = work.head(instance.block, instance.micro);
     const Time last = horizon - work.tail(instance.block, instance.micro);
@@ -55,48 +62,75 @@ std::optional<ShiftedDomains> shifted_domains(const Schedule& centre, const Devi
     shifted.whole = shifted.whole && earliest == head && latest == last;
     domains[instance.block][instance.micro] = {static_cast<int>(earliest),
                                               static_cast<int>(std::max(earliest, latest))};
-    const Block& block = placement.blocks[instance.block];
-    // Its order chain, and on each of its devices an occupancy literal per
-    // step it may cover: on measured times the spans, not the shift, make
-    // the encoding large (a span of 10^6 ticks is 10^6 literals).
-    const long long width = std::max<Time>(1, latest - earliest + 1);
-    literals += width + static_cast<long long>(block.devices.size()) * (width + block.span);
-    if (block.memory != 0 && !memory_limit.empty())
-      memory_terms += static_cast<long long>(block.devices.size()) * (latest - earliest + 1);
   }
-  if (literals > kMaxOrderLiterals || memory_terms > kMaxMemoryTerms) return std::nullopt;
+  if (!full_encoding_size(placement, memory_limit, centre.nmicros, domains).within_budget()) return std::nullopt;
   return shifted;
 }
 
-enum class Centre { Shorter, NoneWithin, OutOfTime };
+enum class Centre { Shorter, NoneWithin, QuestionOutOfTime, OutOfTime };
 
-// One encoding around `best`: asks for one step shorter until the answer is
-// no; `best` holds the shortest found.
-Centre shorten_around(Schedule& best, const FullEncoding& encoding, const DeviceWorkBounds& work,
-                      const SearchOptions& options, Time bound, ShiftStats& stats, const OnShorter& on_shorter) {
-  const Placement& placement = best.placement;
+// What every question around every centre shares.
+struct ShiftRun {
+  const DeviceWorkBounds& work;
+  const SearchOptions& options;
+  Time bound;
+  double question_seconds;  // a share of the phase's budget (infinite without one)
+  ShiftStats& stats;
+  const OnShorter& on_shorter;
+
+  Deadline question_limit() const { return options.deadline.within(question_seconds); }
+};
+
+// One encoding around `best` (every start within `shift`): asks for one
+// step shorter until the answer is no; `best` holds the shortest found.
+Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, const ShiftRun& run) {
+  const SearchOptions& options = run.options;
   bool shorter = false;
-  while (makespan(best) > bound) {
+  while (makespan(best) > run.bound) {
     const Time target = makespan(best) - 1;
     if (options.progress)
       options.progress("shifts: is makespan <= " + std::to_string(target) + " possible within " +
-                       std::to_string(stats.largest_shift) + " steps of every start?");
+                       std::to_string(shift) + " steps of every start?");
     std::vector<Lit> assumptions;
     for (size_t b = 0; b < encoding.start.size(); ++b)
       for (int micro = 0; micro < best.nmicros; ++micro)
         assumptions.push_back(encoding.backend->at_most(
-            encoding.start[b][micro], static_cast<int>(target - work.tail(static_cast<int>(b), micro))));
-    const Answer answer = encoding.backend->solve(assumptions, options.deadline);
-    if (answer == Answer::Unknown) return Centre::OutOfTime;
+            encoding.start[b][micro], static_cast<int>(target - run.work.tail(static_cast<int>(b), micro))));
+    const Answer answer = encoding.backend->solve(assumptions, run.question_limit());
+    if (answer == Answer::Unknown) {
+      if (options.deadline.expired()) return Centre::OutOfTime;
+      ++run.stats.questions_out_of_time;
+      return shorter ? Centre::Shorter : Centre::QuestionOutOfTime;
+    }
     if (answer == Answer::Unsat) break;
-    Schedule found = compacted(decode_schedule(encoding, placement, options.memory_limit, best.nmicros));
+    Schedule found = compacted(decode_schedule(encoding, best.placement, options.memory_limit, best.nmicros));
     if (!schedule_fits(found) || makespan(found) >= makespan(best)) break;  // not expected: keep what is valid
     best = std::move(found);
     shorter = true;
-    ++stats.improvements;
-    if (on_shorter) on_shorter(best);
+    ++run.stats.improvements;
+    if (run.on_shorter) run.on_shorter(best);
   }
   return shorter ? Centre::Shorter : Centre::NoneWithin;
+}
+
+// The shift of the next encoding: the same after a shorter schedule, twice
+// as wide after a no, half as wide (and never again as wide) after a
+// question out of its share; nothing when the search is over.
+std::optional<Time> next_shift(Centre centre, Time shift, bool whole, Time& ceiling) {
+  switch (centre) {
+    case Centre::Shorter:
+      return shift;
+    case Centre::OutOfTime:
+      return std::nullopt;
+    case Centre::QuestionOutOfTime:
+      ceiling = shift - 1;
+      if (shift / 2 < 1) return std::nullopt;
+      return shift / 2;
+    case Centre::NoneWithin:
+      if (whole || 2 * shift > ceiling) return std::nullopt;  // whole: the full search's question, answered no
+      return 2 * shift;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -108,26 +142,27 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
   Schedule best = in_micro_order(start);
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
-  Time shift = kFirstShift;
-  while (makespan(best) > bound && !options.deadline.expired()) {
-    std::optional<ShiftedDomains> domains = shifted_domains(best, work, shift, options.memory_limit);
+  const double question_seconds = std::max(kLeastQuestionSeconds, kQuestionShare * options.deadline.seconds_left());
+  const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
+  std::optional<Time> shift = kFirstShift;
+  Time ceiling = std::numeric_limits<Time>::max();
+  while (shift && makespan(best) > bound && !options.deadline.expired()) {
+    std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit);
     if (!domains) {
       counted.budget_reached = true;
       break;
     }
     if (options.progress)
-      options.progress("shifts: building the encoding of every instance within " + std::to_string(shift) +
+      options.progress("shifts: building the encoding of every instance within " + std::to_string(*shift) +
                        " steps of the best (" + std::to_string(makespan(best)) + ")");
     std::optional<FullEncoding> encoding =
         build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains);
     if (!encoding) break;
     ++counted.encodings;
-    counted.largest_shift = std::max(counted.largest_shift, shift);
+    counted.largest_shift = std::max(counted.largest_shift, *shift);
     prefer_schedule(*encoding, best);
-    const Centre centre = shorten_around(best, *encoding, work, options, bound, counted, on_shorter);
-    if (centre == Centre::OutOfTime) break;
-    if (centre == Centre::NoneWithin && domains->whole) break;  // the full search's question, answered no
-    if (centre == Centre::NoneWithin) shift *= 2;
+    const Centre centre = shorten_around(best, *encoding, *shift, run);
+    shift = next_shift(centre, *shift, domains->whole, ceiling);
   }
   return best;
 }

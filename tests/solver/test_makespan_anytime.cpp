@@ -106,15 +106,17 @@ TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and
   // 32 micro-batches of the same placement: the hand-made 332 is one step
   // above the optimum 331 (the full solver proves it), which the default
   // half second of neighbourhoods does not reach on this machine; with a
-  // 20 s limit and lns_share 0.5 they get half of what is left and do. The bound
-  // (328) is below the optimum, so they cannot stop early: the time they
-  // spend shows the share was given.
+  // 20 s limit and lns_share 0.5 they get half of what is left and do. The
+  // closed bound (328) is below the optimum, so they cannot stop early: the
+  // time they spend shows the share was given (the exact ends, off here,
+  // prove 331 and would stop them at once).
   testing::TempDir dir;
   SearchRequest request = interleaved_request(dir);
   request.total_micros = 32;
   request.tuning.improve_seconds = 2;
   request.deadline = Deadline::after_seconds(20);
   request.tuning.lns_share = 0.5;  // off by default
+  request.tuning.ends_seconds = 0;
   Recorder recorder;
   recorder.total_micros = 32;
   const SearchReport report = solve(request, recorder);
@@ -127,6 +129,18 @@ TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and
     CHECK(candidate.seconds > 2);
   }
   CHECK(neighbourhoods);
+  // With the exact ends (on by default) the bound is raised to 331 before
+  // the improvements, which stop as they reach it: proven optimal.
+  request.tuning.ends_seconds = 2;
+  request.deadline = Deadline::after_seconds(20);
+  Recorder ended;
+  ended.total_micros = 32;
+  const SearchReport bounded = solve(request, ended);
+  REQUIRE(bounded.makespan);
+  CHECK(bounded.makespan->bound.argument == BoundArgument::ExactEnds);
+  CHECK(bounded.makespan->bound.value == 331);
+  CHECK(bounded.makespan->makespan == 331);
+  CHECK(bounded.makespan->proven_optimal);
 }
 
 TEST_CASE("anytime: with two threads the full search runs beside the neighbourhoods; its proof stops them",

@@ -213,4 +213,16 @@ TEST_CASE("exact ends: the full search starts from them and settles a tie in one
   REQUIRE(plain.makespan_bound);
   CHECK(plain.makespan_bound->value == 88);
   CHECK(plain.makespan_bound->argument != BoundArgument::ExactEnds);
+  // Given the bound its caller proved (the makespan search computes the
+  // exact ends once, before its improvements), it starts from that bound
+  // without asking the ends again: one question, as above.
+  const MakespanBound proved = *result.makespan_bound;
+  options.deadline = Deadline::after_seconds(120);
+  SearchResult given = search_full(made.placement, options, made.schedule, &proved);
+  REQUIRE(given.status == SearchStatus::Found);
+  CHECK(given.makespan == 91);
+  CHECK(given.proven_lower_bound == 91);
+  CHECK(given.makespan_bound->argument == BoundArgument::ExactEnds);
+  CHECK(given.calls.size() == 1);
+  CHECK(verify_schedule(*given.schedule).valid);
 }

@@ -230,14 +230,16 @@ TEST_CASE("search: ZB-H1's makespan meets the memory-aware bound; above it the f
   CHECK(report["makespan_bound_at_total"] == 54);
   CHECK(report["makespan_proven_optimal"] == true);
   // vshape on 4 devices under memory 2 at 6 micro-batches: 52 steps, 8 above
-  // even the memory-aware bound, and the full search started from the best
-  // candidate proves every shorter schedule impossible.
+  // even the memory-aware bound (44), 6 above what the exact ends raise it
+  // to (46), and the full search started from the best candidate proves
+  // every shorter schedule impossible.
   auto tight = testing::run_tessel("search --case vshape --ndevs 4 --memory 2 --total-micros 6 --quiet --json -o " +
                                    dir.file("v.json"));
   REQUIRE(tight.exit_code == 0);
   nlohmann::json vshape = nlohmann::json::parse(tight.out);
   CHECK(vshape["makespan_at_total"] == 52);
-  CHECK(vshape["makespan_bound_at_total"] == 44);
+  CHECK(vshape["makespan_simple_bound_at_total"] <= 44);
+  CHECK(vshape["makespan_bound_at_total"] == 46);
   CHECK(vshape["makespan_proven_optimal"] == true);
   bool improved = false;
   for (const nlohmann::json& candidate : vshape["candidates"])
