@@ -239,7 +239,7 @@ def undecided(row):
 
 def ends_bound(tessel, row, placement):
     """The makespan bound the default search proves with the exact ends given ENDS_SECONDS (None: no answer)."""
-    limit = ENDS_SECONDS + TIME_LIMIT
+    limit = 2 * ENDS_SECONDS + TIME_LIMIT  # the search gives the ends at most half the time left
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--total-micros",
             str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1", "--time-limit", str(limit),
             "--tune", f"ends_seconds={ENDS_SECONDS}", *TUNING]
