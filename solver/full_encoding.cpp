@@ -38,7 +38,7 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
     for (int device : block.devices) binding += binds[device] ? 1 : 0;
     const long long devices = static_cast<long long>(block.devices.size());
     for (const StartDomain& domain : domains[b]) {
-      const long long width = domain.latest - domain.earliest + 1;
+      const long long width = static_cast<long long>(domain.latest) - domain.earliest + 1;
       size.literals += width + devices * (width + block.span);
       if (block.memory != 0) size.memory_terms += binding * width;
     }

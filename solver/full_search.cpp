@@ -106,6 +106,12 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     return result;
   }
 
+  // The backends' integers are 32-bit: a longer horizon is refused first.
+  if (horizon > std::numeric_limits<int>::max() / 2)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+                         " ticks are too many for strategy full: its start variables would not fit the solver's "
+                         "32-bit integers; use --strategy repetend, fewer --nmicros, or --resolution");
   // Each start lies between the work its device must do before it and after
   // it (device_work_bounds.hpp). What cannot be built is refused up front
   // (see encoding_budget.hpp).
@@ -127,8 +133,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
                      std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
                      " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
                      "micro-batches with 'tessel unroll') or fewer --nmicros");
-  // The backends' integers are 32-bit: a longer horizon is refused too.
-  if (size.literals > kMaxOrderLiterals || horizon > std::numeric_limits<int>::max() / 2)
+  if (size.literals > kMaxOrderLiterals)
     throw InputError("", "--nmicros",
                      std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
                          " ticks are too many for strategy full: its start variables would take " +

@@ -282,7 +282,10 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
-  makespan_report.bound = built.bound;
+  makespan_report.bound = built.ends_settled(makespan_report.makespan)
+                              ? built.bound
+                              : bound_at(placement, request.total_micros, options, makespan_report.makespan,
+                                         proven_by_candidate.value_or(0));
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;

@@ -179,7 +179,7 @@ const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates) {
 }
 
 std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, const Schedule& start,
-                                                 const MakespanBound& bound) {
+                                                 const Candidates& so_far) {
   if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
@@ -196,7 +196,8 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
     input.options.progress("improve: the full search from the best (" + std::to_string(makespan(start)) + ")");
   SearchResult result;
   try {
-    result = search_full(*input.placement, options, plain, &bound);
+    const bool settled = so_far.ends_settled(makespan(start));
+    result = search_full(*input.placement, options, plain, settled ? &so_far.bound : nullptr);
   } catch (const InputError&) {
     return std::nullopt;  // an encoding past its budget: too large to improve this way
   }
@@ -317,8 +318,9 @@ struct SideBySide {
   std::optional<BuiltCandidate> full;
 };
 
-SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<BuiltCandidate>& candidates,
-                                 const Schedule& start, const MakespanBound& bound) {
+SideBySide improved_side_by_side(const CandidateInput& input, const Candidates& so_far, const Schedule& start) {
+  const std::vector<BuiltCandidate>& candidates = so_far.built;
+  const Time bound = so_far.bound.value;
   StopFlag stop_neighbourhoods{false}, stop_full{false};
   CandidateInput lns_input = input;
   lns_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_neighbourhoods);
@@ -334,7 +336,7 @@ SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<
   std::exception_ptr failure;
   std::thread full_thread([&] {
     try {
-      full = improved_candidate(full_input, start, bound);
+      full = improved_candidate(full_input, start, so_far);
       if (full && full->proven_lower_bound) stop_neighbourhoods = true;
     } catch (...) {
       failure = std::current_exception();
@@ -343,13 +345,13 @@ SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<
   });
   std::optional<BuiltCandidate>& neighbourhoods = improved.neighbourhoods;
   try {
-    neighbourhoods = neighbourhood_candidate(lns_input, candidates, bound.value);
+    neighbourhoods = neighbourhood_candidate(lns_input, candidates, bound);
   } catch (...) {
     stop_full = true;
     full_thread.join();
     throw;
   }
-  if (neighbourhoods && *neighbourhoods->summary.makespan <= bound.value) stop_full = true;
+  if (neighbourhoods && *neighbourhoods->summary.makespan <= bound) stop_full = true;
   full_thread.join();
   if (failure) std::rethrow_exception(failure);
 
@@ -362,7 +364,6 @@ SideBySide improved_side_by_side(const CandidateInput& input, const std::vector<
 // improvements need the rest).
 MakespanBound raised_by_exact_ends(const CandidateInput& input, Time best, const MakespanBound& bound) {
   const SearchOptions& options = input.options;
-  if (options.ends_seconds <= 0 || options.deadline.expired()) return bound;
   const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
   return with_exact_ends(exact_ends_input(*input.placement, input.total_micros, options,
                                           options.deadline.within(seconds)),
@@ -408,7 +409,10 @@ Candidates build_candidates(const CandidateInput& input) {
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound.value) return result;
-  bound = raised_by_exact_ends(input, makespan(*start), bound);
+  if (!input.options.deadline.expired() && input.options.ends_seconds > 0) {
+    result.ends_asked_at = makespan(*start);
+    bound = raised_by_exact_ends(input, makespan(*start), bound);
+  }
   if (makespan(*start) <= bound.value) return result;
   if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {
     candidates.push_back(std::move(*shifted));
@@ -418,7 +422,7 @@ Candidates build_candidates(const CandidateInput& input) {
     if (makespan(*start) <= bound.value) return result;
   }
   if (side_by_side(input)) {
-    SideBySide improved = improved_side_by_side(input, candidates, *start, bound);
+    SideBySide improved = improved_side_by_side(input, result, *start);
     if (improved.neighbourhoods) {
       candidates.push_back(std::move(*improved.neighbourhoods));
       offered = candidates.size();  // each of its gains was offered as it came
@@ -435,7 +439,7 @@ Candidates build_candidates(const CandidateInput& input) {
     start = &*candidates.back().at_total;
     if (makespan(*start) <= bound.value) return result;
   }
-  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start, bound)) {
+  if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start, result)) {
     candidates.push_back(std::move(*improved));
     offer_new(input, candidates, offered, shortest);
   }

@@ -58,6 +58,18 @@ struct Candidates {
   // when the best schedule before the improvements is above them: computed
   // once, so the improvements stop at it and the full search starts from it.
   MakespanBound bound;
+  // The makespan the exact ends were asked to reach (none: not asked, e.g.
+  // out of time or no schedule without fused units).
+  std::optional<Time> ends_asked_at;
+
+  // Whether asking the exact ends again for a schedule of makespan `best`
+  // cannot raise `bound`: they raised it already (a shorter target only
+  // stops them sooner), or they were asked for this very makespan. They
+  // skip a gap above one micro-batch's critical path, which an improvement
+  // may close.
+  bool ends_settled(Time best) const {
+    return ends_asked_at && (bound.argument == BoundArgument::ExactEnds || best == *ends_asked_at);
+  }
 };
 
 Candidates build_candidates(const CandidateInput& input);

@@ -19,7 +19,8 @@ namespace {
 // already shorten (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
 constexpr Time kFirstShift = 4;
 
-// A question may use at most this share of the phase's budget. On 16 ranks
+// A question may use at most this share of the phase's budget (and at
+// least half a second: half of the default 1 s budget). On 16 ranks
 // and N 128 the first question at shift 4 is not answered in 9 s, which the
 // neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s of 9.
 // A question out of its share halves the shift (a smaller problem) and
@@ -100,7 +101,7 @@ Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, 
     if (answer == Answer::Unknown) {
       if (options.deadline.expired()) return Centre::OutOfTime;
       ++run.stats.questions_out_of_time;
-      return shorter ? Centre::Shorter : Centre::QuestionOutOfTime;
+      return Centre::QuestionOutOfTime;  // `best` keeps what the earlier answers found
     }
     if (answer == Answer::Unsat) break;
     Schedule found = compacted(decode_schedule(encoding, best.placement, options.memory_limit, best.nmicros));
@@ -115,7 +116,8 @@ Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, 
 
 // The shift of the next encoding: the same after a shorter schedule, twice
 // as wide after a no, half as wide (and never again as wide) after a
-// question out of its share; nothing when the search is over.
+// question out of its share, whatever it found before; nothing when the
+// search is over.
 std::optional<Time> next_shift(Centre centre, Time shift, bool whole, Time& ceiling) {
   switch (centre) {
     case Centre::Shorter:

@@ -217,8 +217,12 @@ TEST_CASE("exact ends: the full search starts from them and settles a tie in one
   // exact ends once, before its improvements), it starts from that bound
   // without asking the ends again: one question, as above.
   const MakespanBound proved = *result.makespan_bound;
+  options.ends_seconds = 20;
   options.deadline = Deadline::after_seconds(120);
+  std::vector<std::string> lines;
+  options.progress = [&](const std::string& line) { lines.push_back(line); };
   SearchResult given = search_full(made.placement, options, made.schedule, &proved);
+  for (const std::string& line : lines) CHECK(line.find("exact ends") == std::string::npos);
   REQUIRE(given.status == SearchStatus::Found);
   CHECK(given.makespan == 91);
   CHECK(given.proven_lower_bound == 91);
