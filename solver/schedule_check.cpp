@@ -49,4 +49,15 @@ bool schedule_fits(const Schedule& schedule) {
   return true;
 }
 
+Schedule in_micro_order(const Schedule& schedule) {
+  if (!schedule.fused.empty()) return schedule;
+  Schedule sorted = schedule;
+  std::vector<std::vector<Time>> starts(schedule.placement.blocks.size());
+  for (const Instance& instance : schedule.instances) starts[instance.block].push_back(instance.start);
+  for (std::vector<Time>& copies : starts) std::sort(copies.begin(), copies.end());
+  for (Instance& instance : sorted.instances) instance.start = starts[instance.block][instance.micro];
+  sort_instances(sorted);
+  return schedule_fits(sorted) ? sorted : schedule;
+}
+
 }  // namespace tessel

@@ -13,4 +13,12 @@ namespace tessel {
 // responsibility.
 bool schedule_fits(const Schedule& schedule);
 
+// The same instants, each block's copies renumbered in start order, when
+// that fits (it does for any valid schedule without fused units: micro-
+// batches are interchangeable, and sorting each block's copies by time
+// keeps every dependency by a matching argument, and every memory curve);
+// `schedule` itself otherwise. The full encoding's symmetry, and the copy
+// counting of the end transfer, assume this order.
+Schedule in_micro_order(const Schedule& schedule);
+
 }  // namespace tessel

@@ -245,6 +245,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.list_seconds = request.tuning.list_seconds;
   input.shift_seconds = request.tuning.shift_seconds;
   input.shift_share = request.tuning.shift_share;
+  input.transfer_seconds = request.tuning.transfer_seconds;
+  input.transfer_share = request.tuning.transfer_share;
   input.lns_seconds = request.tuning.lns_seconds;
   input.lns_share = request.tuning.lns_share;
   input.improve_share = request.tuning.improve_share;

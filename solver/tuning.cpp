@@ -48,6 +48,12 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"shift_share", &Tuning::shift_share, 0, 1, false,
        "makespan, with --time-limit: the shift search may use this share of the time left when it starts "
        "(if more than shift_seconds; 0 = off); it stops early at the bound"},
+      {"transfer_seconds", &Tuning::transfer_seconds, 0, 3600, false,
+       "makespan, N >= 32: seconds for shortening a schedule of 16 micro-batches (list, replays, shift search) "
+       "and moving its warmup or cooldown into the best at N (after the shift search; 0 = skip)"},
+      {"transfer_share", &Tuning::transfer_share, 0, 1, false,
+       "makespan, with --time-limit: the end transfer may use this share of the time left when it starts "
+       "(if more than transfer_seconds; 0 = off)"},
       {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
        "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
       {"lns_share", &Tuning::lns_share, 0, 1, false,

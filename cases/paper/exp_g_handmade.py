@@ -50,12 +50,15 @@ QUICK = {("1f1b", 4, 16, "F=1,B=1,W=1"), ("zb-h1", 4, 16, "F=2,B=2,W=1"), ("dual
 TIME_LIMIT = 20
 PROOF_SECONDS = 60  # the full solver on a tie the default search left undecided
 ENDS_SECONDS = 30  # the exact ends bound on such a tie, before the full solver
-# The shift search, then the neighbourhood search, may use this share of the
-# time left when each starts (off in the default search: `--tune shift_share`,
-# `--tune lns_share`, docs/algorithms.md).
-SHIFT_SHARE = 0.5
+# The shift search, the end transfer (N >= 32), then the neighbourhood search
+# may use this share of the time left when each starts (off in the default
+# search: `--tune shift_share`, `--tune transfer_share`, `--tune lns_share`,
+# docs/algorithms.md).
+SHIFT_SHARE = 0.4
+TRANSFER_SHARE = 0.4
 LNS_SHARE = 0.5
-TUNING = ["--tune", f"shift_share={SHIFT_SHARE}", "--tune", f"lns_share={LNS_SHARE}"]
+TUNING = ["--tune", f"shift_share={SHIFT_SHARE}", "--tune", f"transfer_share={TRANSFER_SHARE}",
+          "--tune", f"lns_share={LNS_SHARE}"]
 
 COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
            "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
@@ -330,7 +333,7 @@ def markdown(rows, time_limit, seconds):
              "backward, W weight gradient; the DeepSeek schemes get B as their I): the hand-made schedule "
              "(`tessel generate SCHEME --stages S --nmicros N --span ... --placement-out`) judged by `tessel verify`, "
              "then `tessel search --placement ... --memory <the hand-made peak of every device> --total-micros N "
-             f"--threads 1 --time-limit {time_limit} --tune shift_share={SHIFT_SHARE} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
+             f"--threads 1 --time-limit {time_limit} --tune shift_share={SHIFT_SHARE} --tune transfer_share={TRANSFER_SHARE} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
              "`tessel verify`. dualpipe holds N/2 micro-batch pairs, so its search runs with N/2. Bound: the "
              "search's lower bound on the makespan at N; gap = tessel - bound. Verdict: tessel's makespan "
              "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",

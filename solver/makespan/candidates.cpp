@@ -22,6 +22,7 @@
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
 #include "solver/full_search.hpp"
+#include "solver/makespan/end_transfer.hpp"
 #include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
@@ -253,6 +254,54 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
   return built;
 }
 
+// The ends of a schedule of kTransferMicros shortened there and moved into
+// the best at N (end_transfer.hpp): list schedules and replays at that N,
+// the shift search from the best of them (most of the budget), then the
+// splice. Listed only when it shortened the best.
+constexpr int kTransferMicros = 16;
+
+std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, const Schedule& start) {
+  if (input.transfer_seconds <= 0 || input.total_micros < 2 * kTransferMicros || input.options.deadline.expired())
+    return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  CandidateInput small = input;
+  small.total_micros = kTransferMicros;
+  small.options.deadline = input.options.deadline.within_budget(input.transfer_seconds, input.transfer_share);
+  small.options.nmicros = kTransferMicros;
+  small.options.progress = nullptr;
+  small.list_seconds = std::min(input.list_seconds, small.options.deadline.seconds_left() / 4);
+  small.offer = nullptr;
+  if (input.options.progress)
+    input.options.progress("ends: shortening a schedule of " + std::to_string(kTransferMicros) +
+                           " micro-batches to move its warmup or cooldown into the best (" +
+                           std::to_string(makespan(start)) + ")");
+  std::vector<BuiltCandidate> smaller;
+  smaller.push_back(list_candidate(small));
+  if (std::optional<BuiltCandidate> replay = replay_candidate(small)) smaller.push_back(std::move(*replay));
+  const Schedule* small_start = best_plain(smaller);
+  if (!small_start) return std::nullopt;
+  const Time small_bound = makespan_lower_bound(*input.placement, kTransferMicros, input.options.memory_limit);
+  SearchOptions shifting = small.options;
+  shifting.deadline = small.options.deadline.within(0.8 * small.options.deadline.seconds_left());
+  const Schedule small_best = improve_by_shifts(*small_start, shifting, small_bound);
+  TransferStats stats;
+  std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
+  if (!spliced) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: ends of N " + std::to_string(kTransferMicros);
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(*spliced);
+  built.summary.seconds = seconds_since(begin);
+  built.summary.note = "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
+                       std::to_string(kTransferMicros) + "-micro-batch schedule shortened to " +
+                       std::to_string(makespan(small_best)) + " (from " + std::to_string(makespan(*small_start)) +
+                       "), " + std::to_string(stats.fitted) + " of " + std::to_string(stats.tried) +
+                       " spliced orders within the limits";
+  built.schedule = spliced;
+  built.at_total = std::move(spliced);
+  return built;
+}
+
 // Windows of the candidates re-solved one at a time (neighbourhood.hpp),
 // from the shortest once each is compacted (a longer one may hide more
 // slack), the others as restarts; listed only when it shortened the best.
@@ -418,6 +467,12 @@ Candidates build_candidates(const CandidateInput& input) {
     candidates.push_back(std::move(*shifted));
     offered = candidates.size();  // each of its gains was offered as it came
     shortest = candidates.back().summary.makespan;
+    start = &*candidates.back().at_total;
+    if (makespan(*start) <= bound.value) return result;
+  }
+  if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start)) {
+    candidates.push_back(std::move(*transferred));
+    offer_new(input, candidates, offered, shortest);
     start = &*candidates.back().at_total;
     if (makespan(*start) <= bound.value) return result;
   }

@@ -28,19 +28,6 @@ constexpr Time kFirstShift = 4;
 constexpr double kQuestionShare = 0.25;
 constexpr double kLeastQuestionSeconds = 0.5;
 
-// The same instants, each block's copies renumbered in start order: valid
-// again (by the matching argument of the full encoding's symmetry), with
-// the same memory curves; `schedule` itself when that fails.
-Schedule in_micro_order(const Schedule& schedule) {
-  Schedule sorted = schedule;
-  std::vector<std::vector<Time>> starts(schedule.placement.blocks.size());
-  for (const Instance& instance : schedule.instances) starts[instance.block].push_back(instance.start);
-  for (std::vector<Time>& copies : starts) std::sort(copies.begin(), copies.end());
-  for (Instance& instance : sorted.instances) instance.start = starts[instance.block][instance.micro];
-  sort_instances(sorted);
-  return schedule_fits(sorted) ? sorted : schedule;
-}
-
 struct ShiftedDomains {
   StartDomains domains;
   bool whole = true;  // no domain cut by the shift: the full search's own

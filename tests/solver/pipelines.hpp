@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "classic/schemes.hpp"
 #include "solver/full_search.hpp"
 #include "tests/support.hpp"
@@ -60,6 +62,26 @@ inline SearchOptions options_for(const std::string& backend, const std::vector<M
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(seconds);
   return options;
+}
+
+// A hand-made schedule as an improvement's start: the solver's view of its
+// placement, its own peaks as the limits, no repetend.
+inline Schedule hand_start(const HandMade& hand) {
+  Schedule start = hand.schedule;
+  start.placement = hand.placement;
+  start.memory_limit = hand.peaks;
+  start.repetend.reset();
+  return start;
+}
+
+// The verifier's report on `schedule`, required valid, its peaks checked
+// against `limits`.
+inline verify::Report checked_within(const Schedule& schedule, const std::vector<Memory>& limits) {
+  verify::Report report = verify_schedule(schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
+  for (size_t device = 0; device < limits.size(); ++device) CHECK(report.peak_memory[device] <= limits[device]);
+  return report;
 }
 
 // Blocks in one dependency chain, the i-th on devices[i] with spans[i] and

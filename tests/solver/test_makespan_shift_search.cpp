@@ -21,25 +21,9 @@ using namespace tessel;
 
 namespace {
 
-verify::Report checked(const Schedule& schedule, const std::vector<Memory>& limits) {
-  verify::Report report = testing::verify_schedule(schedule);
-  INFO(verify::report_to_text(report));
-  REQUIRE(report.valid);
-  for (size_t device = 0; device < limits.size(); ++device) CHECK(report.peak_memory[device] <= limits[device]);
-  return report;
-}
-
+using testing::checked_within;
+using testing::hand_start;
 using testing::options_for;
-
-// A hand-made schedule as the search's start: the solver's view of its
-// placement, its own peaks as the limits, no repetend.
-Schedule hand_start(const testing::HandMade& hand) {
-  Schedule start = hand.schedule;
-  start.placement = hand.placement;
-  start.memory_limit = hand.peaks;
-  start.repetend.reset();
-  return start;
-}
 
 // The worst list schedule of the portfolio's GPipe rule when it fits, else
 // the best of the portfolio: a start with room to shorten.
@@ -66,15 +50,15 @@ TEST_CASE("shifts: shorter than interleaved zero bubble on its own placement and
   // 204. The bound given stops the search there.
   const testing::HandMade hand = testing::hand_made("interleaved-zb", 16, 16, 2, 2, 1);
   const Schedule start = hand_start(hand);
-  REQUIRE(checked(start, hand.peaks).makespan == 205);
+  REQUIRE(checked_within(start, hand.peaks).makespan == 205);
   ShiftStats stats;
   std::vector<Time> offered;
   const Schedule shorter =
       improve_by_shifts(start, options_for("cadical", hand.peaks, 120), 204, &stats, [&](const Schedule& found) {
-        checked(found, hand.peaks);
+        checked_within(found, hand.peaks);
         offered.push_back(makespan(found));
       });
-  CHECK(checked(shorter, hand.peaks).makespan <= 204);
+  CHECK(checked_within(shorter, hand.peaks).makespan <= 204);
   CHECK(stats.improvements > 0);
   REQUIRE(!offered.empty());
   CHECK(offered.back() == makespan(shorter));
@@ -96,7 +80,7 @@ TEST_CASE("shifts: given time they reach the full solver's optimum on random pip
       // A hang guard: the shifts double until they cover every domain, and
       // these encodings are small.
       const Schedule found = improve_by_shifts(start, options_for(backend, proven->limits, 120), 0, &stats);
-      CHECK(checked(found, proven->limits).makespan == proven->optimum.makespan);
+      CHECK(checked_within(found, proven->limits).makespan == proven->optimum.makespan);
       CHECK(makespan(found) <= makespan(start));
       CHECK(!stats.budget_reached);
     }
@@ -110,7 +94,7 @@ TEST_CASE("shifts: delays and a tensor-parallel block kept", "[makespan][shift]"
   const std::vector<Memory> limits = {2, 4, 4};
   const Schedule start = poor_start(placement, limits, 8);
   const Schedule found = improve_by_shifts(start, options_for("cadical", limits, 120), 0);
-  CHECK(checked(found, limits).makespan <= makespan(start));
+  CHECK(checked_within(found, limits).makespan <= makespan(start));
   const SearchResult optimum = testing::proven_full(placement, 8, limits, "cadical");
   REQUIRE(optimum.status == SearchStatus::Found);
   CHECK(makespan(found) == optimum.makespan);
@@ -119,7 +103,7 @@ TEST_CASE("shifts: delays and a tensor-parallel block kept", "[makespan][shift]"
 TEST_CASE("shifts: return at once at the bound, at the deadline and on the stop flag", "[makespan][shift]") {
   const testing::HandMade hand = testing::hand_made("1f1b", 4, 8, 1, 1, 1);
   const Schedule start = hand_start(hand);
-  const Time before = checked(start, hand.peaks).makespan;
+  const Time before = checked_within(start, hand.peaks).makespan;
 
   ShiftStats at_bound;
   CHECK(makespan(improve_by_shifts(start, options_for("cadical", hand.peaks, 60), before, &at_bound)) == before);
@@ -127,13 +111,13 @@ TEST_CASE("shifts: return at once at the bound, at the deadline and on the stop 
 
   ShiftStats expired;
   const Schedule timed = improve_by_shifts(start, options_for("cadical", hand.peaks, 0), 0, &expired);
-  CHECK(checked(timed, hand.peaks).makespan <= before);
+  CHECK(checked_within(timed, hand.peaks).makespan <= before);
   CHECK(expired.encodings == 0);
 
   StopFlag stop{true};
   SearchOptions options = options_for("cadical", hand.peaks, 3600);
   options.deadline.stop = &stop;
   ShiftStats stopped;
-  CHECK(checked(improve_by_shifts(start, options, 0, &stopped), hand.peaks).makespan <= before);
+  CHECK(checked_within(improve_by_shifts(start, options, 0, &stopped), hand.peaks).makespan <= before);
   CHECK(stopped.encodings == 0);
 }
