@@ -38,9 +38,9 @@ struct Tuning {
   double staged_seconds = 2;
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
-  double shift_seconds = 1;  // the shift search on the best schedule at N
+  double shift_seconds = 0.5;  // the shift search on the best schedule at N
   double shift_share = 0;    // with a time limit: this share of the time left, if more
-  double transfer_seconds = 1;  // the ends of N 16 shortened and moved into the best at N >= 32
+  double transfer_seconds = 0.5;  // the ends of N 16 shortened and moved into the best at N >= 32
   double transfer_share = 0;    // with a time limit: this share of the time left, if more
   double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
   // With a time limit: the neighbourhood search may use this share of the

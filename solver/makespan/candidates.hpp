@@ -26,9 +26,9 @@ struct CandidateInput {
   double staged_seconds = 2;
   double improve_seconds = 2;  // the full search from the best candidate (0: skip)
   double list_seconds = 1;     // the list-scheduling portfolio
-  double shift_seconds = 1;    // the shift search from the best candidate (0: skip)
+  double shift_seconds = 0.5;  // the shift search from the best candidate (0: skip)
   double shift_share = 0;      // with a deadline: at least this share of the time left (see tuning.hpp)
-  double transfer_seconds = 1;  // the ends of a smaller N moved into the best (0: skip)
+  double transfer_seconds = 0.5;  // the ends of a smaller N moved into the best (0: skip)
   double transfer_share = 0;    // with a deadline: at least this share of the time left
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
   double lns_share = 0;        // with a deadline: at least this share of the time left (see tuning.hpp)

@@ -20,7 +20,7 @@ namespace {
 constexpr Time kFirstShift = 4;
 
 // A question may use at most this share of the phase's budget (and at
-// least half a second: half of the default 1 s budget). On 16 ranks
+// least half a second, the default budget). On 16 ranks
 // and N 128 the first question at shift 4 is not answered in 9 s, which the
 // neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s of 9.
 // A question out of its share halves the shift (a smaller problem) and
