@@ -90,9 +90,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // left (the solver needs the rest), when a schedule is in hand that they
   // could prove optimal; not again when the caller computed them.
   if (!known_bound && best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
-    const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
-    const ExactEndsInput ends = exact_ends_input(placement, nmicros, options, options.deadline.within(seconds));
-    bound = with_exact_ends(ends, makespan(*best), bound);
+    bound = raised_by_exact_ends(placement, nmicros, options, makespan(*best), bound);
     if (bound.argument == BoundArgument::ExactEnds)
       report("full: exact ends prove makespan >= " + std::to_string(bound.value));
   }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
 
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
@@ -456,7 +457,13 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
-  options.progress = [&progress](const std::string& text) { progress.line(text); };
+  // Phases on other threads (the period race, the improvements side by
+  // side) report too: `progress` gets one line at a time.
+  std::mutex progress_mutex;
+  options.progress = [&progress, &progress_mutex](const std::string& text) {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    progress.line(text);
+  };
   Placement placement = searched;
   placement.static_memory.clear();
 

@@ -124,7 +124,8 @@ struct SearchReport {
 class Progress {
  public:
   virtual ~Progress() = default;
-  // A finished step ("repetend: period 7: unsat (0.12 s)").
+  // A finished step ("repetend: period 7: unsat (0.12 s)"). Phases on
+  // other threads call it too, one call at a time (solve holds a lock).
   virtual void line(const std::string&) {}
   // A new best valid schedule at N micro-batches (anytime answer).
   virtual void improved(const Schedule&, Shape, Time /*makespan*/) {}

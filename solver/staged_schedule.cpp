@@ -14,6 +14,7 @@
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
 
 namespace tessel {
@@ -23,45 +24,81 @@ bool batchable(const Placement& placement, const Block& block) {
   return block.memory == 0 && static_cast<int>(block.devices.size()) == placement.ndevs;
 }
 
-}  // namespace
+enum class Part { Middle, Prefix, Suffix };
 
-std::optional<StagedSchedule> staged_schedule(const Placement& placement, const SearchOptions& options,
-                                              int nmicros) {
+// The blocks batched first and last, and the placement of the rest.
+struct Split {
+  std::vector<int> order;     // a topological order of the blocks
+  std::vector<Part> part;     // per block
+  Placement middle;           // the Middle blocks and the edges among them
+  std::vector<int> original;  // middle block -> placement block
+};
+
+std::optional<Split> split_for_staging(const Placement& placement) {
   const int nblocks = static_cast<int>(placement.blocks.size());
-  const std::vector<int> order = topological_order(placement);
+  Split split;
+  split.order = topological_order(placement);
   const std::vector<std::vector<int>> preds = predecessors(placement), succs = successors(placement);
-  enum Part { Middle, Prefix, Suffix };
-  std::vector<Part> part(nblocks, Middle);
-  for (int block : order) {
+  std::vector<Part>& part = split.part;
+  part.assign(nblocks, Part::Middle);
+  for (int block : split.order) {
     if (!batchable(placement, placement.blocks[block])) continue;
     bool after_prefix_only = true;
-    for (int pred : preds[block]) after_prefix_only = after_prefix_only && part[pred] == Prefix;
-    if (after_prefix_only) part[block] = Prefix;
+    for (int pred : preds[block]) after_prefix_only = after_prefix_only && part[pred] == Part::Prefix;
+    if (after_prefix_only) part[block] = Part::Prefix;
   }
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    if (part[*it] != Middle || !batchable(placement, placement.blocks[*it])) continue;
+  for (auto it = split.order.rbegin(); it != split.order.rend(); ++it) {
+    if (part[*it] != Part::Middle || !batchable(placement, placement.blocks[*it])) continue;
     bool before_suffix_only = true;
-    for (int next : succs[*it]) before_suffix_only = before_suffix_only && part[next] == Suffix;
-    if (before_suffix_only) part[*it] = Suffix;
+    for (int next : succs[*it]) before_suffix_only = before_suffix_only && part[next] == Part::Suffix;
+    if (before_suffix_only) part[*it] = Part::Suffix;
   }
-  const int batched = static_cast<int>(std::count_if(part.begin(), part.end(), [](Part p) { return p != Middle; }));
+  const int batched = static_cast<int>(std::count(part.begin(), part.end(), Part::Prefix) +
+                                       std::count(part.begin(), part.end(), Part::Suffix));
   if (batched == 0 || batched == nblocks) return std::nullopt;
 
-  // The middle placement: the remaining blocks and the edges among them.
-  Placement middle;
+  Placement& middle = split.middle;
   middle.name = placement.name + " (middle)";
   middle.ndevs = placement.ndevs;
   middle.time_decimals = placement.time_decimals;  // the same ticks, and their delays
   middle.memory_decimals = placement.memory_decimals;
   std::vector<int> middle_index(nblocks, -1);
   for (int b = 0; b < nblocks; ++b)
-    if (part[b] == Middle) {
+    if (part[b] == Part::Middle) {
       middle_index[b] = static_cast<int>(middle.blocks.size());
       middle.blocks.push_back(placement.blocks[b]);
+      split.original.push_back(b);
     }
   for (const Edge& edge : placement.edges)
     if (middle_index[edge.from] >= 0 && middle_index[edge.to] >= 0)
       middle.edges.push_back({middle_index[edge.from], middle_index[edge.to], edge.delay});
+  return split;
+}
+
+// The steps of one micro-batch's blocks of `which` (all devices, one at a time).
+Time batched_steps(const Placement& placement, const Split& split, Part which) {
+  Time steps = 0;
+  for (size_t b = 0; b < split.part.size(); ++b)
+    if (split.part[b] == which) steps += placement.blocks[b].span;
+  return steps;
+}
+
+}  // namespace
+
+long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
+  const std::optional<Split> split = split_for_staging(placement);
+  if (!split) return 0;
+  const Time batched = batched_steps(placement, *split, Part::Prefix) + batched_steps(placement, *split, Part::Suffix);
+  return static_cast<long long>(nmicros) * batched + makespan_lower_bound(split->middle, nmicros, limits);
+}
+
+std::optional<StagedSchedule> staged_schedule(const Placement& placement, const SearchOptions& options,
+                                              int nmicros) {
+  const std::optional<Split> split = split_for_staging(placement);
+  if (!split) return std::nullopt;
+  const std::vector<int>& order = split->order;
+  const std::vector<Part>& part = split->part;
+  const Placement& middle = split->middle;
 
   SearchOptions quiet = options;
   quiet.progress = nullptr;
@@ -78,26 +115,21 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
   }
 
   StagedSchedule staged{empty_schedule(placement, options.memory_limit, nmicros), middle_period, 0, 0};
-  for (Part p : part) {
-    if (p == Prefix) ++staged.prefix_blocks;
-    if (p == Suffix) ++staged.suffix_blocks;
-  }
+  staged.prefix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Prefix));
+  staged.suffix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Suffix));
   int step = 0;
   for (int micro = 0; micro < nmicros; ++micro)
     for (int block : order)
-      if (part[block] == Prefix) {
+      if (part[block] == Part::Prefix) {
         staged.schedule.instances.push_back({block, micro, step});
         step += placement.blocks[block].span;
       }
-  std::vector<int> original(middle.blocks.size());
-  for (int b = 0; b < nblocks; ++b)
-    if (middle_index[b] >= 0) original[middle_index[b]] = b;
   for (const Instance& instance : unrolled->instances)
-    staged.schedule.instances.push_back({original[instance.block], instance.micro, step + instance.start});
+    staged.schedule.instances.push_back({split->original[instance.block], instance.micro, step + instance.start});
   step += makespan(*unrolled);
   for (int micro = 0; micro < nmicros; ++micro)
     for (int block : order)
-      if (part[block] == Suffix) {
+      if (part[block] == Part::Suffix) {
         staged.schedule.instances.push_back({block, micro, step});
         step += placement.blocks[block].span;
       }

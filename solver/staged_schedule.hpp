@@ -33,4 +33,11 @@ struct StagedSchedule {
 std::optional<StagedSchedule> staged_schedule(const Placement& placement, const SearchOptions& options,
                                               int nmicros);
 
+// No staged schedule of N micro-batches is shorter than this: the batched
+// blocks' steps, N times, plus the middle's makespan bound under `limits`
+// (solver/makespan_bound.hpp). 0 when there is nothing to batch. Cheap: the
+// makespan search skips the middle's repetend search when this is not below
+// the best schedule it already has.
+long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int nmicros);
+
 }  // namespace tessel

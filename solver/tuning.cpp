@@ -39,7 +39,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"staged_seconds", &Tuning::staged_seconds, 0, 3600, false,
        "makespan: seconds for the staged schedule (memory-free all-device blocks batched)"},
       {"improve_seconds", &Tuning::improve_seconds, 0, 3600, false,
-       "makespan: seconds for improving the best schedule of N micro-batches by the solver"},
+       "makespan: seconds for improving the best schedule of N micro-batches by the full solver, after the "
+       "neighbourhoods (threads 1; with more it runs beside them, for their budget; 0 = skip)"},
       {"list_seconds", &Tuning::list_seconds, 0, 3600, false,
        "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
       {"shift_seconds", &Tuning::shift_seconds, 0, 3600, false,

@@ -35,7 +35,7 @@ struct Tuning {
   double fast_bubble_budget = 0.002;  // accept warmup/cooldown this close to the bound
   double fast_boundary_seconds = 1;
   // The makespan at N: the staged schedule's share, the improvement phase's.
-  double staged_seconds = 2;
+  double staged_seconds = 1;
   double improve_seconds = 2;
   double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
   double shift_seconds = 0.5;  // the shift search on the best schedule at N

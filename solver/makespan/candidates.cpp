@@ -98,11 +98,21 @@ std::optional<BuiltCandidate> variant_candidate(const CandidateInput& input, Tim
   return built;
 }
 
-BuiltCandidate staged_candidate(const CandidateInput& input) {
+// Built only when it could beat `best` (the shortest candidate so far):
+// its middle's repetend search takes up to staged_seconds (nnshape, 16
+// devices, memory 16: 2 s of the default search's 5.4, for 1367 against
+// the modulo schedule's 1348), and its bound is free.
+BuiltCandidate staged_candidate(const CandidateInput& input, std::optional<Time> best) {
   const auto begin = std::chrono::steady_clock::now();
   BuiltCandidate built;
   built.summary.name = "staged";
   built.summary.shape = Shape::Staged;
+  const long long bound = staged_lower_bound(*input.placement, input.options.memory_limit, input.total_micros);
+  if (best && bound >= *best) {
+    built.summary.note = "not built: no staged schedule is shorter than " + std::to_string(bound) + ", the best has " +
+                         std::to_string(*best);
+    return built;
+  }
   SearchOptions options = input.options;
   options.deadline = input.options.deadline.within(input.staged_seconds);
   options.boundary_seconds = std::min(options.boundary_seconds, input.staged_seconds / 2);
@@ -167,6 +177,13 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
   built.at_total = best->schedule;
   built.summary.seconds = seconds_since(begin);
   return built;
+}
+
+// The constructions that need no solver, appended: the list schedules and
+// the family replays at input.total_micros.
+void append_constructions(const CandidateInput& input, std::vector<BuiltCandidate>& candidates) {
+  candidates.push_back(list_candidate(input));
+  if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
 }
 
 // The shortest schedule at N among the candidates that has no fused units
@@ -276,8 +293,7 @@ std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, co
                            " micro-batches to move its warmup or cooldown into the best (" +
                            std::to_string(makespan(start)) + ")");
   std::vector<BuiltCandidate> smaller;
-  smaller.push_back(list_candidate(small));
-  if (std::optional<BuiltCandidate> replay = replay_candidate(small)) smaller.push_back(std::move(*replay));
+  append_constructions(small, smaller);
   const Schedule* small_start = best_plain(smaller);
   if (!small_start) return std::nullopt;
   const Time small_bound = makespan_lower_bound(*input.placement, kTransferMicros, input.options.memory_limit);
@@ -354,9 +370,13 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
 // papers/g_handmade, the full search the only shorter ones of four ties
 // (interleaved zero bubble and 1F1B, 16 ranks, N 16), where its first
 // question takes 8-15 s, more than it gets after the neighbourhoods. Side by
-// side, the full search has at least the neighbourhoods' budget, and the
-// first to settle the question stops the other: the neighbourhoods at the
-// bound, the full search with its answer proven optimal.
+// side, the full search has the neighbourhoods' budget (their share of a
+// time limit, if either has one; without a limit their seconds: in the
+// default search it found nothing shorter in any row of
+// cases/bench/handmade_table.md and makespan_table.md, and its 2 s after the
+// neighbourhoods were the slowest rows' last seconds), and the first to
+// settle the question stops the other: the neighbourhoods at the bound, the
+// full search with its answer proven optimal.
 bool side_by_side(const CandidateInput& input) {
   return input.options.threads >= 2 && input.lns_seconds > 0 && input.improve_seconds > 0 &&
          !input.options.deadline.sibling_stop;  // one sibling flag per deadline: already a sibling, run in turn
@@ -376,7 +396,7 @@ SideBySide improved_side_by_side(const CandidateInput& input, const Candidates& 
   CandidateInput full_input = input;
   full_input.options.threads = 1;
   full_input.improve_share = std::max(input.improve_share, input.lns_share);
-  full_input.improve_seconds = std::max(input.improve_seconds, input.lns_seconds);
+  full_input.improve_seconds = input.lns_seconds;
   full_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_full);
   full_input.offer = nullptr;  // offered from this thread once both are done
 
@@ -406,17 +426,6 @@ SideBySide improved_side_by_side(const CandidateInput& input, const Candidates& 
 
   if (full) full->summary.note += " (side by side with the neighbourhoods)";
   return improved;
-}
-
-// The exact ends (solver/makespan/exact_ends) raise `bound` when `best` is
-// above it, within options.ends_seconds and at most half the time left (the
-// improvements need the rest).
-MakespanBound raised_by_exact_ends(const CandidateInput& input, Time best, const MakespanBound& bound) {
-  const SearchOptions& options = input.options;
-  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
-  return with_exact_ends(exact_ends_input(*input.placement, input.total_micros, options,
-                                          options.deadline.within(seconds)),
-                         best, bound);
 }
 
 // Offers the candidates appended since `offered` that are shorter than all
@@ -450,11 +459,11 @@ Candidates build_candidates(const CandidateInput& input) {
       candidates.push_back(std::move(*variant));
   }
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound.value) <= input.gap_to_try_others;
-  if (!close) candidates.push_back(staged_candidate(input));
+  offer_new(input, candidates, offered, shortest);
+  if (!close) candidates.push_back(staged_candidate(input, shortest));
   offer_new(input, candidates, offered, shortest);
   if (input.options.deadline.expired()) return result;
-  candidates.push_back(list_candidate(input));
-  if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
+  append_constructions(input, candidates);
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound.value) return result;
@@ -465,9 +474,12 @@ Candidates build_candidates(const CandidateInput& input) {
   // the ends cannot prove and the neighbourhoods reach), and the report
   // asks the ends afterwards if it is not.
   const bool wide = relative_gap(makespan(*start), bound.value) > input.gap_to_try_others;
-  if (wide && !input.options.deadline.expired() && input.options.ends_seconds > 0) {
+  const SearchOptions& options = input.options;
+  if (wide && !options.deadline.expired() && options.ends_seconds > 0) {
     result.ends_asked_at = makespan(*start);
-    bound = raised_by_exact_ends(input, makespan(*start), bound);
+    result.ends_ran = exact_ends_ask(*input.placement, makespan(*start), bound.value) &&
+                      options.deadline.seconds_left() / 2 >= options.ends_seconds;
+    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound);
   }
   if (makespan(*start) <= bound.value) return result;
   if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {

@@ -23,8 +23,8 @@ struct CandidateInput {
   int total_micros = 128;
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
   SearchOptions options;                 // limits, backend, deadline, progress
-  double staged_seconds = 2;
-  double improve_seconds = 2;  // the full search from the best candidate (0: skip)
+  double staged_seconds = 1;
+  double improve_seconds = 2;  // the full search from the best candidate, threads 1 (0: skip)
   double list_seconds = 1;     // the list-scheduling portfolio
   double shift_seconds = 0.5;  // the shift search from the best candidate (0: skip)
   double shift_share = 0;      // with a deadline: at least this share of the time left (see tuning.hpp)
@@ -35,7 +35,9 @@ struct CandidateInput {
   double improve_share = 0;    // the same for the improvement by the full search
   int repetend_variants = 0;   // other windows of the found period tried (0: skip)
   double variant_seconds = 1;  // their budget, shared
-  // Above this relative gap of the repetend, the other shapes are tried.
+  // Above this relative gap of the repetend the staged schedule is built;
+  // above it for the best before the improvements, the exact ends are asked
+  // first.
   double gap_to_try_others = 0.01;
   // Called with every schedule shorter at N than all offered before (the
   // unrollable form for a repetend) as soon as it is built, so that a search
@@ -63,14 +65,18 @@ struct Candidates {
   // The makespan the exact ends were asked to reach (none: not asked, e.g.
   // out of time or no schedule without fused units).
   std::optional<Time> ends_asked_at;
+  // They ran there (exact_ends_ask) with their whole budget: asking again
+  // for a shorter best answers the same questions.
+  bool ends_ran = false;
 
   // Whether asking the exact ends again for a schedule of makespan `best`
   // cannot raise `bound`: they raised it already (a shorter target only
-  // stops them sooner), or they were asked for this very makespan. They
-  // skip a gap above one micro-batch's critical path, which an improvement
-  // may close.
+  // stops them sooner), they ran with their whole budget, or they were
+  // asked for this very makespan. They skip a gap above one micro-batch's
+  // critical path, which an improvement may close: then they are asked
+  // again.
   bool ends_settled(Time best) const {
-    return ends_asked_at && (bound.argument == BoundArgument::ExactEnds || best == *ends_asked_at);
+    return ends_asked_at && (bound.argument == BoundArgument::ExactEnds || ends_ran || best == *ends_asked_at);
   }
 };
 

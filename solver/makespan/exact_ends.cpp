@@ -477,11 +477,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
 }
 
 MakespanBound with_exact_ends(ExactEndsInput input, long long best, MakespanBound bound) {
-  if (best <= bound.value || input.deadline.expired()) return bound;
-  // The ends of a pipeline cost about one micro-batch's critical path; a
-  // larger gap grows with N (a steady state slower than the load), which no
-  // window at the ends explains, so the time is not spent.
-  if (best - bound.value > critical_path(*input.placement)) return bound;
+  if (input.deadline.expired() || !exact_ends_ask(*input.placement, best, bound.value)) return bound;
   input.floor = bound.value;
   input.target = best;
   const ExactEnds ends = exact_ends_bound(input);
@@ -490,6 +486,20 @@ MakespanBound with_exact_ends(ExactEndsInput input, long long best, MakespanBoun
   bound.head_window = ends.head_window;
   bound.tail_window = ends.tail_window;
   return bound;
+}
+
+bool exact_ends_ask(const Placement& placement, long long best, long long bound) {
+  // The ends of a pipeline cost about one micro-batch's critical path; a
+  // larger gap grows with N (a steady state slower than the load), which no
+  // window at the ends explains, so the time is not spent.
+  return best > bound && best - bound <= critical_path(placement);
+}
+
+MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                   long long best, const MakespanBound& bound) {
+  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
+  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(seconds)), best,
+                         bound);
 }
 
 ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
