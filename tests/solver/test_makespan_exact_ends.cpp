@@ -8,7 +8,9 @@
 
 #include <random>
 
+#include "cases/builtin_cases.hpp"
 #include "solver/full_search.hpp"
+#include "solver/makespan/candidates.hpp"
 #include "solver/makespan/exact_ends.hpp"
 #include "solver/makespan_bound.hpp"
 #include "tests/solver/pipelines.hpp"
@@ -229,4 +231,30 @@ TEST_CASE("exact ends: the full search starts from them and settles a tie in one
   CHECK(given.makespan_bound->argument == BoundArgument::ExactEnds);
   CHECK(given.calls.size() == 1);
   CHECK(verify_schedule(*given.schedule).valid);
+}
+
+TEST_CASE("exact ends: asked within one critical path of the bound; once run, not asked again", "[makespan]") {
+  const Placement placement = make_case("vshape", 4, false);
+  const Time path = critical_path(placement);
+  REQUIRE(path > 0);
+  CHECK_FALSE(exact_ends_ask(placement, 100, 100));            // nothing to prove
+  CHECK(exact_ends_ask(placement, 101, 100));                  // one step above
+  CHECK(exact_ends_ask(placement, 100 + path, 100));           // the gap one micro-batch can explain
+  CHECK_FALSE(exact_ends_ask(placement, 101 + path, 100));     // a gap that grows with N
+
+  // The report asks them again for a shorter best only when they did not
+  // run before (skipped for the gap) and proved nothing.
+  Candidates asked;
+  asked.bound.value = 100;
+  asked.ends_asked_at = 150;
+  CHECK(asked.ends_settled(150));
+  CHECK_FALSE(asked.ends_settled(120));  // skipped at 150; 120 may be within reach
+  asked.ends_ran = true;
+  CHECK(asked.ends_settled(120));
+  Candidates raised;
+  raised.bound.value = 110;
+  raised.bound.argument = BoundArgument::ExactEnds;
+  raised.ends_asked_at = 115;
+  CHECK(raised.ends_settled(112));
+  CHECK_FALSE(Candidates{}.ends_settled(112));  // never asked
 }
