@@ -477,9 +477,8 @@ Candidates build_candidates(const CandidateInput& input) {
   const SearchOptions& options = input.options;
   if (wide && !options.deadline.expired() && options.ends_seconds > 0) {
     result.ends_asked_at = makespan(*start);
-    result.ends_ran = exact_ends_ask(*input.placement, makespan(*start), bound.value) &&
-                      options.deadline.seconds_left() / 2 >= options.ends_seconds;
-    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound);
+    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound,
+                                 &result.ends_ran);
   }
   if (makespan(*start) <= bound.value) return result;
   if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {

@@ -80,16 +80,20 @@ ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, c
 MakespanBound with_exact_ends(ExactEndsInput input, long long best, MakespanBound bound);
 
 // Whether with_exact_ends asks anything for `best` over `bound` (the rule
-// above). Once they were asked with their whole budget, asking again for a
-// shorter best answers the same questions (the windows depend on the bound
-// only; a lower target only stops them sooner).
+// above).
 bool exact_ends_ask(const Placement& placement, long long best, long long bound);
 
 // `bound` raised by the exact ends for `best`, within options.ends_seconds
 // and at most half the time left (what comes after needs the rest): before
 // the improvements of the makespan search, and before the full search.
+// `ran`, when given, says whether they ran (exact_ends_ask) with their
+// whole budget. Asking again for a shorter best then asks the same windows
+// (they depend on the bound only) and stops sooner; it raises the bound
+// further only where a question the first run left undecided is decided for
+// the shorter target's narrower goal (never when it decided every one,
+// ExactEnds::complete).
 MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                   long long best, const MakespanBound& bound);
+                                   long long best, const MakespanBound& bound, bool* ran = nullptr);
 
 // The least idle of `device` in the first (tail false) or last (tail true)
 // `window` steps of any schedule, as far as decided before the deadline
