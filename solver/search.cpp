@@ -226,8 +226,7 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
                        long long proven) {
   const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
   if (options.ends_seconds <= 0 || best <= std::max(proven, closed.value)) return closed;
-  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(options.ends_seconds)),
-                         best, closed);
+  return raised_by_exact_ends(placement, nmicros, options, best, closed, 1.0);
 }
 
 // The candidates of the period strategies, the shortest first in rank

@@ -477,7 +477,7 @@ Candidates build_candidates(const CandidateInput& input) {
   const SearchOptions& options = input.options;
   if (wide && !options.deadline.expired() && options.ends_seconds > 0) {
     result.ends_asked_at = makespan(*start);
-    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound,
+    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
                                  &result.ends_ran);
   }
   if (makespan(*start) <= bound.value) return result;

@@ -496,8 +496,8 @@ bool exact_ends_ask(const Placement& placement, long long best, long long bound)
 }
 
 MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                   long long best, const MakespanBound& bound, bool* ran) {
-  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() / 2);
+                                   long long best, const MakespanBound& bound, double left_share, bool* ran) {
+  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() * left_share);
   if (ran) *ran = seconds >= options.ends_seconds && exact_ends_ask(placement, best, bound.value);
   return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(seconds)), best,
                          bound);

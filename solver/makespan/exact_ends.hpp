@@ -84,8 +84,9 @@ MakespanBound with_exact_ends(ExactEndsInput input, long long best, MakespanBoun
 bool exact_ends_ask(const Placement& placement, long long best, long long bound);
 
 // `bound` raised by the exact ends for `best`, within options.ends_seconds
-// and at most half the time left (what comes after needs the rest): before
-// the improvements of the makespan search, and before the full search.
+// and at most `left_share` of the time left: half before the improvements
+// of the makespan search and before the full search (what comes after
+// needs the rest), all of it for the report's bound.
 // `ran`, when given, says whether they ran (exact_ends_ask) with their
 // whole budget. Asking again for a shorter best then asks the same windows
 // (they depend on the bound only) and stops sooner; it raises the bound
@@ -93,7 +94,8 @@ bool exact_ends_ask(const Placement& placement, long long best, long long bound)
 // the shorter target's narrower goal (never when it decided every one,
 // ExactEnds::complete).
 MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                   long long best, const MakespanBound& bound, bool* ran = nullptr);
+                                   long long best, const MakespanBound& bound, double left_share = 0.5,
+                                   bool* ran = nullptr);
 
 // The least idle of `device` in the first (tail false) or last (tail true)
 // `window` steps of any schedule, as far as decided before the deadline
