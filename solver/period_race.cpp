@@ -16,6 +16,15 @@
 // every free thread joins in on them. The own solver checks for that moment
 // between slices of its search (an interrupted CaDiCaL call resumes with
 // all it learned), so the split happens as soon as a thread is free.
+//
+// A refuted period settles every smaller one (a repetend of period P
+// stretches into one of P + 1, solver/period_stretch.hpp): their solvers
+// are stopped and they are recorded as implied. Tried and left out: betting
+// on the period just below the smallest one known satisfiable (splitting it
+// into cubes at once and taking the threads off the smaller periods).
+// nnshape, 32 devices, memory 24 (12 constructed): period 11 refuted at
+// 116 s with the split at 2 s and 93 s with it at 20 s, against 75 s the
+// usual way, where 11's own solver had 52 s of learning before its split.
 #include "solver/period_race.hpp"
 
 #include <algorithm>
@@ -386,8 +395,7 @@ class Race {
       return;
     }
     if (answer == Answer::Unsat) {
-      states_[attempt->period] = PeriodState::Unsat;
-      stop_where([&](const Attempt& other) { return other.period == attempt->period; });
+      refute_up_to(attempt->period);
     } else {
       states_[attempt->period] = PeriodState::Sat;
       first_sat_ = std::min(first_sat_, attempt->period);
@@ -403,6 +411,21 @@ class Race {
       });
     }
     if (answered()) stop_all();
+  }
+
+  // `period` refuted, and with it every smaller one (period_stretch.hpp):
+  // those not decided yet are recorded as implied and their solvers stopped.
+  void refute_up_to(int period) {
+    for (int smaller = question_.first_period; smaller < period; ++smaller) {
+      if (state(smaller) != PeriodState::Open) continue;
+      states_[smaller] = PeriodState::Unsat;
+      calls_[{smaller, -2}] =  // beside a stopped solver's own entry
+          SolverCall{question_.label + "period " + std::to_string(smaller) + " (implied: period " +
+                         std::to_string(period) + " refuted, and a repetend of a smaller period stretches to it)",
+                     Answer::Unsat, 0};
+    }
+    states_[period] = PeriodState::Unsat;
+    stop_where([&](const Attempt& other) { return other.period <= period; });
   }
 
   template <class Moot>
