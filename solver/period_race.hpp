@@ -9,11 +9,12 @@
 // single-threaded descent would have built — whichever configuration
 // answered first. Siblings stop as soon as an answer makes them moot (a
 // satisfiable period stops every larger one; a refutation stops the other
-// configurations on its period). With cubes on (SearchOptions::cubes,
+// configurations on its period and every smaller period, which it settles:
+// solver/period_stretch.hpp). With cubes on (SearchOptions::cubes,
 // CaDiCaL), a last hard period is split into cubes shared by the threads
 // instead of raced by rival configurations (solver/cube_split.hpp): the
-// period and its proof are the same, only a schedule found in a cube may
-// differ from the single-threaded one.
+// period and its proven bound are the same, only a schedule found in a cube
+// may differ from the single-threaded one.
 #pragma once
 
 #include <memory>

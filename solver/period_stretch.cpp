@@ -10,10 +10,12 @@ ModuloSolution stretched(const Placement& placement, const ModuloSolution& solut
   const int period = solution.period;
   if (period < 1 || cut < 0 || cut > period)
     throw std::invalid_argument("stretched: need period >= 1 and a cut in [0, period]");
+  if (std::any_of(solution.starts.begin(), solution.starts.end(), [](int start) { return start < 0; }))
+    throw std::invalid_argument("stretched: starts must be >= 0 (the phase is start mod period)");
   ModuloSolution longer = solution;
   longer.period = period + 1;
   for (int& start : longer.starts) {
-    const int quotient = start / period, phase = start % period;  // starts are >= 0
+    const int quotient = start / period, phase = start % period;
     start = quotient * (period + 1) + phase + (phase >= cut ? 1 : 0);
   }
   // The earliest start back at 0 (a cut at 0 moves it to 1).

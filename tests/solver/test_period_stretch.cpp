@@ -2,19 +2,21 @@
 // the fact that lets a refuted period settle every smaller one in the
 // period race. Where the answer is known (small placements, each period
 // decided on its own solver): the minimal period's solution stretched at
-// every cut is a repetend of P + 1 by the definition (modulo_check, with the
-// same bound on micro-batches in flight) and by the verifier (its schedule
-// of K + 2 micro-batches); and the answers of consecutive periods are
-// monotone (no unsatisfiable period above a satisfiable one), on placements
-// with communication delays and random pipelines too. The race with cubes
-// split at once gives the same period and proven bound as one thread, with
-// every period below it refuted by a call, by cubes, or implied by a larger
-// refuted one (or by the memory-rate bound).
+// every cut is a repetend of P + 1 by the definition (modulo_check, with no
+// more micro-batches in flight than the original) and by the verifier (its
+// schedule of K + 2 micro-batches); and the answers of consecutive periods
+// are monotone (no unsatisfiable period in the three above the first
+// satisfiable one), on placements with communication delays and random
+// pipelines too. The race with cubes split at once gives the same period
+// and proven bound as one thread, with every period below it refuted by a
+// call, by cubes, or implied by a larger refuted one (or by the memory-rate
+// bound). Negative starts are refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 
 #include "cases/builtin_cases.hpp"
 #include "solver/modulo_check.hpp"
@@ -71,7 +73,9 @@ void check_stretching(const Placement& placement, const std::vector<long long>& 
     INFO("cut " << cut);
     const ModuloSolution longer = stretched(placement, *first, cut);
     CHECK(longer.period == first->period + 1);
-    const std::optional<std::string> broken = modulo_violation(placement, limits, longer, kmax);
+    // No more micro-batches in flight than before: Kmax = the original K.
+    CHECK(longer.in_flight <= first->in_flight);
+    const std::optional<std::string> broken = modulo_violation(placement, limits, longer, first->in_flight);
     INFO(broken.value_or(""));
     CHECK_FALSE(broken);
     const Schedule schedule = truncated_modulo_schedule(placement, limits, longer, longer.in_flight + 2);
@@ -148,4 +152,14 @@ TEST_CASE("period race: every period below the answer refuted, by a call, cubes 
     INFO(verify::report_to_text(report));
     CHECK(report.valid);
   }
+}
+
+TEST_CASE("period stretch: negative starts or a cut outside the period are refused", "[period_stretch]") {
+  const Placement placement = make_case("vshape", 2, false);
+  const ModuloSolution solution{4, std::vector<int>(placement.blocks.size(), 0), 1, 1};
+  CHECK_NOTHROW(stretched(placement, solution, 4));
+  CHECK_THROWS_AS(stretched(placement, solution, 5), std::invalid_argument);
+  ModuloSolution negative = solution;
+  negative.starts[0] = -1;
+  CHECK_THROWS_AS(stretched(placement, negative, 0), std::invalid_argument);
 }
