@@ -166,16 +166,6 @@ bool reserve_ends(const Shape& shape, Circle& circle, std::vector<int>& phase) {
   return true;
 }
 
-ModuloSolution normalised(const Placement& placement, int period, std::vector<int> starts) {
-  const int earliest = starts.empty() ? 0 : *std::min_element(starts.begin(), starts.end());
-  int latency = 0;
-  for (size_t b = 0; b < starts.size(); ++b) {
-    starts[b] -= earliest;
-    latency = std::max<Time>(latency, starts[b] + placement.blocks[b].span);
-  }
-  return {period, starts, latency, (latency + period - 1) / period};
-}
-
 int ready_time(const Shape& shape, const std::vector<int>& starts, int b) {
   Time ready = 0;
   for (const auto& [pred, delay] : shape.preds[b])
@@ -192,7 +182,7 @@ int next_with_phase(int ready, int phase, int period) {
 ModuloSolution with_offsets(const Shape& shape, int period, const std::vector<int>& phase) {
   std::vector<int> starts(shape.placement.blocks.size(), 0);
   for (int b : shape.order) starts[b] = next_with_phase(ready_time(shape, starts, b), phase[b], period);
-  return normalised(shape.placement, period, starts);
+  return modulo_solution(shape.placement, period, starts);
 }
 
 // The constructions below read the deadline once per block: on thousands of
@@ -239,7 +229,7 @@ std::optional<ModuloSolution> modulo_list(const Shape& shape, int period, bool r
     circle.take(block.devices, at % period, block.span);
     starts[b] = static_cast<int>(at);
   }
-  return normalised(placement, period, starts);
+  return modulo_solution(placement, period, starts);
 }
 
 struct Constructed {
@@ -271,7 +261,7 @@ std::optional<Constructed> construct_at(const Shape& shape, const std::vector<lo
   consider(compact(shape, period, false, deadline), "compact-unflipped");
   consider(modulo_list(shape, period, true, deadline), "list-ends");
   consider(modulo_list(shape, period, false, deadline), "list");
-  if (!alone.empty()) consider(normalised(placement, period, alone), "alone-overlapped");
+  if (!alone.empty()) consider(modulo_solution(placement, period, alone), "alone-overlapped");
   return best;
 }
 
@@ -306,7 +296,7 @@ std::optional<Constructed> construct_below(const Placement& placement, const std
 }  // namespace
 
 ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>& alone) {
-  ModuloSolution solution = normalised(placement, 1, alone);
+  ModuloSolution solution = modulo_solution(placement, 1, alone);
   solution.period = std::max<Time>(solution.latency, period_lower_bound(placement));
   solution.in_flight = 1;
   return solution;

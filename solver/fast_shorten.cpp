@@ -31,14 +31,7 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
       progress(line.str());
     }
     if (answer != Answer::Sat) break;
-    std::vector<int> starts = decode_starts(*backend, encoding, period);
-    const int earliest = *std::min_element(starts.begin(), starts.end());
-    ModuloSolution solution{period, {}, 0, 0};
-    for (size_t b = 0; b < starts.size(); ++b) {
-      solution.starts.push_back(starts[b] - earliest);
-      solution.latency = std::max<Time>(solution.latency, solution.starts.back() + placement.blocks[b].span);
-    }
-    solution.in_flight = (solution.latency + period - 1) / period;
+    const ModuloSolution solution = modulo_solution(placement, period, decode_starts(*backend, encoding, period));
     // The encoding's answer must pass the direct check; if not, keep what was valid.
     if (modulo_violation(placement, memory_limit, solution, max_in_flight)) break;
     outcome.solution = solution;

@@ -7,6 +7,16 @@
 
 namespace tessel {
 
+ModuloSolution modulo_solution(const Placement& placement, int period, std::vector<int> starts) {
+  const int earliest = starts.empty() ? 0 : *std::min_element(starts.begin(), starts.end());
+  int latency = 0;
+  for (size_t b = 0; b < starts.size(); ++b) {
+    starts[b] -= earliest;
+    latency = std::max<Time>(latency, starts[b] + placement.blocks[b].span);
+  }
+  return {period, std::move(starts), latency, (latency + period - 1) / period};
+}
+
 void require_steady_state(const Placement& placement) {
   std::vector<long long> balance = memory_balance(placement);
   for (int device = 0; device < placement.ndevs; ++device) {

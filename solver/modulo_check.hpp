@@ -20,6 +20,11 @@ namespace tessel {
 // of any period exists (both the search and the construction refuse it).
 void require_steady_state(const Placement& placement);
 
+// The repetend of period `period` whose blocks start at `starts` (of one
+// micro-batch, any origin): moved so that the earliest starts at 0, its
+// latency and micro-batches in flight computed. Checks nothing.
+ModuloSolution modulo_solution(const Placement& placement, int period, std::vector<int> starts);
+
 // Steady-state memory of every device at every phase of the window:
 // -sum_b mem(b) * (q(b) + [tau(b) > phi]) with s(b) = q(b) P + tau(b) (the
 // formula of modulo_encoding.cpp). Requires memory balance zero per device.

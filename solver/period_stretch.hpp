@@ -1,5 +1,6 @@
-// Why a refuted period settles every smaller one (docs/algorithms.md,
-// "Threads"): a repetend of period P stretches into one of period P + 1.
+// Why a refuted period settles every smaller one (docs/algorithms.md, "The
+// repetend as a modulo schedule"): a repetend of period P stretches into
+// one of period P + 1.
 //
 // Insert one idle step at a phase `cut` of every period: time t = n P + r
 // (0 <= r < P) goes to n (P + 1) + r + [r >= cut]. The map is increasing

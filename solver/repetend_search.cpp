@@ -55,21 +55,11 @@
 namespace tessel {
 namespace {
 
-ModuloSolution solution_from_starts(const Placement& placement, int period, std::vector<int> starts) {
-  int earliest = *std::min_element(starts.begin(), starts.end());
-  int latency = 0;
-  for (size_t b = 0; b < starts.size(); ++b) {
-    starts[b] -= earliest;
-    latency = std::max<Time>(latency, starts[b] + placement.blocks[b].span);
-  }
-  return {period, starts, latency, (latency + period - 1) / period};
-}
-
 // The decoded answer, re-checked from the definition (modulo_check.hpp): a
 // wrong encoding stops the search here instead of reaching the user.
 ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
                                 const std::vector<int>& starts, int max_in_flight) {
-  ModuloSolution solution = solution_from_starts(window, period, starts);
+  ModuloSolution solution = modulo_solution(window, period, starts);
   if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
     throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
                            " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
@@ -83,7 +73,7 @@ ModuloSolution sequential_window(const Placement& window, const std::vector<int>
   std::vector<int> starts;
   for (int copy = 0; copy < k; ++copy)
     for (int start : alone) starts.push_back(copy * alone_latency + start);
-  ModuloSolution solution = solution_from_starts(window, 1, starts);
+  ModuloSolution solution = modulo_solution(window, 1, starts);
   solution.period = std::max(solution.latency, lower_bound);
   solution.in_flight = 1;
   return solution;
@@ -315,7 +305,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     return result;
   }
   const std::vector<int>& alone = single.starts;
-  const int alone_latency = solution_from_starts(placement, 1, alone).latency;
+  const int alone_latency = modulo_solution(placement, 1, alone).latency;
 
   // Kmax: the user's K, else as many as the blocks of one micro-batch (a
   // modulo schedule of minimal latency never needs more than one period per

@@ -495,14 +495,10 @@ bool exact_ends_ask(const Placement& placement, long long best, long long bound)
   return best > bound && best - bound <= critical_path(placement);
 }
 
-MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                   long long best, const MakespanBound& bound, double left_share, bool* ran) {
-  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() * left_share);
-  if (ran) *ran = seconds >= options.ends_seconds && exact_ends_ask(placement, best, bound.value);
-  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(seconds)), best,
-                         bound);
-}
+namespace {
 
+// The input for `placement` at `nmicros` under the search's memory limits,
+// backend and settings, ending at `deadline`.
 ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
                                 const Deadline& deadline) {
   ExactEndsInput input;
@@ -514,5 +510,16 @@ ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, c
   input.deadline = deadline;
   return input;
 }
+
+}  // namespace
+
+MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                   long long best, const MakespanBound& bound, double left_share, bool* ran) {
+  const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() * left_share);
+  if (ran) *ran = seconds >= options.ends_seconds && exact_ends_ask(placement, best, bound.value);
+  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(seconds)), best,
+                         bound);
+}
+
 
 }  // namespace tessel

@@ -67,11 +67,6 @@ struct ExactEnds {
 // deadline.
 ExactEnds exact_ends_bound(const ExactEndsInput& input);
 
-// The input for `placement` at `nmicros` under the search's memory limits,
-// backend and settings, ending at `deadline`.
-ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                const Deadline& deadline);
-
 // `bound` (the closed bounds of the same N and limits) raised by the exact
 // ends when they pass it. Nothing is asked when `best`, the makespan of a
 // schedule in hand, is not above it, or above it by more than one

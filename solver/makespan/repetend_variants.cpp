@@ -43,14 +43,7 @@ std::optional<ModuloSolution> next_window(Backend& backend, const ModuloEncoding
   std::vector<int> values;
   for (IntVar var : vars) values.push_back(backend.value(var));
   forbid(backend, vars, values);
-  std::vector<int> starts = decode_starts(backend, encoding, period);
-  const int earliest = *std::min_element(starts.begin(), starts.end());
-  ModuloSolution solution{period, starts, 0, 0};
-  for (size_t b = 0; b < starts.size(); ++b) {
-    solution.starts[b] -= earliest;
-    solution.latency = std::max<int>(solution.latency, solution.starts[b] + window.blocks[b].span);
-  }
-  solution.in_flight = (solution.latency + period - 1) / period;
+  const ModuloSolution solution = modulo_solution(window, period, decode_starts(backend, encoding, period));
   if (auto violation = modulo_violation(window, memory_limit, solution, encoding.max_in_flight))
     throw std::logic_error("repetend variants: a window of period " + std::to_string(period) +
                            " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");

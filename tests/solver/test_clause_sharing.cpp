@@ -38,14 +38,8 @@ Encoded encode(const Placement& placement, long long memory, int period, int con
 
 // The decoded answer of the last Sat, judged by the definition.
 std::optional<std::string> violation(Encoded& encoded, const Placement& placement, long long memory, int period) {
-  std::vector<int> starts = decode_starts(*encoded.backend, encoded.encoding, period);
-  const int earliest = *std::min_element(starts.begin(), starts.end());
-  ModuloSolution solution{period, starts, 0, 0};
-  for (size_t b = 0; b < starts.size(); ++b) {
-    solution.starts[b] -= earliest;
-    solution.latency = std::max(solution.latency, solution.starts[b] + static_cast<int>(placement.blocks[b].span));
-  }
-  solution.in_flight = (solution.latency + period - 1) / period;
+  const ModuloSolution solution =
+      modulo_solution(placement, period, decode_starts(*encoded.backend, encoded.encoding, period));
   return modulo_violation(placement, std::vector<long long>(placement.ndevs, memory), solution,
                           static_cast<int>(placement.blocks.size()));
 }

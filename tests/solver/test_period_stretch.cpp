@@ -41,14 +41,7 @@ std::optional<ModuloSolution> solve_period(const Placement& placement, const std
   const Answer answer = backend->solve({period_assumption(encoding, period)}, Deadline::after_seconds(60));
   REQUIRE(answer != Answer::Unknown);
   if (answer == Answer::Unsat) return std::nullopt;
-  ModuloSolution solution{period, decode_starts(*backend, encoding, period), 0, 0};
-  const int earliest = *std::min_element(solution.starts.begin(), solution.starts.end());
-  for (size_t b = 0; b < solution.starts.size(); ++b) {
-    solution.starts[b] -= earliest;
-    solution.latency = std::max(solution.latency, solution.starts[b] + static_cast<int>(placement.blocks[b].span));
-  }
-  solution.in_flight = (solution.latency + period - 1) / period;
-  return solution;
+  return modulo_solution(placement, period, decode_starts(*backend, encoding, period));
 }
 
 // Periods from L up: answers monotone, and the first satisfiable one

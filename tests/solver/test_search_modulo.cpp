@@ -123,16 +123,7 @@ TEST_CASE("modulo: the re-check of decoded answers catches broken solutions", "[
   std::vector<int> starts(placement.blocks.size(), 0);
   for (const Instance& instance : found.schedule->instances)
     if (instance.micro == 0) starts[instance.block] = instance.start;
-  auto solution = [&](int period, const std::vector<int>& at) {
-    ModuloSolution made{period, at, 0, 0};
-    int earliest = *std::min_element(at.begin(), at.end());
-    for (size_t b = 0; b < at.size(); ++b) {
-      made.starts[b] -= earliest;
-      made.latency = std::max<Time>(made.latency, made.starts[b] + placement.blocks[b].span);
-    }
-    made.in_flight = (made.latency + period - 1) / period;
-    return made;
-  };
+  auto solution = [&](int period, const std::vector<int>& at) { return modulo_solution(placement, period, at); };
   const int kmax = static_cast<int>(placement.blocks.size());
   CHECK_FALSE(modulo_violation(placement, memory, solution(found.period, starts), kmax));
   // Less memory than it needs, a period below the proven bound, a broken
