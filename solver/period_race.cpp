@@ -4,18 +4,20 @@
 // the only thing threads exchange is answers and stop flags.
 //
 // A rival configuration joins a period only once the period's own solver has
-// spent kRivalDelaySeconds on it. Most periods are decided in far less, and
+// spent rival_after_seconds (2 s by default) on it. Most periods are decided in far less, and
 // a rival there is pure cost: a second encoding built and solved on a core
 // the descent needs (kshape 64 devices memory 32, periods 6-8 each decided
 // in a few seconds, ran 0.75x as fast on 2 threads as on 1 while rivals
 // were started at once). A free thread waits for that moment instead.
 //
-// With cubes on (solver/cube_split.hpp, CaDiCaL), no rival configurations
-// run: a period's own solver, once it has had cube_after_seconds and no
-// other period is left to hand out, splits its question into cubes, and
-// every free thread joins in on them. The own solver checks for that moment
-// between slices of its search (an interrupted CaDiCaL call resumes with
-// all it learned), so the split happens as soon as a thread is free.
+// With cubes on (solver/cube_split.hpp, CaDiCaL), a period's own solver,
+// once it has had cube_after_seconds and no other period is left to hand
+// out, splits its question into cubes, and every thread joins in on them:
+// the rivals on that period are stopped then, and none starts on a period
+// once it is split. The own solver checks for that moment between slices of
+// its search (an interrupted CaDiCaL call resumes with all it learned). A
+// split after 20 s of learning beat one after 2 s on the hard list, and the
+// rivals use the cores until then (docs/algorithms.md, "Threads").
 //
 // A refuted period settles every smaller one (a repetend of period P
 // stretches into one of P + 1, solver/period_stretch.hpp): their solvers
@@ -45,7 +47,6 @@ namespace {
 
 enum class PeriodState { Open, Unsat, Sat };
 
-constexpr double kRivalDelaySeconds = 2.0;
 // How often a period's own solver looks whether it should be split.
 constexpr double kSplitCheckSeconds = 0.5;
 
@@ -60,6 +61,7 @@ struct Attempt {
   int configuration = 0;
   bool cube_worker = false;  // joins the period's cubes (else decides it whole)
   bool split = false;        // its question was split into cubes: it works on them
+  std::atomic<bool> yielded{false};  // a rival stopped because its period was split into cubes
   std::unique_ptr<StopFlag> stop = std::make_unique<StopFlag>(false);
   std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
 };
@@ -80,7 +82,7 @@ class Race {
     own_configuration_ = options.backend_settings.configuration;
     cubing_ = options.cubes.depth > 0 && options.backend == "cadical";
     sharing_ = options.share_clauses > 0 && options.backend == "cadical";
-    if (options.backend == "cadical" && !cubing_)
+    if (options.backend == "cadical")
       for (int configuration : {2, 1, 0})
         if (configuration != own_configuration_) rivals_.push_back(configuration);
   }
@@ -129,7 +131,7 @@ class Race {
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
   // The next attempt for a free thread; waits while the only ones left are
-  // rivals whose period's own solver has not yet had kRivalDelaySeconds.
+  // rivals whose period's own solver has not yet had rival_after_seconds.
   std::optional<std::shared_ptr<Attempt>> next_attempt() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finished()) {
@@ -162,11 +164,11 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_rival(bool& later) {
     const int last_rival = question_.last_feasible ? question_.last_period - 1 : question_.last_period;
     for (int period = lowest_open(); period < next_period_ && period < first_sat_ && period <= last_rival; ++period) {
-      if (state(period) != PeriodState::Open) continue;
+      if (state(period) != PeriodState::Open || jobs_.count(period)) continue;
       const double waited = own_seconds(period);
       for (int configuration : rivals_) {
         if (tried_.count({period, configuration})) continue;
-        if (waited >= kRivalDelaySeconds) return start(period, configuration);
+        if (waited >= options_.rival_after_seconds) return start(period, configuration);
         later = true;
       }
     }
@@ -181,7 +183,7 @@ class Race {
         const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - attempt->begin;
         return spent.count();
       }
-    return kRivalDelaySeconds;
+    return options_.rival_after_seconds;
   }
 
   std::shared_ptr<Attempt> start(int period, int configuration) {
@@ -284,6 +286,11 @@ class Race {
       CubeJob& job = jobs_[period];
       job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
       job.ready = true;
+      stop_where([&](Attempt& other) {  // their threads join the cubes
+        if (other.period != period || other.configuration == own_configuration_) return false;
+        other.yielded = true;
+        return true;
+      });
       changed_.notify_all();
       if (cubes.answer == Answer::Unsat) return Answer::Unsat;
       split = true;
@@ -429,7 +436,7 @@ class Race {
   }
 
   template <class Moot>
-  void stop_where(Moot moot) {
+  void stop_where(Moot&& moot) {
     for (auto& other : running_)
       if (moot(*other)) other->stop->store(true);
   }
@@ -442,7 +449,8 @@ class Race {
     std::ostringstream what;
     what << question_.label << "period " << attempt.period;
     if (!own) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
-    if (answer == Answer::Unknown && attempt.stop->load()) what << " (stopped: moot)";
+    if (answer == Answer::Unknown && attempt.stop->load())
+      what << (attempt.yielded ? " (stopped: the period was split into cubes)" : " (stopped: moot)");
     std::ostringstream line;
     line << "repetend: " << what.str() << ": " << answer_name(answer) << " (" << seconds << " s)";
     if (options_.progress) options_.progress(line.str());

@@ -93,6 +93,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.cubes = {static_cast<int>(tuning.cube_depth), tuning.cube_after_seconds, tuning.cube_split_seconds,
                    tuning.cube_resplit_seconds};
   options.share_clauses = static_cast<int>(tuning.share_clauses);
+  options.rival_after_seconds = tuning.rival_after_seconds;
   return options;
 }
 

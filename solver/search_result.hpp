@@ -62,6 +62,9 @@ struct SearchOptions {
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.
   int threads = 1;
+  // Threads > 1: a rival CaDiCaL configuration joins a period once its own
+  // solver has had this long (solver/period_race.cpp says why it waits).
+  double rival_after_seconds = 2;
   // Threads > 1: a hard last period split into cubes (solver/cube_split.hpp).
   CubeSettings cubes;
   // Threads > 1, CaDiCaL: the solvers of one period share the clauses they

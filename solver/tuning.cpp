@@ -76,6 +76,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'"},
       {"cube_depth", &Tuning::cube_depth, 0, 16, true,
        "threads > 1, CaDiCaL: a hard last period split into up to 2^depth cubes shared by the threads (0 = never)"},
+      {"rival_after_seconds", &Tuning::rival_after_seconds, 0, 3600, false,
+       "threads > 1, CaDiCaL: seconds a period's own solver runs before another configuration races it"},
       {"cube_after_seconds", &Tuning::cube_after_seconds, 0, 3600, false,
        "threads > 1: seconds a period's own solver runs alone before its question is split into cubes"},
       {"cube_split_seconds", &Tuning::cube_split_seconds, 0, 3600, false,

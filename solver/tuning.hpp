@@ -62,9 +62,12 @@ struct Tuning {
   double cadical_cardinality = 0;
   double cadical_configuration = 0;
   // Threads > 1, CaDiCaL: the last undecided period split into 2^depth
-  // cubes (solver/cube_split.hpp) after its own solver had this long alone.
+  // cubes (solver/cube_split.hpp) after its own solver had this long alone
+  // (20 s: cubes cut from a solver that learned longer are fewer hard ones;
+  // docs/algorithms.md, "Threads", has the measurements).
   double cube_depth = 6;
-  double cube_after_seconds = 2;
+  double rival_after_seconds = 2;  // threads > 1: a rival configuration joins a period after this
+  double cube_after_seconds = 20;
   double cube_split_seconds = 1;
   double cube_resplit_seconds = 0;
   // Threads > 1, CaDiCaL: learned clauses of at most this many literals

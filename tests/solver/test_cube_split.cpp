@@ -190,14 +190,39 @@ TEST_CASE("cubes: the repetend search with cubes on has the answer of one thread
   }
 }
 
+TEST_CASE("cubes: a rival racing a period until its split leaves the answer of the whole question", "[cubes]") {
+  // xshape 16/8 period 12 takes CaDiCaL about a second: the rival starts at
+  // once (rival_after_seconds 0), the own solver splits at 0.1 s, and the
+  // rival's thread is then stopped and joins the cubes.
+  const Placement placement = make_case("xshape", 16, false);
+  const long long memory = 8;
+  SearchOptions options = with_cubes("cadical", placement, memory, 2);
+  options.cubes = {4, 0.1, 1};
+  options.rival_after_seconds = 0;
+  std::vector<SolverCall> calls;
+  const PeriodRaceOutcome raced = testing::race_one_period(placement, 12, options, calls);
+  std::string listed;
+  for (const SolverCall& call : calls) listed += call.what + ": " + answer_name(call.answer) + "\n";
+  INFO(listed);
+  CHECK_FALSE(raced.gave_up);
+  CHECK_FALSE(raced.found);
+  CHECK(raced.proven_lower_bound == 13);
+  const bool rival_raced = std::any_of(calls.begin(), calls.end(), [](const SolverCall& call) {
+    return call.what.find("configuration") != std::string::npos;
+  });
+  CHECK(rival_raced);
+}
+
 TEST_CASE("cubes: the knobs reach the search, bad values are refused with the range", "[cubes]") {
   Tuning tuning;
   CHECK(options_from_tuning(tuning).cubes.depth == 6);  // on by default (threads > 1 only)
   apply_tuning(tuning, "cube_depth=0");
   apply_tuning(tuning, "cube_after_seconds=0.5");
   apply_tuning(tuning, "cube_split_seconds=3");
+  apply_tuning(tuning, "rival_after_seconds=7");
   const SearchOptions options = options_from_tuning(tuning);
   CHECK(options.cubes.depth == 0);
+  CHECK(options.rival_after_seconds == 7);
   CHECK(options.cubes.after_seconds == 0.5);
   CHECK(options.cubes.split_seconds == 3);
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=17"), Catch::Contains("cube_depth takes an integer in [0, 16]"));
