@@ -29,7 +29,7 @@ namespace tessel {
 // cube_split_seconds.
 struct CubeSettings {
   int depth = 0;              // 0: never split
-  double after_seconds = 20;  // the period's own solver runs alone this long
+  double after_seconds = 20;  // the period's own solver runs this long first (rivals beside it)
   double split_seconds = 1;   // the lookahead's budget (past it: cheap splits)
   double resplit_seconds = 0; // a cube running this long is split again (0: only for a waiting thread)
 };

@@ -282,8 +282,14 @@ class Race {
       // leaves the job as it was: the cube stays whole on this solver (no
       // worker joins a job never made ready).
       splittable = cubes.offered && !(cubes.cubes.size() == 1 && cubes.cubes[0].size() <= cube.size());
-      if (!splittable && cubes.answer != Answer::Unsat) continue;
       CubeJob& job = jobs_[period];
+      if (!splittable && cubes.answer != Answer::Unsat) {
+        if (!job.ready) {  // the period's first split failed: it stays whole, and rivals may race it
+          jobs_.erase(period);
+          unsplittable_.insert(period);
+        }
+        continue;
+      }
       job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
       job.ready = true;
       stop_where([&](Attempt& other) {  // their threads join the cubes
@@ -306,7 +312,12 @@ class Race {
   // left to hand out, and once.
   bool claim_split(int period) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!cubing_ || periods_left() || lowest_open() != period || jobs_.count(period)) return false;
+    // Not once a rival found the period satisfiable: its own solver then
+    // finishes it whole, for the schedule (settle()).
+    if (!cubing_ || periods_left() || lowest_open() != period || jobs_.count(period) ||
+        state(period) != PeriodState::Open)
+      return false;
+    if (unsplittable_.count(period)) return false;
     if (question_.last_feasible && period == question_.last_period) return false;
     jobs_[period].period = period;
     return true;
@@ -406,7 +417,11 @@ class Race {
     } else {
       states_[attempt->period] = PeriodState::Sat;
       first_sat_ = std::min(first_sat_, attempt->period);
-      if (attempt->configuration == own_configuration_ && (!solution_ || attempt->period < solution_->period))
+      // The schedule comes from the own configuration, as on one thread;
+      // once the period is split its own solver works on cubes, and a
+      // rival's model (checked like any other) is taken instead.
+      const bool schedule_source = attempt->configuration == own_configuration_ || jobs_.count(attempt->period);
+      if (schedule_source && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
       // Larger periods are moot; so are rivals on this one (the schedule
       // comes from the own configuration, which keeps running) and, once
@@ -474,7 +489,8 @@ class Race {
   int first_sat_ = 1 << 30;
   bool given_up_ = false;
   std::map<int, PeriodState> states_;
-  std::map<int, CubeJob> jobs_;
+  std::map<int, CubeJob> jobs_;  // periods split, or claimed for a split being made
+  std::set<int> unsplittable_;    // periods whose split added no literal
   std::map<int, ClausePool> pools_;
   int next_id_ = 0;
   std::set<std::pair<int, int>> tried_;

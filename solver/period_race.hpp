@@ -11,10 +11,11 @@
 // satisfiable period stops every larger one; a refutation stops the other
 // configurations on its period and every smaller period, which it settles:
 // solver/period_stretch.hpp). With cubes on (SearchOptions::cubes,
-// CaDiCaL), a last hard period is split into cubes shared by the threads
-// instead of raced by rival configurations (solver/cube_split.hpp): the
+// CaDiCaL), a last hard period is raced by rival configurations until it is
+// split into cubes shared by the threads (solver/cube_split.hpp): the
 // period and its proven bound are the same, only a schedule found in a cube
-// may differ from the single-threaded one.
+// (or by a rival once the period was split) may differ from the
+// single-threaded one.
 #pragma once
 
 #include <memory>

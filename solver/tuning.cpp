@@ -79,7 +79,7 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"rival_after_seconds", &Tuning::rival_after_seconds, 0, 3600, false,
        "threads > 1, CaDiCaL: seconds a period's own solver runs before another configuration races it"},
       {"cube_after_seconds", &Tuning::cube_after_seconds, 0, 3600, false,
-       "threads > 1: seconds a period's own solver runs alone before its question is split into cubes"},
+       "threads > 1: seconds a period's own solver runs (rivals beside it) before its question is split into cubes"},
       {"cube_split_seconds", &Tuning::cube_split_seconds, 0, 3600, false,
        "threads > 1: seconds for the lookahead choosing the cubes' literals (past it: most frequent literals)"},
       {"cube_resplit_seconds", &Tuning::cube_resplit_seconds, 0, 3600, false,

@@ -190,27 +190,68 @@ TEST_CASE("cubes: the repetend search with cubes on has the answer of one thread
   }
 }
 
+namespace {
+
+// The race over one period on two threads with a rival from the start and
+// the split after `split_after` seconds, its calls listed for the messages.
+struct RivalRace {
+  PeriodRaceOutcome outcome;
+  std::vector<SolverCall> calls;
+  std::string listed;
+  bool split = false;  // the period was answered by cubes
+};
+RivalRace race_with_rival(const Placement& placement, long long memory, int period, int own_configuration,
+                          double split_after) {
+  SearchOptions options = with_cubes("cadical", placement, memory, 2);
+  options.cubes = {4, split_after, 1};
+  options.rival_after_seconds = 0;
+  options.backend_settings.configuration = own_configuration;
+  RivalRace race;
+  race.outcome = testing::race_one_period(placement, period, options, race.calls);
+  for (const SolverCall& call : race.calls) {
+    race.listed += call.what + ": " + answer_name(call.answer) + "\n";
+    if (call.what.find("cubes)") != std::string::npos) race.split = true;
+  }
+  return race;
+}
+
+bool is_rival(const SolverCall& call) { return call.what.find("configuration)") != std::string::npos; }
+
+}  // namespace
+
 TEST_CASE("cubes: a rival racing a period until its split leaves the answer of the whole question", "[cubes]") {
   // xshape 16/8 period 12 takes CaDiCaL about a second: the rival starts at
-  // once (rival_after_seconds 0), the own solver splits at 0.1 s, and the
-  // rival's thread is then stopped and joins the cubes.
+  // once, the own solver splits at 0.5 s, and the rival's thread is then
+  // stopped and joins the cubes (unless one of them refuted it first).
   const Placement placement = make_case("xshape", 16, false);
-  const long long memory = 8;
-  SearchOptions options = with_cubes("cadical", placement, memory, 2);
-  options.cubes = {4, 0.1, 1};
-  options.rival_after_seconds = 0;
-  std::vector<SolverCall> calls;
-  const PeriodRaceOutcome raced = testing::race_one_period(placement, 12, options, calls);
-  std::string listed;
-  for (const SolverCall& call : calls) listed += call.what + ": " + answer_name(call.answer) + "\n";
-  INFO(listed);
-  CHECK_FALSE(raced.gave_up);
-  CHECK_FALSE(raced.found);
-  CHECK(raced.proven_lower_bound == 13);
-  const bool rival_raced = std::any_of(calls.begin(), calls.end(), [](const SolverCall& call) {
-    return call.what.find("configuration") != std::string::npos;
-  });
-  CHECK(rival_raced);
+  const RivalRace race = race_with_rival(placement, 8, 12, 0, 0.5);
+  INFO(race.listed);
+  CHECK_FALSE(race.outcome.gave_up);
+  CHECK_FALSE(race.outcome.found);
+  CHECK(race.outcome.proven_lower_bound == 13);
+  for (const SolverCall& call : race.calls) {
+    if (!is_rival(call) || call.answer == Answer::Unsat) continue;
+    // Stopped: by the split when there was one, else by the own refutation.
+    const char* why = race.split ? "split into cubes" : "moot";
+    CHECK(call.what.find(why) != std::string::npos);
+  }
+}
+
+TEST_CASE("cubes: a satisfiable period raced by rivals and split keeps its schedule", "[cubes]") {
+  // Own configuration 'unsat', rivals 'sat' then the default: whichever
+  // answers first, before or after the split, the period is found and the
+  // model passes the definition (a rival's Sat before the split must not
+  // let the split strand it without a schedule).
+  const Placement placement = make_case("xshape", 16, false);
+  for (double split_after : {0.0, 0.05, 0.3}) {
+    RivalRace race = race_with_rival(placement, 8, 13, 2, split_after);
+    INFO("split after " << split_after << " s\n" << race.listed);
+    CHECK_FALSE(race.outcome.gave_up);
+    CHECK(race.outcome.proven_lower_bound == 13);
+    REQUIRE(race.outcome.found);
+    Encoded found{std::move(race.outcome.found->backend), std::move(race.outcome.found->encoding)};
+    CHECK_FALSE(violation(found, placement, 8, 13));
+  }
 }
 
 TEST_CASE("cubes: the knobs reach the search, bad values are refused with the range", "[cubes]") {
