@@ -4,11 +4,12 @@
 // the only thing threads exchange is answers and stop flags.
 //
 // A rival configuration joins a period only once the period's own solver has
-// spent rival_after_seconds (2 s by default) on it. Most periods are decided in far less, and
-// a rival there is pure cost: a second encoding built and solved on a core
-// the descent needs (kshape 64 devices memory 32, periods 6-8 each decided
-// in a few seconds, ran 0.75x as fast on 2 threads as on 1 while rivals
-// were started at once). A free thread waits for that moment instead.
+// spent rival_after_seconds (2 s by default) on it. Most periods are decided
+// in far less, and a rival there is pure cost: a second encoding built and
+// solved on a core the descent needs (kshape 64 devices memory 32, periods
+// 6-8 each decided in a few seconds, ran 0.75x as fast on 2 threads as on 1
+// while rivals were started at once). A free thread waits for that moment
+// instead.
 //
 // With cubes on (solver/cube_split.hpp, CaDiCaL), a period's own solver,
 // once it has had cube_after_seconds and no other period is left to hand
@@ -315,9 +316,8 @@ class Race {
     // Not once a rival found the period satisfiable: its own solver then
     // finishes it whole, for the schedule (settle()).
     if (!cubing_ || periods_left() || lowest_open() != period || jobs_.count(period) ||
-        state(period) != PeriodState::Open)
+        unsplittable_.count(period) || state(period) != PeriodState::Open)
       return false;
-    if (unsplittable_.count(period)) return false;
     if (question_.last_feasible && period == question_.last_period) return false;
     jobs_[period].period = period;
     return true;
