@@ -19,6 +19,7 @@
 #include "solver/modulo_encoding.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/warmup_cooldown.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 
@@ -39,12 +40,14 @@ Encoded encode(const std::string& backend, const Placement& placement, long long
   return encoded;
 }
 
+ModuloSolution decoded(Encoded& encoded, const Placement& placement, int period) {
+  return modulo_solution(placement, period, decode_starts(*encoded.backend, encoded.encoding, period));
+}
+
 // The decoded answer of `encoded`'s last Sat, judged by the definition.
 std::optional<std::string> violation(Encoded& encoded, const Placement& placement, long long memory, int period) {
-  const ModuloSolution solution =
-      modulo_solution(placement, period, decode_starts(*encoded.backend, encoded.encoding, period));
-  return modulo_violation(placement, std::vector<long long>(placement.ndevs, memory), solution,
-                          static_cast<int>(placement.blocks.size()));
+  return modulo_violation(placement, std::vector<long long>(placement.ndevs, memory),
+                          decoded(encoded, placement, period), static_cast<int>(placement.blocks.size()));
 }
 
 bool satisfied(Backend& backend, const std::vector<Lit>& cube) {
@@ -251,6 +254,13 @@ TEST_CASE("cubes: a satisfiable period raced by rivals and split keeps its sched
     REQUIRE(race.outcome.found);
     Encoded found{std::move(race.outcome.found->backend), std::move(race.outcome.found->encoding)};
     CHECK_FALSE(violation(found, placement, 8, 13));
+    // And by the verifier: the repetend run for its micro-batches in flight + 2.
+    const std::vector<long long> limits(placement.ndevs, 8);
+    const ModuloSolution solution = decoded(found, placement, 13);
+    const verify::Report report =
+        testing::verify_schedule(truncated_modulo_schedule(placement, limits, solution, solution.in_flight + 2));
+    INFO(verify::report_to_text(report));
+    CHECK(report.valid);
   }
 }
 
@@ -269,6 +279,9 @@ TEST_CASE("cubes: the knobs reach the search, bad values are refused with the ra
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=17"), Catch::Contains("cube_depth takes an integer in [0, 16]"));
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_depth=2.5"), Catch::Contains("cube_depth takes an integer"));
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_after_seconds=-1"), Catch::Contains("cube_after_seconds takes a number"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "rival_after_seconds=-1"),
+                    Catch::Contains("rival_after_seconds takes a number in [0, 3600]"));
+  CHECK_THROWS_WITH(apply_tuning(tuning, "rival_after_second=1"), Catch::Contains("did you mean 'rival_after_seconds'"));
   CHECK_THROWS_WITH(apply_tuning(tuning, "cube_deph=3"), Catch::Contains("did you mean 'cube_depth'"));
 }
 
