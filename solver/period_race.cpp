@@ -107,7 +107,7 @@ class Race {
     PeriodRaceOutcome result;
     result.proven_lower_bound = lowest_open();
     result.gave_up = result.proven_lower_bound <= question_.last_period && !answered();
-    if (answered() && result.proven_lower_bound <= question_.last_period) result.found = std::move(solution_);
+    if (result.proven_lower_bound <= question_.last_period) result.found = answered() ? std::move(solution_) : best_unproven();
     for (auto& [key, call] : calls_) calls.push_back(call);
     return result;
   }
@@ -130,6 +130,15 @@ class Race {
     return low > question_.last_period || (solution_ && solution_->period == low);
   }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
+
+  // Given up below a period found satisfiable: the smallest such period's
+  // solver (its own configuration's, else a rival's), the best repetend in
+  // hand though not proven minimal. An anytime answer: a time-out keeps it
+  // rather than falling back to the construction.
+  std::optional<SatisfiedPeriod> best_unproven() {
+    if (spare_ && (!solution_ || spare_->period < solution_->period)) return std::move(spare_);
+    return std::move(solution_);
+  }
 
   // The next attempt for a free thread; waits while the only ones left are
   // rivals whose period's own solver has not yet had rival_after_seconds.
@@ -423,6 +432,8 @@ class Race {
       const bool schedule_source = attempt->configuration == own_configuration_ || jobs_.count(attempt->period);
       if (schedule_source && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
+      else if (!schedule_source && (!spare_ || attempt->period < spare_->period))
+        spare_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};  // for a time-out
       // Larger periods are moot; so are rivals on this one (the schedule
       // comes from the own configuration, which keeps running) and, once
       // the own configuration has the schedule, the other cube workers.
@@ -496,6 +507,7 @@ class Race {
   std::set<std::pair<int, int>> tried_;
   std::vector<std::shared_ptr<Attempt>> running_;
   std::optional<SatisfiedPeriod> solution_;
+  std::optional<SatisfiedPeriod> spare_;  // a rival's model, used only if the race gives up before solution_
   std::exception_ptr failure_;
   std::map<std::pair<int, int>, SolverCall> calls_;
 };

@@ -15,7 +15,8 @@
 // split into cubes shared by the threads (solver/cube_split.hpp): the
 // period and its proven bound are the same, only a schedule found in a cube
 // (or by a rival once the period was split) may differ from the
-// single-threaded one.
+// single-threaded one. A race that gives up (deadline, interrupt) still
+// hands back the smallest period found satisfiable, the best in hand.
 #pragma once
 
 #include <memory>
@@ -42,6 +43,8 @@ struct SatisfiedPeriod {
 };
 
 struct PeriodRaceOutcome {
+  // With gave_up, the smallest period found satisfiable before the race
+  // stopped, if any (the periods below it not all refuted).
   std::optional<SatisfiedPeriod> found;
   int proven_lower_bound = 0;  // every period below it refuted
   bool gave_up = false;        // the deadline (or an encoding budget) struck first

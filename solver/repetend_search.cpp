@@ -225,6 +225,16 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   outcome.period_seconds = seconds_since(begin);
   if (outcome.gave_up && deadline.expired()) release_in_background(std::move(backend));  // not ours to wait for
 
+  if (outcome.solution && outcome.gave_up) {
+    // Another thread found this period satisfiable before a smaller one was
+    // decided (race_periods): the best window in hand, its period not proven
+    // minimal, and no time left for its latency.
+    outcome.attempt.status = WindowStatus::Timeout;
+    outcome.attempt.period = outcome.solution->period;
+    outcome.attempt.latency = outcome.solution->latency;
+    outcome.attempt.seconds = seconds_since(begin);
+    return outcome;
+  }
   if (!outcome.solution) {
     outcome.attempt.seconds = seconds_since(begin);
     if (outcome.gave_up) {
@@ -364,7 +374,13 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                                           fallback, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
-    if (outcome.gave_up && exploring) outcome.attempt.status = WindowStatus::Undecided;
+    if (outcome.gave_up && exploring) {
+      // A wider window's share ran out: a satisfiable period its race found
+      // above an undecided one is left out, so that the answer stays the
+      // window decided before (the first window keeps it: its time-out answer).
+      outcome.attempt.status = WindowStatus::Undecided;
+      outcome.solution.reset();
+    }
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
     if (outcome.solution) best = Best{k, *outcome.solution, outcome};
@@ -449,6 +465,12 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                      "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
                      std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
                      " above the proven bound";
+  } else if (timed_out && period_gave_up && result.windows.back().k == k) {
+    result.status = SearchStatus::Timeout;
+    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " +
+                     std::to_string(result.proven_lower_bound) + "; the schedule has period " +
+                     std::to_string(chosen.period) + ", found satisfiable by another thread meanwhile, " +
+                     std::to_string(chosen.period - result.proven_lower_bound) + " above the proven bound";
   } else if (timed_out && period_gave_up) {
     result.status = SearchStatus::Timeout;
     result.message = std::string(stop_reason(options.deadline)) + " while trying windows of " + std::to_string(result.windows.back().k) +

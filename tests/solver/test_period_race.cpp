@@ -117,3 +117,31 @@ TEST_CASE("period race: a stop raised mid-race ends every thread promptly, the f
   INFO(verify::report_to_text(report));
   REQUIRE(report.valid);
 }
+
+TEST_CASE("period race: a stop while a smaller period is open keeps the larger one found satisfiable", "[period_race]") {
+  // xshape 32/16: period 13 is found in about a second, 12 takes 20 s or more
+  // to refute. Stopped as soon as a period is found satisfiable, the search
+  // answers that period (not proven minimal) instead of the construction's.
+  const Placement placement = make_case("xshape", 32, false);
+  SearchOptions options = timing_free("cadical", placement, 16, 2);
+  StopFlag stop{false};
+  options.deadline = Deadline::after_seconds(60, &stop);
+  int found_period = 0;
+  options.progress = [&](const std::string& line) {
+    const size_t at = line.find(": sat (");
+    const size_t name = line.rfind("period ", at);
+    if (at == std::string::npos || name == std::string::npos || line.find("latency") != std::string::npos) return;
+    if (!stop) found_period = std::stoi(line.substr(name + 7, at - name - 7));
+    stop = true;
+  };
+  const SearchResult result = search_repetend(placement, options);
+  REQUIRE(found_period > 0);
+  REQUIRE(result.status == SearchStatus::Timeout);
+  CHECK(result.period == found_period);
+  CHECK(result.proven_lower_bound < found_period);
+  CHECK(result.message.find("found satisfiable by another thread") != std::string::npos);
+  REQUIRE(result.schedule);
+  verify::Report report = testing::verify_schedule(*result.schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
+}
