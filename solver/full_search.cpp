@@ -25,7 +25,7 @@
 #include "solver/device_work_bounds.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/full_encoding.hpp"
-#include "solver/makespan/exact_ends.hpp"
+#include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/schedule_check.hpp"
 #include "solver/single_micro.hpp"
@@ -85,14 +85,15 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
     horizon = makespan(*start_schedule);
   }
 
-  // The bisection starts from the best bound there is: the exact ends
-  // (solver/makespan/exact_ends) within their budget, at most half the time
+  // The bisection starts from the best bound there is: the solved bounds
+  // (solver/makespan/solved_bounds) within their budgets, at most half the time
   // left (the solver needs the rest), when a schedule is in hand that they
   // could prove optimal; not again when the caller computed them.
-  if (!known_bound && best && options.ends_seconds > 0 && makespan(*best) > bound.value) {
-    bound = raised_by_exact_ends(placement, nmicros, options, makespan(*best), bound);
-    if (bound.argument == BoundArgument::ExactEnds)
-      report("full: exact ends prove makespan >= " + std::to_string(bound.value));
+  if (!known_bound && best && solved_bounds_on(options) && makespan(*best) > bound.value) {
+    bound = raised_by_solved_bounds(placement, nmicros, options, makespan(*best), bound, 0.5, nullptr, &*best);
+    if (solved_bound(bound))
+      report("full: " + std::string(bound_argument_name(bound.argument)) + " proves makespan >= " +
+             std::to_string(bound.value));
   }
   result.makespan_bound = bound;
   result.proven_lower_bound = std::max<Time>(result.proven_lower_bound, bound.value);

@@ -328,6 +328,7 @@ const char* bound_argument_name(BoundArgument argument) {
     case BoundArgument::MemoryAware: return "memory-aware";
     case BoundArgument::MemoryTime: return "memory-time";
     case BoundArgument::ExactEnds: return "exact ends";
+    case BoundArgument::DeviceRelaxation: return "one-device relaxation";
   }
   return "critical path";
 }

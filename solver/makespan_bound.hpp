@@ -31,6 +31,7 @@ enum class BoundArgument {
   MemoryAware,   // idle forced before the first freeing block can run
   MemoryTime,    // solver/makespan/memory_time
   ExactEnds,     // solver/makespan/exact_ends (solved, not a formula)
+  DeviceRelaxation,  // solver/makespan/device_relaxation (solved)
 };
 const char* bound_argument_name(BoundArgument argument);
 

@@ -19,7 +19,7 @@
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
-#include "solver/makespan/exact_ends.hpp"
+#include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_gap.hpp"
@@ -82,6 +82,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
                               static_cast<int>(tuning.cadical_configuration)};
   options.boundary_seconds = tuning.boundary_seconds;
   options.ends_seconds = tuning.ends_seconds;
+  options.relaxation_seconds = tuning.relaxation_seconds;
   options.largest_auto_window = static_cast<int>(tuning.largest_window);
   options.wider_window_seconds = tuning.window_seconds;
   options.symmetry = tuning.symmetry != 0;
@@ -221,13 +222,13 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy) {
   return period;
 }
 
-// The closed bounds at N, raised by the exact ends (within their budget)
+// The closed bounds at N, raised by the solved ones (within their budgets)
 // when `best` is above them and nothing proved it optimal yet.
 MakespanBound bound_at(const Placement& placement, long long nmicros, const SearchOptions& options, long long best,
-                       long long proven) {
+                       long long proven, const Schedule* hint = nullptr) {
   const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
-  if (options.ends_seconds <= 0 || best <= std::max(proven, closed.value)) return closed;
-  return raised_by_exact_ends(placement, nmicros, options, best, closed, 1.0);
+  if (!solved_bounds_on(options) || best <= std::max(proven, closed.value)) return closed;
+  return raised_by_solved_bounds(placement, nmicros, options, best, closed, 1.0, nullptr, hint);
 }
 
 // The candidates of the period strategies, the shortest first in rank
@@ -288,7 +289,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
                               ? built.bound
                               : bound_at(placement, request.total_micros, options, makespan_report.makespan,
-                                         proven_by_candidate.value_or(0));
+                                         proven_by_candidate.value_or(0), &*report.best);
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
@@ -324,7 +325,8 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.makespan = makespan(*report.best);
   makespan_report.bound = result.makespan_bound ? *result.makespan_bound
                                                 : bound_at(placement, makespan_report.total_micros, options,
-                                                           makespan_report.makespan, result.proven_lower_bound);
+                                                           makespan_report.makespan, result.proven_lower_bound,
+                                                           &*report.best);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;

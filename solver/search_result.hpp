@@ -59,6 +59,8 @@ struct SearchOptions {
   // (solver/makespan/exact_ends) when a schedule is above the closed bounds;
   // the full search raises its starting bound with it too (0 = skip).
   double ends_seconds = 0;
+  // The same for the one-device relaxation (solver/makespan/device_relaxation).
+  double relaxation_seconds = 0;
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.
   int threads = 1;

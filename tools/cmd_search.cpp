@@ -164,7 +164,7 @@ int run(const po::variables_map& values) {
     case Outcome::Infeasible: std::cerr << "tessel search: no schedule: " << report.message << "\n"; break;
     case Outcome::Timeout:
     case Outcome::Interrupted:
-      std::cerr << "tessel search: " << (report.outcome == Outcome::Interrupted ? "interrupted" : "gave up") << ": "
+      std::cerr << "tessel search: " << (report.outcome == Outcome::Interrupted ? "stopped" : "gave up") << ": "
                 << report.message
                 << (!report.best ? " (no schedule to write)" : output ? "; the best schedule so far was written" : "")
                 << "\n";

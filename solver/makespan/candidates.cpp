@@ -24,6 +24,7 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/end_transfer.hpp"
 #include "solver/makespan/exact_ends.hpp"
+#include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/modulo_compacted.hpp"
@@ -475,10 +476,10 @@ Candidates build_candidates(const CandidateInput& input) {
   // asks the ends afterwards if it is not.
   const bool wide = relative_gap(makespan(*start), bound.value) > input.gap_to_try_others;
   const SearchOptions& options = input.options;
-  if (wide && !options.deadline.expired() && options.ends_seconds > 0) {
+  if (wide && !options.deadline.expired() && solved_bounds_on(options)) {
     result.ends_asked_at = makespan(*start);
-    bound = raised_by_exact_ends(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
-                                 &result.ends_ran);
+    bound = raised_by_solved_bounds(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
+                                    &result.ends_ran, start);
   }
   if (makespan(*start) <= bound.value) return result;
   if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {

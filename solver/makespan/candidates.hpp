@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
+#include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/search.hpp"
 #include "solver/search_result.hpp"
@@ -80,7 +81,7 @@ struct Candidates {
   // critical path, which an improvement may close: then they are asked
   // again.
   bool ends_settled(Time best) const {
-    return ends_asked_at && (bound.argument == BoundArgument::ExactEnds || ends_ran || best == *ends_asked_at);
+    return ends_asked_at && (solved_bound(bound) || ends_ran || best == *ends_asked_at);
   }
 };
 

@@ -1,0 +1,388 @@
+// The one-device relaxation bound (see the header).
+//
+// Why it is a lower bound. Take any schedule of N micro-batches with
+// makespan T, its copies of each block sorted into micro-batch order. Copy
+// n of block b starts after copy n - 1 of b ends (they share a device) and
+// after each predecessor's copy n ends plus the edge's delay, so by
+// induction no earlier than head(b, n), the longest such chain from time 0.
+// Mirror image: from its start to T there is room for tail(b, n), its span
+// and the longest chain of later copies and successors after it. Two copies
+// of blocks of the kept device in one micro-batch are at least the longest
+// chain between them apart. The kept device's no-overlap and memory hold
+// as in the schedule. So the schedule's starts of the kept device's copies
+// answer "makespan <= T" here, and a refuted T is one no schedule has.
+//
+// The encoding: a start per copy of the kept device in [head, target -
+// tail] (order literals), the lags as differences, the copies of a block in
+// order, the no-overlap as at most one occupant per step, the memory level
+// after every step (memory changes when a block starts, as the verifier
+// counts it) within the limit, and one guard literal per question T that
+// cuts every start to T - tail. The least T is searched on one incremental
+// solver: the target first (satisfiable: the schedule in hand is one), then
+// bisection between the floor and the shortest model; a refuted
+// target - 1 proves the schedule in hand optimal.
+#include "solver/makespan/device_relaxation.hpp"
+
+#include "solver/makespan/exact_ends.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace tessel {
+namespace {
+
+// Heads and tails of every copy (block, micro-batch) under the relaxation.
+struct CopyTimes {
+  std::vector<std::vector<Time>> head;  // [block][micro]
+  std::vector<std::vector<Time>> tail;  // from the copy's start to the end
+};
+
+CopyTimes copy_times(const Placement& placement, long long nmicros) {
+  const std::vector<int> order = topological_order(placement);
+  const size_t nblocks = placement.blocks.size();
+  std::vector<std::vector<std::pair<int, Time>>> preds(nblocks), succs(nblocks);
+  for (const Edge& edge : placement.edges) {
+    preds[edge.to].push_back({edge.from, edge.delay});
+    succs[edge.from].push_back({edge.to, edge.delay});
+  }
+  CopyTimes times{std::vector<std::vector<Time>>(nblocks, std::vector<Time>(nmicros, 0)),
+                  std::vector<std::vector<Time>>(nblocks, std::vector<Time>(nmicros, 0))};
+  for (long long n = 0; n < nmicros; ++n)
+    for (int b : order) {
+      Time head = n > 0 ? times.head[b][n - 1] + placement.blocks[b].span : 0;
+      for (const auto& [pred, delay] : preds[b])
+        head = std::max(head, times.head[pred][n] + placement.blocks[pred].span + delay);
+      times.head[b][n] = head;
+    }
+  for (long long n = nmicros - 1; n >= 0; --n)
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const int b = *it;
+      const Time span = placement.blocks[b].span;
+      Time tail = span + (n + 1 < nmicros ? times.tail[b][n + 1] : 0);
+      for (const auto& [succ, delay] : succs[b]) tail = std::max(tail, span + delay + times.tail[succ][n]);
+      times.tail[b][n] = tail;
+    }
+  return times;
+}
+
+// Longest chain from a's start to b's start within one micro-batch (-1: b
+// does not depend on a).
+std::vector<std::vector<Time>> start_distances(const Placement& placement) {
+  const std::vector<int> order = topological_order(placement);
+  const size_t nblocks = placement.blocks.size();
+  std::vector<std::vector<std::pair<int, Time>>> succs(nblocks);
+  for (const Edge& edge : placement.edges) succs[edge.from].push_back({edge.to, edge.delay});
+  std::vector<std::vector<Time>> distance(nblocks, std::vector<Time>(nblocks, -1));
+  for (size_t a = 0; a < nblocks; ++a) {
+    distance[a][a] = 0;
+    for (int x : order) {
+      if (distance[a][x] < 0) continue;
+      for (const auto& [y, delay] : succs[x])
+        distance[a][y] = std::max(distance[a][y], distance[a][x] + placement.blocks[x].span + delay);
+    }
+    distance[a][a] = -1;
+  }
+  return distance;
+}
+
+bool on_device(const Block& block, int device) {
+  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
+}
+
+// One device's relaxation on one incremental solver.
+class Relaxation {
+ public:
+  Relaxation(const DeviceRelaxationInput& in, int device) : in_(in), device_(device) {}
+
+  // TargetIsLeast: some copy's head and tail alone pass target - 1 (the
+  // target is the least makespan); TooLarge: past the literal budget;
+  // OutOfTime: the deadline struck while encoding.
+  enum class Built { Ok, TargetIsLeast, TooLarge, OutOfTime };
+  Built build() {
+    const Placement& placement = *in_.placement;
+    CopyTimes times = copy_times(placement, in_.nmicros);
+    tighten_by_device_work(times);
+    long long literals = 0;
+    for (size_t b = 0; b < placement.blocks.size(); ++b) {
+      if (!on_device(placement.blocks[b], device_)) continue;
+      for (long long n = 0; n < in_.nmicros; ++n) {
+        const Time hi = in_.target - times.tail[b][n];
+        if (hi <= times.head[b][n]) return Built::TargetIsLeast;
+        copies_.push_back({static_cast<int>(b), n, times.head[b][n], hi, times.tail[b][n], {}});
+        literals += hi - times.head[b][n] + 1;
+      }
+    }
+    if (literals > in_.most_literals) return Built::TooLarge;
+    return encode() ? Built::Ok : Built::OutOfTime;
+  }
+
+  // The kept device runs one copy at a time: before copy n of b it runs
+  // copies 0..n of every block of the device that b depends on (and 0..n-1
+  // of b), none of them before the device's first head; after it, copies
+  // n..N-1 of every block that depends on b (and n+1..N-1 of b), and after
+  // the device's last copy ends at least the shortest of its blocks' last
+  // tails remains. The chains alone leave the windows of a long run almost
+  // as wide as the horizon (V-Min, 16 stages, 128 micro-batches: an
+  // encoding of a minute); the device's own work narrows them to the slack.
+  void tighten_by_device_work(CopyTimes& times) const {
+    const Placement& placement = *in_.placement;
+    const std::vector<std::vector<char>> after = descendants(placement);
+    std::vector<int> own;
+    for (size_t b = 0; b < placement.blocks.size(); ++b)
+      if (on_device(placement.blocks[b], device_)) own.push_back(static_cast<int>(b));
+    if (own.empty()) return;
+    const long long last = in_.nmicros - 1;
+    Time first = times.head[own[0]][0], least_tail = times.tail[own[0]][last];
+    for (int b : own) {
+      first = std::min(first, times.head[b][0]);
+      least_tail = std::min(least_tail, times.tail[b][last] - placement.blocks[b].span);
+    }
+    for (int b : own) {
+      Time per_micro_before = 0, per_micro_after = 0;  // the device's work that precedes / follows b, per micro-batch
+      for (int a : own) {
+        if (after[a][b]) per_micro_before += placement.blocks[a].span;
+        if (after[b][a]) per_micro_after += placement.blocks[a].span;
+      }
+      const Time span = placement.blocks[b].span;
+      for (long long n = 0; n <= last; ++n) {
+        times.head[b][n] = std::max(times.head[b][n], first + (n + 1) * per_micro_before + n * span);
+        times.tail[b][n] =
+            std::max(times.tail[b][n], span + (last - n + 1) * per_micro_after + (last - n) * span + least_tail);
+      }
+    }
+  }
+
+  // The makespan of the last model: its latest start plus tail.
+  Time model_makespan() {
+    Time makespan = 0;
+    for (const Copy& copy : copies_) makespan = std::max(makespan, backend_->value(copy.start) + copy.tail);
+    return makespan;
+  }
+
+  // Is there a schedule of makespan <= T? (T <= target.)
+  Answer ask(Time makespan, const Deadline& deadline) {
+    const auto begin = std::chrono::steady_clock::now();
+    const Answer answer = decide(makespan, deadline);
+    if (in_.progress)
+      in_.progress("relaxation: device " + std::to_string(device_) + " alone, makespan <= " +
+                   std::to_string(makespan) + ": " + answer_name(answer) + " (" +
+                   std::to_string(seconds_since(begin)) + " s)");
+    return answer;
+  }
+
+ private:
+  Answer decide(Time makespan, const Deadline& deadline) {
+    const Lit guard = backend_->new_bool();
+    for (const Copy& copy : copies_) {
+      const Time latest = makespan - copy.tail;
+      if (latest < copy.lo) {
+        backend_->add_clause({~guard});
+        break;
+      }
+      if (latest < copy.hi) backend_->add_clause({~guard, backend_->at_most(copy.start, static_cast<int>(latest))});
+    }
+    return backend_->solve({guard}, deadline);
+  }
+
+  struct Copy {
+    int block = 0;
+    long long micro = 0;
+    Time lo = 0, hi = 0;  // start domain
+    Time tail = 0;
+    IntVar start;
+  };
+
+  // False when the deadline struck first (checked per copy and per step).
+  bool encode() {
+    const Placement& placement = *in_.placement;
+    backend_ = make_backend(in_.backend, in_.settings);
+    for (Copy& copy : copies_) copy.start = backend_->new_int(static_cast<int>(copy.lo), static_cast<int>(copy.hi));
+    // Copies of one block in order; blocks of one micro-batch at their lag.
+    const std::vector<std::vector<Time>> distance = start_distances(placement);
+    std::vector<int> previous(placement.blocks.size(), -1);
+    for (size_t i = 0; i < copies_.size(); ++i) {
+      if (in_.deadline.expired()) return false;
+      const Copy& copy = copies_[i];
+      if (previous[copy.block] >= 0)
+        backend_->add_difference(copy.start, copies_[previous[copy.block]].start,
+                                 static_cast<int>(placement.blocks[copy.block].span));
+      previous[copy.block] = static_cast<int>(i);
+      for (const Copy& other : copies_)
+        if (other.micro == copy.micro && distance[other.block][copy.block] > 0)
+          backend_->add_difference(copy.start, other.start, static_cast<int>(distance[other.block][copy.block]));
+    }
+    std::vector<IntVar> starts;
+    std::vector<int> spans;
+    for (const Copy& copy : copies_) {
+      starts.push_back(copy.start);
+      spans.push_back(static_cast<int>(placement.blocks[copy.block].span));
+    }
+    backend_->add_no_overlap(starts, spans);
+    if (in_.hint) prefer_hint();
+    return in_.limits.empty() || encode_memory();
+  }
+
+  // The hint's starts of each block of the device, sorted: copy n of a block
+  // is its n-th earliest instance (the copies in micro-batch order).
+  void prefer_hint() {
+    std::vector<std::vector<Time>> starts(in_.placement->blocks.size());
+    for (const Instance& instance : in_.hint->instances)
+      if (instance.block >= 0 && instance.block < static_cast<int>(starts.size()))
+        starts[instance.block].push_back(instance.start);
+    for (std::vector<Time>& block_starts : starts) std::sort(block_starts.begin(), block_starts.end());
+    for (const Copy& copy : copies_) {
+      const std::vector<Time>& block_starts = starts[copy.block];
+      if (copy.micro < static_cast<long long>(block_starts.size()))
+        backend_->prefer(copy.start, static_cast<int>(block_starts[copy.micro]));
+    }
+  }
+
+  // The level after every step at which an allocating copy may start.
+  bool encode_memory() {
+    const Placement& placement = *in_.placement;
+    Time first = 0, last = -1;
+    for (const Copy& copy : copies_)
+      if (placement.blocks[copy.block].memory > 0) {
+        if (last < first) first = copy.lo, last = copy.hi;
+        first = std::min(first, copy.lo);
+        last = std::max(last, copy.hi);
+      }
+    for (Time t = first; t <= last; ++t) {
+      if (in_.deadline.expired()) return false;
+      LinearSum sum;
+      long long fixed = 0;  // copies surely started by t
+      for (const Copy& copy : copies_) {
+        const Memory memory = placement.blocks[copy.block].memory;
+        if (memory == 0 || t < copy.lo) continue;
+        if (t >= copy.hi) fixed += memory;
+        else sum.bools.push_back({memory, backend_->at_most(copy.start, static_cast<int>(t))});
+      }
+      backend_->add_linear_at_most(sum, in_.limits[device_] - fixed);
+    }
+    return true;
+  }
+
+  const DeviceRelaxationInput& in_;
+  const int device_;
+  std::vector<Copy> copies_;  // grouped by block, each block's copies in micro-batch order
+  std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace
+
+namespace {
+
+struct Least {
+  long long value = 0;
+  bool decided = false;  // every question asked was answered
+};
+
+Least least_of(const DeviceRelaxationInput& input, int device) {
+  const long long floor = std::max<long long>(input.floor, 1);
+  if (input.target <= floor) return {input.target, true};
+  Relaxation relaxation(input, device);
+  switch (relaxation.build()) {
+    case Relaxation::Built::TargetIsLeast: return {input.target, true};
+    case Relaxation::Built::TooLarge:
+    case Relaxation::Built::OutOfTime: return {floor, false};
+    case Relaxation::Built::Ok: break;
+  }
+  // Least feasible makespan in (low, high]: low refuted (or the floor's
+  // predecessor), high feasible. The target is (the schedule in hand is a
+  // schedule of the relaxation), and asked first: its model is a start for
+  // the solver, and the refutations below it then come far sooner (V-Half,
+  // 16 stages, 16 micro-batches, device 15: makespan 135 refuted within
+  // seconds after the target's model, 129 alone took 4 s and 132 was not
+  // decided in 15 s). Then bisection between the floor and the shortest
+  // model; an undecided question only lowers the ceiling of the next ones.
+  const Answer first = relaxation.ask(input.target, input.deadline);
+  if (first == Answer::Unknown) return {floor, false};
+  if (first == Answer::Unsat)
+    throw std::logic_error("device relaxation: the makespan " + std::to_string(input.target) +
+                           " of a schedule in hand refuted on device " + std::to_string(device));
+  long long low = floor - 1, high = std::min<long long>(input.target, relaxation.model_makespan());
+  long long ceiling = high;  // questions from here up were satisfiable or undecided
+  while (high - low > 1 && !input.deadline.expired()) {
+    const long long question = low + (ceiling - low) / 2;
+    if (question <= low) break;  // every question left went undecided
+    // Half the time left per question: an undecided one is not the end, a
+    // question closer to what is proven may still be decided.
+    const Deadline slice =
+        input.deadline.unlimited() ? input.deadline : input.deadline.within(input.deadline.seconds_left() / 2);
+    const Answer answer = relaxation.ask(question, slice);
+    if (answer == Answer::Unsat) low = question;
+    else if (answer == Answer::Sat) high = ceiling = std::min<long long>(question, relaxation.model_makespan());
+    else ceiling = question;
+  }
+  return {low + 1, high - low <= 1};
+}
+
+}  // namespace
+
+long long device_relaxation_least(const DeviceRelaxationInput& input, int device) {
+  return least_of(input, device).value;
+}
+
+DeviceRelaxation device_relaxation_bound(const DeviceRelaxationInput& input) {
+  const Placement& placement = *input.placement;
+  const std::vector<Time> load = device_load(placement);
+  std::vector<int> devices(placement.ndevs);
+  for (int d = 0; d < placement.ndevs; ++d) devices[d] = d;
+  std::stable_sort(devices.begin(), devices.end(), [&](int a, int b) {
+    if ((a == input.first_device) != (b == input.first_device)) return a == input.first_device;
+    return load[a] > load[b];
+  });
+  // The time shared: half of it to the device of the bound known (where the
+  // closed argument binds, the relaxation usually does too), the rest
+  // evenly, so that one device's hard question does not take all of it.
+  DeviceRelaxation best;
+  best.complete = true;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const int device = devices[i];
+    if (input.deadline.expired()) {
+      best.complete = false;
+      break;
+    }
+    DeviceRelaxationInput own = input;
+    if (!input.deadline.unlimited()) {
+      const bool favoured = i == 0 && device == input.first_device;
+      own.deadline = input.deadline.within(input.deadline.seconds_left() / (favoured ? 2 : devices.size() - i));
+    }
+    const Least least = least_of(own, device);
+    best.complete = best.complete && least.decided;
+    if (least.value > std::max(best.value, input.floor)) {
+      best.value = least.value;
+      best.device = device;
+    }
+    if (best.value >= input.target) break;
+  }
+  return best;
+}
+
+MakespanBound raised_by_device_relaxation(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                          long long best, const MakespanBound& bound, double left_share,
+                                          const Schedule* hint) {
+  const double seconds = std::min(options.relaxation_seconds, options.deadline.seconds_left() * left_share);
+  if (seconds <= 0 || !exact_ends_ask(placement, best, bound.value)) return bound;
+  DeviceRelaxationInput input;
+  input.placement = &placement;
+  input.nmicros = nmicros;
+  input.limits = options.memory_limit;
+  input.backend = options.backend;
+  input.settings = options.backend_settings;
+  input.deadline = options.deadline.within(seconds);
+  input.floor = bound.value;
+  input.target = best;
+  input.first_device = bound.device;
+  input.progress = options.progress;
+  if (hint && hint->nmicros == nmicros && makespan(*hint) <= best) input.hint = hint;
+  const DeviceRelaxation relaxed = device_relaxation_bound(input);
+  MakespanBound raised = bound;
+  if (relaxed.value > bound.value) raise_bound(raised, relaxed.value, BoundArgument::DeviceRelaxation, relaxed.device);
+  return raised;
+}
+
+}  // namespace tessel

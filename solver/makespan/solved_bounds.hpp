@@ -1,0 +1,31 @@
+// The makespan bounds that are solved rather than computed: the exact ends
+// (solver/makespan/exact_ends: each end of the schedule on a window of all
+// devices) and the one-device relaxation (solver/makespan/device_relaxation:
+// one device over the whole horizon, the others relaxed). They see
+// different things, so both are asked, the ends first, each within its own
+// budget, and only while a schedule in hand is above the bound.
+#pragma once
+
+#include "model/placement.hpp"
+#include "model/schedule.hpp"
+#include "solver/makespan_bound.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+// Whether either is switched on (options.ends_seconds,
+// options.relaxation_seconds).
+bool solved_bounds_on(const SearchOptions& options);
+
+// `bound` raised by both for `best`, each within its seconds and at most
+// `left_share` of the time left when it starts. `ends_ran`: as
+// raised_by_exact_ends' `ran`; `hint`: the schedule of makespan `best`, if
+// in hand (device_relaxation.hpp).
+MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                      long long best, const MakespanBound& bound, double left_share = 0.5,
+                                      bool* ends_ran = nullptr, const Schedule* hint = nullptr);
+
+// Whether `bound` is the answer of one of them.
+bool solved_bound(const MakespanBound& bound);
+
+}  // namespace tessel
