@@ -368,12 +368,7 @@ MakespanBound raised_by_device_relaxation(const Placement& placement, long long 
   const double seconds = std::min(options.relaxation_seconds, options.deadline.seconds_left() * left_share);
   if (seconds <= 0 || !exact_ends_ask(placement, best, bound.value)) return bound;
   DeviceRelaxationInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = options.memory_limit;
-  input.backend = options.backend;
-  input.settings = options.backend_settings;
-  input.deadline = options.deadline.within(seconds);
+  static_cast<BoundQuestion&>(input) = bound_question(placement, nmicros, options, options.deadline.within(seconds));
   input.floor = bound.value;
   input.target = best;
   input.first_device = bound.device;

@@ -28,20 +28,13 @@
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
-#include "solver/backend.hpp"
-#include "solver/deadline.hpp"
+#include "solver/makespan/bound_question.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
 
-struct DeviceRelaxationInput {
-  const Placement* placement = nullptr;
-  long long nmicros = 0;
-  std::vector<Memory> limits;  // one per device (the blocks' own memory); empty: none
-  std::string backend = "cadical";
-  BackendSettings settings;
-  Deadline deadline;
+struct DeviceRelaxationInput : BoundQuestion {
   long long floor = 0;   // a makespan bound already known (the questions start above it)
   long long target = 0;  // the best makespan found: nothing above it is asked
   int first_device = -1;  // asked first (the device of the bound known); then by load

@@ -502,12 +502,7 @@ namespace {
 ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
                                 const Deadline& deadline) {
   ExactEndsInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = options.memory_limit;
-  input.backend = options.backend;
-  input.settings = options.backend_settings;
-  input.deadline = deadline;
+  static_cast<BoundQuestion&>(input) = bound_question(placement, nmicros, options, deadline);
   return input;
 }
 

@@ -25,20 +25,13 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
-#include "solver/deadline.hpp"
+#include "solver/makespan/bound_question.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
 
-struct ExactEndsInput {
-  const Placement* placement = nullptr;
-  long long nmicros = 0;
-  std::vector<Memory> limits;  // one per device (the blocks' own memory); empty: none
-  std::string backend = "cadical";
-  BackendSettings settings;
-  Deadline deadline;
+struct ExactEndsInput : BoundQuestion {
   // Windows of this many steps at each end; 0 chooses (see the .cpp). Both
   // windows together never pass `floor`, a makespan bound already known.
   Time window = 0;

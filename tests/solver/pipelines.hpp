@@ -54,6 +54,36 @@ inline SearchResult proven_full(const Placement& placement, int nmicros, const s
   return search_full(placement, options);
 }
 
+// A hand-made family at small N, for a bound to be checked against the full
+// solver's optimum.
+struct FamilyRow {
+  const char* scheme;
+  int stages, nmicros;
+  Time f, b, w;
+};
+
+// Each row at its hand-made peaks and at one above them, with the full
+// solver's proven optimum (verified): check(row, made, nmicros, limits,
+// optimum) runs inside the row's INFO scope.
+template <class Check>
+void for_each_proven_family(const std::vector<FamilyRow>& rows, Check check) {
+  for (const FamilyRow& row : rows) {
+    HandMade made = hand_made(row.scheme, row.stages, row.nmicros, row.f, row.b, row.w);
+    const int nmicros = made.schedule.nmicros;
+    for (Memory extra : {0, 1}) {
+      INFO(row.scheme << ", " << row.stages << " ranks, N=" << nmicros << ", F=" << row.f << " B=" << row.b
+                      << " W=" << row.w << ", memory peaks + " << extra);
+      std::vector<Memory> limits = made.peaks;
+      for (Memory& limit : limits) limit += extra;
+      SearchResult optimum = proven_full(made.placement, nmicros, limits, "cadical");
+      REQUIRE(optimum.status == SearchStatus::Found);
+      REQUIRE(optimum.makespan == optimum.proven_lower_bound);
+      CHECK(verify_schedule(*optimum.schedule).valid);
+      check(row, made, nmicros, limits, optimum);
+    }
+  }
+}
+
 // Options for the searches that improve a schedule in hand: a backend, the
 // limits, a deadline `seconds` from now.
 inline SearchOptions options_for(const std::string& backend, const std::vector<Memory>& limits, double seconds) {

@@ -16,6 +16,8 @@
 #include "tests/support.hpp"
 
 using namespace tessel;
+using tessel::testing::FamilyRow;
+using tessel::testing::for_each_proven_family;
 using tessel::testing::hand_made;
 using tessel::testing::HandMade;
 using tessel::testing::proven_full;
@@ -68,43 +70,26 @@ TEST_CASE("device relaxation: the least makespan of one device, worked by hand",
 
 TEST_CASE("device relaxation: never above the full solver's proven optimum of hand-made families at small N",
           "[makespan][full]") {
-  struct Row {
-    const char* scheme;
-    int stages, nmicros;
-    Time f, b, w;
-  };
-  const Row rows[] = {{"interleaved-1f1b", 2, 4, 2, 2, 1}, {"interleaved-zb", 2, 4, 2, 2, 1},
-                      {"v-min", 2, 4, 2, 2, 1},            {"v-half", 2, 4, 1, 1, 1},
-                      {"v-half", 2, 6, 1, 1, 1},           {"zb-v", 2, 4, 1, 2, 2},
-                      {"zb-h2", 4, 8, 2, 2, 1},            {"zb-h1", 4, 6, 2, 2, 1},
-                      {"1f1b", 3, 6, 3, 2, 1},             {"interleaved-1f1b", 4, 4, 2, 2, 1}};
+  const std::vector<FamilyRow> rows = {{"interleaved-1f1b", 2, 4, 2, 2, 1}, {"interleaved-zb", 2, 4, 2, 2, 1},
+                                       {"v-min", 2, 4, 2, 2, 1},            {"v-half", 2, 4, 1, 1, 1},
+                                       {"v-half", 2, 6, 1, 1, 1},           {"zb-v", 2, 4, 1, 2, 2},
+                                       {"zb-h2", 4, 8, 2, 2, 1},            {"zb-h1", 4, 6, 2, 2, 1},
+                                       {"1f1b", 3, 6, 3, 2, 1},             {"interleaved-1f1b", 4, 4, 2, 2, 1}};
   int compared = 0;
-  for (const Row& row : rows) {
-    HandMade made = hand_made(row.scheme, row.stages, row.nmicros, row.f, row.b, row.w);
-    const int nmicros = made.schedule.nmicros;
-    for (Memory extra : {0, 1}) {
-      INFO(row.scheme << ", " << row.stages << " ranks, N=" << nmicros << ", F=" << row.f << " B=" << row.b
-                      << " W=" << row.w << ", memory peaks + " << extra);
-      std::vector<Memory> limits = made.peaks;
-      for (Memory& limit : limits) limit += extra;
-      SearchResult optimum = proven_full(made.placement, nmicros, limits, "cadical");
-      REQUIRE(optimum.status == SearchStatus::Found);
-      REQUIRE(optimum.makespan == optimum.proven_lower_bound);
-      CHECK(verify_schedule(*optimum.schedule).valid);
-      const DeviceRelaxationInput input =
-          relaxation_input(made.placement, nmicros, limits, makespan(made.schedule));
-      const DeviceRelaxation sat = device_relaxation_bound(input);
-      CHECK(sat.complete);
-      CHECK(sat.value <= optimum.makespan);
-      ++compared;
-      if (row.stages > 2) continue;
-      // Z3 decides the same questions to the same answer.
-      const DeviceRelaxation smt =
-          device_relaxation_bound(relaxation_input(made.placement, nmicros, limits, makespan(made.schedule), "z3"));
-      CHECK(smt.value <= optimum.makespan);
-      if (smt.complete) CHECK(smt.value == sat.value);
-    }
-  }
+  for_each_proven_family(rows, [&](const FamilyRow& row, const HandMade& made, int nmicros,
+                                   const std::vector<Memory>& limits, const SearchResult& optimum) {
+    const DeviceRelaxation sat =
+        device_relaxation_bound(relaxation_input(made.placement, nmicros, limits, makespan(made.schedule)));
+    CHECK(sat.complete);
+    CHECK(sat.value <= optimum.makespan);
+    ++compared;
+    if (row.stages > 2) return;
+    // Z3 decides the same questions to the same answer.
+    const DeviceRelaxation smt =
+        device_relaxation_bound(relaxation_input(made.placement, nmicros, limits, makespan(made.schedule), "z3"));
+    CHECK(smt.value <= optimum.makespan);
+    if (smt.complete) CHECK(smt.value == sat.value);
+  });
   CHECK(compared == 20);
 }
 

@@ -17,6 +17,8 @@
 #include "tests/support.hpp"
 
 using namespace tessel;
+using tessel::testing::FamilyRow;
+using tessel::testing::for_each_proven_family;
 using tessel::testing::hand_made;
 using tessel::testing::HandMade;
 using tessel::testing::one_micro_peaks;
@@ -119,44 +121,28 @@ TEST_CASE("exact ends: interleaved 1F1B ends cost more than the closed bounds se
 
 TEST_CASE("exact ends: never above the full solver's proven optimum of hand-made families at small N",
           "[makespan][full]") {
-  struct Row {
-    const char* scheme;
-    int stages, nmicros;
-    Time f, b, w;
-  };
-  const Row rows[] = {{"interleaved-1f1b", 2, 4, 2, 2, 1}, {"interleaved-zb", 2, 4, 2, 2, 1},
-                      {"interleaved-zb", 2, 8, 2, 2, 1},   {"v-min", 2, 4, 2, 2, 1},
-                      {"v-half", 2, 4, 1, 1, 1},           {"zb-v", 2, 4, 1, 2, 2},
-                      {"zb-h2", 4, 8, 2, 2, 1},            {"zb-h1", 4, 6, 2, 2, 1},
-                      {"1f1b", 3, 6, 3, 2, 1},             {"interleaved-1f1b", 4, 4, 2, 2, 1}};
+  const std::vector<FamilyRow> rows = {{"interleaved-1f1b", 2, 4, 2, 2, 1}, {"interleaved-zb", 2, 4, 2, 2, 1},
+                                       {"interleaved-zb", 2, 8, 2, 2, 1},   {"v-min", 2, 4, 2, 2, 1},
+                                       {"v-half", 2, 4, 1, 1, 1},           {"zb-v", 2, 4, 1, 2, 2},
+                                       {"zb-h2", 4, 8, 2, 2, 1},            {"zb-h1", 4, 6, 2, 2, 1},
+                                       {"1f1b", 3, 6, 3, 2, 1},             {"interleaved-1f1b", 4, 4, 2, 2, 1}};
   int raised = 0, tight = 0, compared = 0;
-  for (const Row& row : rows) {
-    HandMade made = hand_made(row.scheme, row.stages, row.nmicros, row.f, row.b, row.w);
-    const int nmicros = made.schedule.nmicros;
-    for (Memory extra : {0, 1}) {
-      INFO(row.scheme << ", " << row.stages << " ranks, N=" << nmicros << ", F=" << row.f << " B=" << row.b
-                      << " W=" << row.w << ", memory peaks + " << extra);
-      std::vector<Memory> limits = made.peaks;
-      for (Memory& limit : limits) limit += extra;
-      SearchResult optimum = proven_full(made.placement, nmicros, limits, "cadical");
-      REQUIRE(optimum.status == SearchStatus::Found);
-      REQUIRE(optimum.makespan == optimum.proven_lower_bound);
-      CHECK(verify_schedule(*optimum.schedule).valid);
-      const ExactEnds sat = ends_of(made.placement, nmicros, limits, "cadical", optimum.makespan);
-      CHECK(sat.value <= optimum.makespan);
-      ++compared;
-      if (sat.value > makespan_lower_bound(made.placement, nmicros, limits)) ++raised;
-      if (sat.value == optimum.makespan) ++tight;
-      if (row.stages > 2) continue;
-      // Both backends on the same windows (Z3 is slow on the larger ones)
-      // give the same bound.
-      const ExactEnds small = ends_of(made.placement, nmicros, limits, "cadical", 0, 9);
-      const ExactEnds smt = ends_of(made.placement, nmicros, limits, "z3", 0, 9);
-      CHECK(smt.value <= optimum.makespan);
-      CHECK(small.complete);
-      if (smt.complete) CHECK(smt.value == small.value);
-    }
-  }
+  for_each_proven_family(rows, [&](const FamilyRow& row, const HandMade& made, int nmicros,
+                                   const std::vector<Memory>& limits, const SearchResult& optimum) {
+    const ExactEnds sat = ends_of(made.placement, nmicros, limits, "cadical", optimum.makespan);
+    CHECK(sat.value <= optimum.makespan);
+    ++compared;
+    if (sat.value > makespan_lower_bound(made.placement, nmicros, limits)) ++raised;
+    if (sat.value == optimum.makespan) ++tight;
+    if (row.stages > 2) return;
+    // Both backends on the same windows (Z3 is slow on the larger ones)
+    // give the same bound.
+    const ExactEnds small = ends_of(made.placement, nmicros, limits, "cadical", 0, 9);
+    const ExactEnds smt = ends_of(made.placement, nmicros, limits, "z3", 0, 9);
+    CHECK(smt.value <= optimum.makespan);
+    CHECK(small.complete);
+    if (smt.complete) CHECK(smt.value == small.value);
+  });
   CHECK(compared == 20);
   CHECK(raised >= 4);  // above the closed bounds on some rows
   CHECK(tight >= 12);  // and the optimum itself on most
