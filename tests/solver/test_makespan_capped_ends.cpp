@@ -15,6 +15,8 @@
 #include "tests/support.hpp"
 
 using namespace tessel;
+using tessel::testing::FamilyRow;
+using tessel::testing::for_each_proven_family;
 using tessel::testing::hand_made;
 using tessel::testing::HandMade;
 using tessel::testing::one_micro_peaks;
@@ -48,34 +50,19 @@ TEST_CASE("capped ends: zero bubble with W shorter than B meets the bound, so th
 
 TEST_CASE("capped ends: never above the full solver's proven optimum of hand-made families at small N",
           "[makespan][full]") {
-  struct Row {
-    const char* scheme;
-    int stages, nmicros;
-    Time f, b, w;
-  };
-  const Row rows[] = {{"zb-h2", 4, 8, 2, 2, 1},          {"zb-h2", 4, 8, 3, 2, 1},  {"zb-h2", 3, 6, 1, 2, 2},
-                      {"zb-h1", 4, 6, 2, 2, 1},          {"1f1b", 3, 6, 3, 2, 1},   {"interleaved-zb", 2, 4, 2, 2, 1},
-                      {"interleaved-zb", 2, 8, 2, 2, 1}, {"v-min", 2, 4, 2, 2, 1},  {"v-half", 2, 4, 1, 1, 1},
-                      {"zb-v", 2, 4, 1, 2, 2},           {"interleaved-1f1b", 2, 4, 2, 2, 1}};
+  const std::vector<FamilyRow> rows = {
+      {"zb-h2", 4, 8, 2, 2, 1},          {"zb-h2", 4, 8, 3, 2, 1},  {"zb-h2", 3, 6, 1, 2, 2},
+      {"zb-h1", 4, 6, 2, 2, 1},          {"1f1b", 3, 6, 3, 2, 1},   {"interleaved-zb", 2, 4, 2, 2, 1},
+      {"interleaved-zb", 2, 8, 2, 2, 1}, {"v-min", 2, 4, 2, 2, 1},  {"v-half", 2, 4, 1, 1, 1},
+      {"zb-v", 2, 4, 1, 2, 2},           {"interleaved-1f1b", 2, 4, 2, 2, 1}};
   int tight = 0;
-  for (const Row& row : rows) {
-    INFO(row.scheme << ", " << row.stages << " stages, N=" << row.nmicros << ", F=" << row.f << " B=" << row.b
-                    << " W=" << row.w);
-    HandMade made = hand_made(row.scheme, row.stages, row.nmicros, row.f, row.b, row.w);
-    const int nmicros = made.schedule.nmicros;
-    for (Memory extra : {0, 1}) {
-      std::vector<Memory> limits = made.peaks;
-      for (Memory& limit : limits) limit += extra;
-      SearchResult optimum = proven_full(made.placement, nmicros, limits, "cadical");
-      REQUIRE(optimum.status == SearchStatus::Found);
-      REQUIRE(optimum.makespan == optimum.proven_lower_bound);
-      CHECK(verify_schedule(*optimum.schedule).valid);
-      CHECK(optimum.makespan <= makespan(made.schedule));
-      const long long bound = makespan_lower_bound(made.placement, nmicros, limits);
-      CHECK(bound <= optimum.makespan);
-      if (bound == optimum.makespan) ++tight;
-    }
-  }
+  for_each_proven_family(rows, [&](const FamilyRow&, const HandMade& made, int nmicros,
+                                   const std::vector<Memory>& limits, const SearchResult& optimum) {
+    CHECK(optimum.makespan <= makespan(made.schedule));
+    const long long bound = makespan_lower_bound(made.placement, nmicros, limits);
+    CHECK(bound <= optimum.makespan);
+    if (bound == optimum.makespan) ++tight;
+  });
   // Not vacuous: on most of them the bound is the optimum.
   CHECK(tight >= 16);
 }
