@@ -161,6 +161,19 @@ std::vector<Time> chain_tails(const Placement& placement) {
   return tail;
 }
 
+std::vector<Time> start_distances_from(const Placement& placement, int from) {
+  std::vector<std::vector<const Edge*>> outgoing(placement.blocks.size());
+  for (const Edge& edge : placement.edges) outgoing[edge.from].push_back(&edge);
+  std::vector<Time> distance(placement.blocks.size(), -1);
+  distance[from] = 0;
+  for (int block : topological_order(placement)) {
+    if (distance[block] < 0) continue;
+    for (const Edge* edge : outgoing[block])
+      distance[edge->to] = std::max(distance[edge->to], distance[block] + placement.blocks[block].span + edge->delay);
+  }
+  return distance;
+}
+
 std::vector<std::vector<char>> descendants(const Placement& placement) {
   const size_t n = placement.blocks.size();
   const std::vector<std::vector<int>> next = successors(placement);

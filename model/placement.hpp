@@ -94,6 +94,11 @@ Time critical_path(const Placement& placement);
 // mirror of earliest_starts.
 std::vector<Time> chain_tails(const Placement& placement);
 
+// The longest chain from the start of block `from` to the start of every
+// block (spans and delays on it): 0 for `from` itself, -1 where no chain
+// leads. Requires a DAG.
+std::vector<Time> start_distances_from(const Placement& placement, int from);
+
 // descendants[a][b] != 0: b depends on a, directly or not (a != b). Requires a DAG.
 std::vector<std::vector<char>> descendants(const Placement& placement);
 

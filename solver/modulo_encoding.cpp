@@ -147,20 +147,11 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
                        const std::vector<long long>& memory_limit, const Deadline& deadline) {
   if (memory_limit.empty()) return true;
   // Longest paths from one block, computed once per allocating block.
-  const std::vector<int> topo = topological_order(placement);
-  std::vector<std::vector<std::pair<int, Time>>> succs(placement.blocks.size());
-  for (const Edge& edge : placement.edges) succs[edge.from].push_back({edge.to, edge.delay});
-  std::map<size_t, std::vector<long long>> distance_cache;
-  auto distances = [&](size_t from) -> const std::vector<long long>& {
+  std::map<size_t, std::vector<Time>> distance_cache;
+  auto distances = [&](size_t from) -> const std::vector<Time>& {
     auto found = distance_cache.find(from);
     if (found != distance_cache.end()) return found->second;
-    std::vector<long long> dist(placement.blocks.size(), -1);
-    dist[from] = 0;
-    for (int a : topo) {
-      if (dist[a] < 0) continue;
-      for (const auto& [b, delay] : succs[a]) dist[b] = std::max(dist[b], dist[a] + placement.blocks[a].span + delay);
-    }
-    return distance_cache.emplace(from, std::move(dist)).first->second;
+    return distance_cache.emplace(from, start_distances_from(placement, static_cast<int>(from))).first->second;
   };
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;

@@ -289,7 +289,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
                               ? built.bound
                               : bound_at(placement, request.total_micros, options, makespan_report.makespan,
-                                         proven_by_candidate.value_or(0), &*report.best);
+                                         proven_by_candidate.value_or(0), &*chosen->at_total);
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
@@ -326,7 +326,7 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.bound = result.makespan_bound ? *result.makespan_bound
                                                 : bound_at(placement, makespan_report.total_micros, options,
                                                            makespan_report.makespan, result.proven_lower_bound,
-                                                           &*report.best);
+                                                           &*result.schedule);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;

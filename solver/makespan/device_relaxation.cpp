@@ -68,26 +68,6 @@ CopyTimes copy_times(const Placement& placement, long long nmicros) {
   return times;
 }
 
-// Longest chain from a's start to b's start within one micro-batch (-1: b
-// does not depend on a).
-std::vector<std::vector<Time>> start_distances(const Placement& placement) {
-  const std::vector<int> order = topological_order(placement);
-  const size_t nblocks = placement.blocks.size();
-  std::vector<std::vector<std::pair<int, Time>>> succs(nblocks);
-  for (const Edge& edge : placement.edges) succs[edge.from].push_back({edge.to, edge.delay});
-  std::vector<std::vector<Time>> distance(nblocks, std::vector<Time>(nblocks, -1));
-  for (size_t a = 0; a < nblocks; ++a) {
-    distance[a][a] = 0;
-    for (int x : order) {
-      if (distance[a][x] < 0) continue;
-      for (const auto& [y, delay] : succs[x])
-        distance[a][y] = std::max(distance[a][y], distance[a][x] + placement.blocks[x].span + delay);
-    }
-    distance[a][a] = -1;
-  }
-  return distance;
-}
-
 bool on_device(const Block& block, int device) {
   return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
 }
@@ -201,7 +181,9 @@ class Relaxation {
     backend_ = make_backend(in_.backend, in_.settings);
     for (Copy& copy : copies_) copy.start = backend_->new_int(static_cast<int>(copy.lo), static_cast<int>(copy.hi));
     // Copies of one block in order; blocks of one micro-batch at their lag.
-    const std::vector<std::vector<Time>> distance = start_distances(placement);
+    std::vector<std::vector<Time>> distance;  // within one micro-batch, start to start (-1: no chain)
+    for (size_t b = 0; b < placement.blocks.size(); ++b)
+      distance.push_back(start_distances_from(placement, static_cast<int>(b)));
     std::vector<int> previous(placement.blocks.size(), -1);
     for (size_t i = 0; i < copies_.size(); ++i) {
       if (in_.deadline.expired()) return false;
