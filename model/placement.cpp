@@ -188,4 +188,8 @@ std::vector<std::vector<char>> descendants(const Placement& placement) {
   return reach;
 }
 
+bool on_device(const Block& block, int device) {
+  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
+}
+
 }  // namespace tessel

@@ -99,6 +99,9 @@ std::vector<Time> chain_tails(const Placement& placement);
 // leads. Requires a DAG.
 std::vector<Time> start_distances_from(const Placement& placement, int from);
 
+// Whether `block` runs on `device` (one of its devices).
+bool on_device(const Block& block, int device);
+
 // descendants[a][b] != 0: b depends on a, directly or not (a != b). Requires a DAG.
 std::vector<std::vector<char>> descendants(const Placement& placement);
 

@@ -35,10 +35,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // The unknowns before the solver exists: one node per warmup and cooldown
 // instance, one per distinct fixed step of the window copies, each with a
 // start range [lo, hi].

@@ -56,10 +56,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 bool share_device(const Block& a, const Block& b) {
   for (int device : a.devices)
     if (on_device(b, device)) return true;

@@ -26,10 +26,6 @@ namespace {
 // chain from each costs the whole graph (skipping only weakens the bound).
 constexpr size_t kMostAllocating = 64;
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // chain[x]: the longest chain from the start of `from` to the start of x,
 // -1 where x does not follow `from`.
 std::vector<Time> chains_from(const Placement& placement, const std::vector<int>& order, int from,

@@ -57,10 +57,6 @@ std::vector<std::vector<long long>> modulo_memory(const Placement& placement, co
 
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // Two blocks overlapping on some device's circle, in words; nullopt when none
 // do. Per device the phases sorted: each block must end before the next
 // begins, and the last (possibly wrapping) before the first comes round.

@@ -27,10 +27,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 //------------------------------------------------------------------------------
 // Dependency a -> b with communication delay d: s(b) - s(a) >= c = span(a) + d,
 // i.e. with the quotient gap g = q(b) - q(a): g P + tau(b) - tau(a) >= c. As

@@ -36,21 +36,6 @@ struct EndProblem {
   std::vector<EndPrecedence> precedences;
 };
 
-struct KeptDevice {
-  std::vector<int> own;                     // its blocks
-  std::vector<std::vector<Time>> distance;  // [from][to] within a micro-batch (-1: no chain)
-};
-
-KeptDevice kept_device(const Placement& placement, int device) {
-  KeptDevice kept;
-  for (size_t b = 0; b < placement.blocks.size(); ++b) {
-    const std::vector<int>& devices = placement.blocks[b].devices;
-    if (std::find(devices.begin(), devices.end(), device) != devices.end()) kept.own.push_back(static_cast<int>(b));
-    kept.distance.push_back(start_distances_from(placement, static_cast<int>(b)));
-  }
-  return kept;
-}
-
 // The copies whose (reversed) head falls inside the end, indexed [block
 // position in kept.own][micro-batch], -1 where outside; and the chains
 // between them, reversed for the last steps.
@@ -88,7 +73,7 @@ EndProblem end_problem(const DeviceRelaxationInput& in, int device, Time window,
     for (long long n = 0; n < in.nmicros; ++n) {
       if (n > 0) precede(index[i][n - 1], index[i][n], placement.blocks[kept.own[i]].span);
       for (size_t j = 0; j < kept.own.size(); ++j)
-        if (i != j && kept.distance[kept.own[j]][kept.own[i]] > 0)
+        if (kept.before(kept.own[j], kept.own[i]))
           precede(index[j][n], index[i][n], kept.distance[kept.own[j]][kept.own[i]]);
     }
   return problem;
@@ -217,7 +202,7 @@ long long hint_end_idle(const DeviceRelaxationInput& input, int device, long lon
   for (const Instance& instance : input.hint->instances) {
     if (instance.block < 0 || instance.block >= static_cast<int>(placement.blocks.size())) return -1;
     const Block& block = placement.blocks[instance.block];
-    if (std::find(block.devices.begin(), block.devices.end(), device) == block.devices.end()) continue;
+    if (!on_device(block, device)) continue;
     busy += std::max<Time>(0, std::min(to, instance.start + block.span) - std::max(from, instance.start));
   }
   return window - busy;
@@ -252,8 +237,7 @@ long long device_ends_bound(const DeviceRelaxationInput& input, int device) {
   const Placement& placement = *input.placement;
   long long work = 0;
   for (const Block& block : placement.blocks)
-    if (std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
-      work += block.span * input.nmicros;
+    if (on_device(block, device)) work += block.span * input.nmicros;
   // Ends that fit within the floor (so within every makespan), from half a
   // micro-batch's chain to two, growing by a quarter. The idle of a warmup
   // or cooldown lies within a few chains of the end, and a short end is

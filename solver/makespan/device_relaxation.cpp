@@ -38,10 +38,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // One device's relaxation on one incremental solver.
 class Relaxation {
  public:

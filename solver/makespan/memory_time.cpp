@@ -34,10 +34,6 @@ namespace {
 // answer). Skipping only weakens the bound.
 constexpr size_t kMostAllocating = 64;
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // gap[x]: the longest chain from the start of `from` to the start of x
 // (spans and delays), -1 where x does not follow `from`.
 std::vector<Time> gaps_from(const MemoryTimeInput& in, int from,

@@ -7,10 +7,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // Heads and tails from the chains alone. Copy n of block b starts after
 // copy n - 1 of b ends (one device runs them, in micro-batch order) and
 // after each predecessor's copy n ends plus the edge's delay; mirrored for
@@ -43,28 +39,10 @@ CopyWindows chain_windows(const Placement& placement, long long nmicros) {
   return windows;
 }
 
-// The kept device's blocks and, within one micro-batch, how far apart
-// their starts must be (-1: no chain between them).
-struct DeviceBlocks {
-  std::vector<int> own;
-  std::vector<std::vector<Time>> distance;  // [from][to], every block of the placement
-
-  bool before(int a, int b) const { return a != b && distance[a][b] > 0; }
-};
-
-DeviceBlocks device_blocks(const Placement& placement, int device) {
-  DeviceBlocks blocks;
-  for (size_t b = 0; b < placement.blocks.size(); ++b) {
-    if (on_device(placement.blocks[b], device)) blocks.own.push_back(static_cast<int>(b));
-    blocks.distance.push_back(start_distances_from(placement, static_cast<int>(b)));
-  }
-  return blocks;
-}
-
 // After copy n of b the device still runs copies n..N-1 of every block that
 // depends on b (and n+1..N-1 of b), and after its last copy ends at least
 // the shortest of its blocks' last tails remains.
-void narrow_tails_by_work(const Placement& placement, const DeviceBlocks& blocks, CopyWindows& windows) {
+void narrow_tails_by_work(const Placement& placement, const KeptDevice& blocks, CopyWindows& windows) {
   const long long last = static_cast<long long>(windows.tail[blocks.own[0]].size()) - 1;
   Time least_tail = windows.tail[blocks.own[0]][last];
   for (int b : blocks.own) least_tail = std::min(least_tail, windows.tail[b][last] - placement.blocks[b].span);
@@ -82,7 +60,7 @@ void narrow_tails_by_work(const Placement& placement, const DeviceBlocks& blocks
 // One round of the head rules on the kept device; true if a head moved.
 class HeadRules {
  public:
-  HeadRules(const Placement& placement, const DeviceBlocks& blocks, Memory limit, CopyWindows& windows)
+  HeadRules(const Placement& placement, const KeptDevice& blocks, Memory limit, CopyWindows& windows)
       : placement_(placement), blocks_(blocks), limit_(limit), head_(windows.head) {}
 
   bool apply() {
@@ -178,7 +156,7 @@ class HeadRules {
   }
 
   const Placement& placement_;
-  const DeviceBlocks& blocks_;
+  const KeptDevice& blocks_;
   const Memory limit_;
   std::vector<std::vector<Time>>& head_;
   bool moved_ = false;
@@ -186,9 +164,18 @@ class HeadRules {
 
 }  // namespace
 
+KeptDevice kept_device(const Placement& placement, int device) {
+  KeptDevice kept;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    if (on_device(placement.blocks[b], device)) kept.own.push_back(static_cast<int>(b));
+    kept.distance.push_back(start_distances_from(placement, static_cast<int>(b)));
+  }
+  return kept;
+}
+
 CopyWindows relaxed_windows(const Placement& placement, long long nmicros, int device, Memory limit) {
   CopyWindows windows = chain_windows(placement, nmicros);
-  const DeviceBlocks blocks = device_blocks(placement, device);
+  const KeptDevice blocks = kept_device(placement, device);
   if (blocks.own.empty() || nmicros <= 0) return windows;
   narrow_tails_by_work(placement, blocks, windows);
   // Every round raises a head by at least one step, and heads stay below

@@ -35,6 +35,17 @@ struct CopyWindows {
   std::vector<std::vector<Time>> tail;  // [block][micro]: from the copy's start to the end
 };
 
+// The kept device's blocks and, within one micro-batch, how far apart
+// their starts must be.
+struct KeptDevice {
+  std::vector<int> own;                     // its blocks
+  std::vector<std::vector<Time>> distance;  // [from][to], every block of the placement (-1: no chain)
+
+  bool before(int a, int b) const { return a != b && distance[a][b] > 0; }
+};
+
+KeptDevice kept_device(const Placement& placement, int device);
+
 // Heads and tails of every copy of `placement`'s blocks at `nmicros`, those
 // of `device`'s blocks narrowed by its work and, when `limit` >= 0, by its
 // memory limit (the blocks' own memory, as the verifier counts it).

@@ -17,10 +17,6 @@
 namespace tessel {
 namespace {
 
-bool on_device(const Block& block, int device) {
-  return std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end();
-}
-
 // Instance indices into schedule.instances, by (block, micro).
 std::vector<std::vector<int>> index_of(const Schedule& schedule) {
   std::vector<std::vector<int>> index(schedule.placement.blocks.size(), std::vector<int>(schedule.nmicros, -1));

@@ -12,6 +12,8 @@
 
 #include "classic/schemes.hpp"
 #include "solver/full_search.hpp"
+#include "solver/makespan/device_relaxation.hpp"
+#include "solver/makespan_bound.hpp"
 #include "tests/support.hpp"
 
 namespace tessel::testing {
@@ -82,6 +84,23 @@ void for_each_proven_family(const std::vector<FamilyRow>& rows, Check check) {
       check(row, made, nmicros, limits, optimum);
     }
   }
+}
+
+// The one-device relaxation's question (and its ends'): `placement` at
+// `nmicros` under `limits`, the closed bounds as the floor, `target` the
+// makespan in hand, 60 s.
+inline DeviceRelaxationInput relaxation_input(const Placement& placement, long long nmicros,
+                                              const std::vector<Memory>& limits, long long target,
+                                              const std::string& backend = "cadical") {
+  DeviceRelaxationInput input;
+  input.placement = &placement;
+  input.nmicros = nmicros;
+  input.limits = limits;
+  input.backend = backend;
+  input.deadline = Deadline::after_seconds(60);
+  input.floor = makespan_lower_bound(placement, nmicros, limits);
+  input.target = target;
+  return input;
 }
 
 // Options for the searches that improve a schedule in hand: a backend, the

@@ -20,25 +20,13 @@ using namespace tessel;
 using tessel::testing::FamilyRow;
 using tessel::testing::for_each_proven_family;
 using tessel::testing::hand_made;
+using tessel::testing::relaxation_input;
 using tessel::testing::HandMade;
 using tessel::testing::proven_round;
 using tessel::testing::ProvenRound;
 using tessel::testing::verify_schedule;
 
 namespace {
-
-DeviceRelaxationInput ends_input(const Placement& placement, long long nmicros, const std::vector<Memory>& limits,
-                                 long long target, const std::string& backend = "cadical") {
-  DeviceRelaxationInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = limits;
-  input.backend = backend;
-  input.deadline = Deadline::after_seconds(60);
-  input.floor = makespan_lower_bound(placement, nmicros, limits);
-  input.target = target;
-  return input;
-}
 
 // Idle steps of `device` in the first (`last`: final) `window` steps of
 // `schedule`, counted from its instances.
@@ -89,7 +77,7 @@ TEST_CASE("device ends: the least idle at each end of a chain, worked by hand", 
                                                    {1, 1, 1, 1}, {1, 1, -1, -1});
   for (const std::string backend : {"cadical", "z3"}) {
     INFO(backend);
-    const DeviceRelaxationInput input = ends_input(placement, 4, {1, 1}, 16, backend);
+    const DeviceRelaxationInput input = relaxation_input(placement, 4, {1, 1}, 16, backend);
     CHECK(least_idle(input, 0, 4, false) == 2);
     CHECK(least_idle(input, 0, 4, true) == 2);
     CHECK(least_idle(input, 0, 8, false) == 4);
@@ -112,17 +100,17 @@ TEST_CASE("device ends: never above a valid schedule's own idle (hand-made famil
   int positive = 0, compared = 0;
   for_each_proven_family(rows, [&](const FamilyRow& row, const HandMade& made, int nmicros,
                                    const std::vector<Memory>& limits, const SearchResult& optimum) {
-    const DeviceRelaxationInput input = ends_input(made.placement, nmicros, limits, makespan(made.schedule));
+    const DeviceRelaxationInput input = relaxation_input(made.placement, nmicros, limits, makespan(made.schedule));
     positive += check_below_schedule(input, made.schedule);
     positive += check_below_schedule(input, *optimum.schedule);
     // The bound from both ends stays at or below the optimum.
     for (int device = 0; device < made.placement.ndevs; ++device)
-      CHECK(device_ends_bound(ends_input(made.placement, nmicros, limits, optimum.makespan), device) <=
+      CHECK(device_ends_bound(relaxation_input(made.placement, nmicros, limits, optimum.makespan), device) <=
             optimum.makespan);
     ++compared;
     if (row.stages > 2) return;
     // Z3 finds the same least idle.
-    const DeviceRelaxationInput smt = ends_input(made.placement, nmicros, limits, makespan(made.schedule), "z3");
+    const DeviceRelaxationInput smt = relaxation_input(made.placement, nmicros, limits, makespan(made.schedule), "z3");
     const long long window = makespan(made.schedule) / 3;
     for (int device = 0; device < made.placement.ndevs; ++device)
       for (bool last : {false, true}) CHECK(least_idle(smt, device, window, last) == least_idle(input, device, window, last));
@@ -139,7 +127,7 @@ TEST_CASE("device ends: never above the idle of random pipelines' optima under t
     const std::optional<ProvenRound> proven = proven_round(random, round);
     if (!proven) continue;
     const DeviceRelaxationInput input =
-        ends_input(proven->placement, proven->nmicros, proven->limits, proven->optimum.makespan);
+        relaxation_input(proven->placement, proven->nmicros, proven->limits, proven->optimum.makespan);
     positive += check_below_schedule(input, *proven->optimum.schedule);
     for (int device = 0; device < proven->placement.ndevs; ++device)
       CHECK(device_ends_bound(input, device) <= proven->optimum.makespan);
@@ -154,7 +142,7 @@ TEST_CASE("device ends: prove the hand-made V-Min on 16 stages optimal at 128 mi
   // in minutes; the closed bounds say 815. Device 15 must idle 35 steps in
   // its first 50 and 24 in its last 50: 768 + 35 + 24 = 827.
   HandMade made = hand_made("v-min", 16, 128, 1, 1, 1);
-  DeviceRelaxationInput input = ends_input(made.placement, 128, made.peaks, makespan(made.schedule));
+  DeviceRelaxationInput input = relaxation_input(made.placement, 128, made.peaks, makespan(made.schedule));
   input.hint = &made.schedule;
   REQUIRE(makespan(made.schedule) == 827);
   CHECK(input.floor < 827);

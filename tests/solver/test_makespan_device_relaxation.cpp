@@ -19,28 +19,12 @@ using namespace tessel;
 using tessel::testing::FamilyRow;
 using tessel::testing::for_each_proven_family;
 using tessel::testing::hand_made;
+using tessel::testing::relaxation_input;
 using tessel::testing::HandMade;
 using tessel::testing::proven_full;
 using tessel::testing::proven_round;
 using tessel::testing::ProvenRound;
 using tessel::testing::verify_schedule;
-
-namespace {
-
-DeviceRelaxationInput relaxation_input(const Placement& placement, long long nmicros, const std::vector<Memory>& limits,
-                                       long long target, const std::string& backend = "cadical") {
-  DeviceRelaxationInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = limits;
-  input.backend = backend;
-  input.deadline = Deadline::after_seconds(60);
-  input.floor = makespan_lower_bound(placement, nmicros, limits);
-  input.target = target;
-  return input;
-}
-
-}  // namespace
 
 TEST_CASE("device relaxation: the least makespan of one device, worked by hand", "[makespan]") {
   // f0 b0 on device 0, f1 b1 on device 1 between them, span 1; each forward
