@@ -67,8 +67,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
        "schedule is above the closed bounds; the full search starts from it too (0 = skip)"},
       {"relaxation_seconds", &Tuning::relaxation_seconds, 0, 3600, false,
-       "makespan: seconds for the one-device relaxation bound (one device over the whole horizon, the others "
-       "relaxed to delays), after the exact ends and on the same rule (0 = skip, the default)"},
+       "makespan: seconds for the one-device relaxation bound (one device kept whole, the others relaxed to "
+       "delays; its two ends first, then the whole horizon), after the exact ends and on the same rule (0 = skip)"},
       {"repetend_variants", &Tuning::repetend_variants, 0, 64, true,
        "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)"},
       {"variant_seconds", &Tuning::variant_seconds, 0, 3600, false,

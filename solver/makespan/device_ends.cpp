@@ -161,6 +161,11 @@ long long least_end_idle(const DeviceRelaxationInput& input, int device, long lo
                          const EndQuestions& questions) {
   if (window <= 0) return 0;
   const EndProblem problem = end_problem(input, device, window, reversed);
+  // One order literal per step of every copy's window: refused past the
+  // relaxation's budget (spans of a million steps would ask for gigabytes).
+  long long literals = 0;
+  for (const EndCopy& copy : problem.copies) literals += window - copy.head + 1;
+  if (literals > input.most_literals) return 0;
   EndSolver solver(problem, input);
   if (!solver.build()) return 0;
   // Least feasible idle in (low, high]: low refuted, high feasible (every

@@ -93,7 +93,10 @@ class HeadRules {
 
   // Copy n of b after copies k..n of its on-device ancestors and k..n-1 of
   // b, which start no earlier than the least of their heads (heads grow
-  // with the micro-batch, so that is micro-batch k's).
+  // with the micro-batch, so that is micro-batch k's). k goes back at most
+  // kWorkReach micro-batches, so that a round stays linear in N (further
+  // back the copies' own chain rule has long taken over).
+  static constexpr long long kWorkReach = 64;
   void work() {
     for (int b : blocks_.own) {
       Time per_micro_before = 0;
@@ -102,7 +105,7 @@ class HeadRules {
         if (blocks_.before(a, b)) per_micro_before += placement_.blocks[a].span, group.push_back(a);
       const Time span = placement_.blocks[b].span;
       for (long long n = 0; n < nmicros(); ++n)
-        for (long long k = n; k >= 0; --k) {
+        for (long long k = n; k >= 0 && n - k <= kWorkReach; --k) {
           Time least = head_[b][k];
           for (int a : group) least = std::min(least, head_[a][k]);
           raise(b, n, least + (n - k + 1) * per_micro_before + (n - k) * span);

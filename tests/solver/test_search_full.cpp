@@ -212,6 +212,8 @@ TEST_CASE("full strategy: starts from the hand-made order on its own placement",
   // replayed (113 steps) is shorter than the quick repetend unrolled, so it
   // is the start, and the solver's first question is one step below it
   // (the question that proves a hand-made schedule optimal, when it is).
+  // With the one-device relaxation on (the default) the bound proves it
+  // optimal before any question: off here, on below.
   const testing::HandMade made = testing::hand_made("v-half", 8, 16, 1, 1, 1);
   const Time hand = makespan(made.schedule);
   SearchRequest request;
@@ -222,6 +224,7 @@ TEST_CASE("full strategy: starts from the hand-made order on its own placement",
   request.total_micros = 16;
   request.threads = 1;
   request.deadline = Deadline::after_seconds(4);
+  request.tuning.relaxation_seconds = 0;
   Progress quiet;
   const SearchReport report = solve(request, quiet);
   REQUIRE(report.makespan);
@@ -230,4 +233,15 @@ TEST_CASE("full strategy: starts from the hand-made order on its own placement",
   CHECK(testing::verify_schedule(*report.best).valid);
   REQUIRE_FALSE(report.calls.empty());
   CHECK(report.calls.front().what == "makespan <= " + std::to_string(hand - 1));
+
+  request.tuning = Tuning{};
+  request.deadline = Deadline::after_seconds(4);
+  const SearchReport relaxed = solve(request, quiet);
+  REQUIRE(relaxed.makespan);
+  REQUIRE(relaxed.best);
+  CHECK(testing::verify_schedule(*relaxed.best).valid);
+  CHECK(relaxed.makespan->makespan == hand);
+  CHECK(relaxed.makespan->proven_optimal);
+  CHECK(relaxed.makespan->bound.argument == BoundArgument::DeviceRelaxation);
+  CHECK(relaxed.calls.empty());
 }
