@@ -36,14 +36,27 @@ struct EndProblem {
   std::vector<EndPrecedence> precedences;
 };
 
+// The kept device's blocks and their copies' windows, computed once for
+// every end asked of it.
+struct DeviceCopies {
+  KeptDevice kept;
+  CopyWindows windows;
+};
+
+DeviceCopies device_copies(const DeviceRelaxationInput& in, int device) {
+  const Memory limit = in.limits.empty() ? -1 : in.limits[device];
+  return {kept_device(*in.placement, device), relaxed_windows(*in.placement, in.nmicros, device, limit)};
+}
+
 // The copies whose (reversed) head falls inside the end, indexed [block
 // position in kept.own][micro-batch], -1 where outside; and the chains
 // between them, reversed for the last steps.
-EndProblem end_problem(const DeviceRelaxationInput& in, int device, Time window, bool reversed) {
+EndProblem end_problem(const DeviceRelaxationInput& in, const DeviceCopies& copies, int device, Time window,
+                       bool reversed) {
   const Placement& placement = *in.placement;
   const Memory limit = in.limits.empty() ? -1 : in.limits[device];
-  const CopyWindows windows = relaxed_windows(placement, in.nmicros, device, limit);
-  const KeptDevice kept = kept_device(placement, device);
+  const CopyWindows& windows = copies.windows;
+  const KeptDevice& kept = copies.kept;
   EndProblem problem;
   problem.window = window;
   problem.memory = !in.limits.empty();
@@ -155,12 +168,11 @@ class EndSolver {
   long long most_work_ = 0;
 };
 
-}  // namespace
-
-long long least_end_idle(const DeviceRelaxationInput& input, int device, long long window, bool reversed,
-                         const EndQuestions& questions) {
+// least_end_idle on copies in hand.
+long long least_idle(const DeviceRelaxationInput& input, const DeviceCopies& copies, int device, long long window,
+                     bool reversed, const EndQuestions& questions) {
   if (window <= 0) return 0;
-  const EndProblem problem = end_problem(input, device, window, reversed);
+  const EndProblem problem = end_problem(input, copies, device, window, reversed);
   // One order literal per step of every copy's window: refused past the
   // relaxation's budget (spans of a million steps would ask for gigabytes).
   long long literals = 0;
@@ -213,10 +225,9 @@ long long hint_end_idle(const DeviceRelaxationInput& input, int device, long lon
   return window - busy;
 }
 
-namespace {
-
 // W + idle(first window) + idle(last window) of `device`, as far as decided.
-long long ends_at(const DeviceRelaxationInput& input, int device, long long window, long long work) {
+long long ends_at(const DeviceRelaxationInput& input, const DeviceCopies& copies, int device, long long window,
+                  long long work) {
   DeviceRelaxationInput first = input;
   if (!input.deadline.unlimited()) first.deadline = input.deadline.within(input.deadline.seconds_left() / 2);
   // The first end asked first just below the schedule in hand's idle there
@@ -225,10 +236,10 @@ long long ends_at(const DeviceRelaxationInput& input, int device, long long wind
   // last end first for what would take the bound to the target.
   const long long known_first = hint_end_idle(input, device, window, false);
   const long long idle_first =
-      least_end_idle(first, device, window, false, {input.target - work, known_first, known_first - 1});
+      least_idle(first, copies, device, window, false, {input.target - work, known_first, known_first - 1});
   const long long needed = input.target - work - idle_first;
   const long long idle_last =
-      least_end_idle(input, device, window, true, {needed, hint_end_idle(input, device, window, true), needed - 1});
+      least_idle(input, copies, device, window, true, {needed, hint_end_idle(input, device, window, true), needed - 1});
   const long long bound = work + idle_first + idle_last;
   if (bound > input.target)
     throw std::logic_error("device ends: " + std::to_string(bound) + " above the makespan " +
@@ -237,6 +248,11 @@ long long ends_at(const DeviceRelaxationInput& input, int device, long long wind
 }
 
 }  // namespace
+
+long long least_end_idle(const DeviceRelaxationInput& input, int device, long long window, bool reversed,
+                         const EndQuestions& questions) {
+  return least_idle(input, device_copies(input, device), device, window, reversed, questions);
+}
 
 long long device_ends_bound(const DeviceRelaxationInput& input, int device) {
   const Placement& placement = *input.placement;
@@ -262,12 +278,13 @@ long long device_ends_bound(const DeviceRelaxationInput& input, int device) {
          work + hint_end_idle(input, device, windows[from], false) + hint_end_idle(input, device, windows[from], true) <
              input.target)
     ++from;
+  const DeviceCopies copies = device_copies(input, device);
   long long best = input.floor;
   for (size_t i = from; i < windows.size() && best < input.target && !input.deadline.expired(); ++i) {
     DeviceRelaxationInput own = input;
     if (!input.deadline.unlimited() && i + 1 < windows.size())
       own.deadline = input.deadline.within(input.deadline.seconds_left() / 2);
-    best = std::max(best, ends_at(own, device, windows[i], work));
+    best = std::max(best, ends_at(own, copies, device, windows[i], work));
   }
   return best;
 }

@@ -86,18 +86,20 @@ void for_each_proven_family(const std::vector<FamilyRow>& rows, Check check) {
   }
 }
 
-// The one-device relaxation's question (and its ends'): `placement` at
-// `nmicros` under `limits`, the closed bounds as the floor, `target` the
-// makespan in hand, 60 s.
+// A solved bound's question: `placement` at `nmicros` under `limits` on
+// `backend`, 60 s.
+inline BoundQuestion test_question(const Placement& placement, long long nmicros, const std::vector<Memory>& limits,
+                                   const std::string& backend) {
+  return {&placement, nmicros, limits, backend, {}, Deadline::after_seconds(60)};
+}
+
+// The one-device relaxation's question (and its ends'): the closed bounds
+// as the floor, `target` the makespan in hand.
 inline DeviceRelaxationInput relaxation_input(const Placement& placement, long long nmicros,
                                               const std::vector<Memory>& limits, long long target,
                                               const std::string& backend = "cadical") {
   DeviceRelaxationInput input;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = limits;
-  input.backend = backend;
-  input.deadline = Deadline::after_seconds(60);
+  static_cast<BoundQuestion&>(input) = test_question(placement, nmicros, limits, backend);
   input.floor = makespan_lower_bound(placement, nmicros, limits);
   input.target = target;
   return input;

@@ -36,13 +36,9 @@ namespace {
 ExactEnds ends_of(const Placement& placement, int nmicros, const std::vector<Memory>& limits,
                   const std::string& backend, long long target = 0, Time window = 0) {
   ExactEndsInput input;
+  static_cast<BoundQuestion&>(input) = testing::test_question(placement, nmicros, limits, backend);
   input.target = target;
   input.window = window;
-  input.placement = &placement;
-  input.nmicros = nmicros;
-  input.limits = limits;
-  input.backend = backend;
-  input.deadline = Deadline::after_seconds(60);
   input.floor = makespan_lower_bound(placement, nmicros, limits);
   return exact_ends_bound(input);
 }
