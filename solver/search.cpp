@@ -231,17 +231,36 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
   return raised_by_solved_bounds(placement, nmicros, options, best, closed, 1.0, nullptr, hint);
 }
 
+// The phases after the period search have budgets of their own that add up
+// to more than a default search should take (docs/algorithms.md, "The
+// makespan at N"): they also end `plan_seconds` after the search began, yet
+// never less than this after the period search, so that a slow period
+// proof still leaves the constructions and a short improvement their time.
+// A time limit is a cap, not a reason to take longer; but a share knob asks
+// a phase to use a share of it, and then the plan is off.
+constexpr double kLeastPlanSeconds = 1;
+
+Deadline planned_deadline(const SearchRequest& request, const Deadline& deadline, Deadline::Clock::time_point begin) {
+  const Tuning& tuning = request.tuning;
+  const bool shared = tuning.shift_share > 0 || tuning.transfer_share > 0 || tuning.lns_share > 0 ||
+                      tuning.improve_share > 0;
+  if (tuning.plan_seconds <= 0 || (shared && !request.deadline.unlimited())) return deadline;
+  return deadline.within(std::max(kLeastPlanSeconds, tuning.plan_seconds - seconds_since(begin)));
+}
+
 // The candidates of the period strategies, the shortest first in rank
 // (ties keep the earlier: the repetend, which unrolls to any N), verified.
 // While time is left every candidate is judged (a rejected one is a bug even
 // when it loses); past the limit only the answer is, once.
 void choose_best(const SearchRequest& request, const Placement& placement, const SearchResult& result,
-                 const SearchOptions& options, SearchReport& report, Progress& progress) {
+                 const SearchOptions& options, Deadline::Clock::time_point begin, SearchReport& report,
+                 Progress& progress) {
   CandidateInput input;
   input.placement = &placement;
   input.total_micros = request.total_micros;
   input.period = &result;
   input.options = options;
+  input.options.deadline = planned_deadline(request, options.deadline, begin);
   input.staged_seconds = request.tuning.staged_seconds;
   input.improve_seconds = request.tuning.improve_seconds;
   input.list_seconds = request.tuning.list_seconds;
@@ -276,7 +295,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   if (!chosen) return;
   const std::string at_n = " at " + std::to_string(request.total_micros) + " micro-batches";
   for (const BuiltCandidate& built : candidates)
-    if (&built != chosen && built.at_total && !options.deadline.expired())
+    if (&built != chosen && built.at_total && !request.deadline.expired())
       verified(restored(*built.at_total, request), built.summary.name + " schedule" + at_n);
   verify::Report checked = verified(restored(*chosen->at_total, request), chosen->summary.name + " schedule" + at_n);
   report.best = restored(*chosen->schedule, request);
@@ -288,7 +307,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
                               ? built.bound
-                              : bound_at(placement, request.total_micros, options, makespan_report.makespan,
+                              : bound_at(placement, request.total_micros, input.options, makespan_report.makespan,
                                          proven_by_candidate.value_or(0), &*chosen->at_total);
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
@@ -500,7 +519,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     const std::optional<double> overrun =
         answer_overrun(budget, *report.repetend, request.placement, request.total_micros);
     if (overrun) skip_answer_at_total(request, *overrun, report);
-    else choose_best(request, placement, result, options, report, progress);
+    else choose_best(request, placement, result, options, begin, report, progress);
   }
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);

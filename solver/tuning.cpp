@@ -63,12 +63,18 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"improve_share", &Tuning::improve_share, 0, 1, false,
        "makespan, with --time-limit: the full search from the best schedule may use this share of the time left "
        "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal"},
+      {"plan_seconds", &Tuning::plan_seconds, 0, 3600, false,
+       "makespan: the phases after the period search (constructions, bounds, improvements) end this many "
+       "seconds after the search began, at least 1 s after the period search, each also within its own budget; "
+       "off when a *_share knob shares a --time-limit out (0 = each phase its own budget only)"},
       {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
-       "schedule is above the closed bounds; the full search starts from it too (0 = skip)"},
+       "schedule is above the closed bounds, after the one-device relaxation; the full search starts from it too "
+       "(0 = skip)"},
       {"relaxation_seconds", &Tuning::relaxation_seconds, 0, 3600, false,
        "makespan: seconds for the one-device relaxation bound (one device kept whole, the others relaxed to "
-       "delays; its two ends first, then the whole horizon), after the exact ends and on the same rule (0 = skip)"},
+       "delays; its two ends first, then the whole horizon) when the best schedule at N is above the closed "
+       "bounds by at most a micro-batch's critical path, before the exact ends (0 = skip)"},
       {"repetend_variants", &Tuning::repetend_variants, 0, 64, true,
        "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)"},
       {"variant_seconds", &Tuning::variant_seconds, 0, 3600, false,

@@ -52,9 +52,16 @@ struct Tuning {
   // phase, after the neighbourhoods): this share of the time left, if more
   // than improve_seconds. Off by default for the same reason.
   double improve_share = 0;
-  // The exact ends bound when the best schedule at N is above the closed bounds.
+  // The phases after the period search end this many seconds after the
+  // search began (at least a second after the period search), each also
+  // within its own budget: their budgets add up to more, and a default
+  // search should answer within 5 s. Off when a share knob below shares a
+  // time limit out.
+  double plan_seconds = 4.5;
+  // The exact ends bound when the best schedule at N is above the closed
+  // bounds, after the one-device relaxation.
   double ends_seconds = 2;
-  // The one-device relaxation bound, after the exact ends, on the same rule
+  // The one-device relaxation bound, first of the solved bounds
   // (docs/algorithms.md, "The makespan at N"): where the schedule in hand
   // is optimal its ends usually prove it within a second.
   double relaxation_seconds = 1;

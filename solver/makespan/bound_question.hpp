@@ -21,13 +21,15 @@ struct BoundQuestion {
   std::string backend = "cadical";
   BackendSettings settings;
   Deadline deadline;
+  ProgressSink progress;  // a line per question or window, if set
 };
 
-// `placement` at `nmicros` under the search's memory limits, backend and
-// settings, ending at `deadline`.
+// `placement` at `nmicros` under the search's memory limits, backend,
+// settings and progress, ending at `deadline`.
 inline BoundQuestion bound_question(const Placement& placement, long long nmicros, const SearchOptions& options,
                                     const Deadline& deadline) {
-  return {&placement, nmicros, options.memory_limit, options.backend, options.backend_settings, deadline};
+  return {&placement, nmicros, options.memory_limit, options.backend, options.backend_settings, deadline,
+          options.progress};
 }
 
 }  // namespace tessel

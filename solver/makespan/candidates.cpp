@@ -142,12 +142,15 @@ BuiltCandidate list_candidate(const CandidateInput& input) {
   BuiltCandidate built;
   built.summary.name = "list";
   built.summary.shape = Shape::Aperiodic;
+  const Deadline deadline = input.options.deadline.within(input.list_seconds);
   std::optional<ListBest> best =
-      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros,
-                         input.options.deadline.within(input.list_seconds));
+      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
   built.summary.seconds = seconds_since(begin);
   if (!best) {
-    built.summary.note = "no rule fits the memory limits";
+    // Out of time is not "nothing fits": the runs stop at the deadline.
+    built.summary.note = deadline.expired()
+                             ? "none within the memory limits before its time ran out (--tune list_seconds)"
+                             : "no rule fits the memory limits";
     return built;
   }
   built.summary.name = std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
@@ -468,12 +471,12 @@ Candidates build_candidates(const CandidateInput& input) {
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound.value) return result;
-  // The exact ends first when the gap is wide, where it lies in the ends and
-  // they may prove the best optimal, so that no improvement runs for
+  // The solved bounds first when the gap is wide, where it lies in the ends
+  // and they may prove the best optimal, so that no improvement runs for
   // nothing; a gap within the staged schedule's 1% is usually closed by the
   // improvements (nnshape, 8 devices, memory 16: 1053 against 1052, which
   // the ends cannot prove and the neighbourhoods reach), and the report
-  // asks the ends afterwards if it is not.
+  // asks them afterwards if it is not.
   const bool wide = relative_gap(makespan(*start), bound.value) > input.gap_to_try_others;
   const SearchOptions& options = input.options;
   if (wide && !options.deadline.expired() && solved_bounds_on(options)) {

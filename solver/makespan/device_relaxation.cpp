@@ -279,7 +279,7 @@ Least device_least(const DeviceRelaxationInput& input, int device) {
   const bool long_run = input.floor > 8 * critical_path(*input.placement);
   DeviceRelaxationInput ends = input;
   if (!input.deadline.unlimited())
-    ends.deadline = input.deadline.within(input.deadline.seconds_left() * (long_run ? 0.75 : 0.25));
+    ends.deadline = input.deadline.within(input.deadline.seconds_left() * (long_run ? 0.75 : 0.5));
   const long long by_ends = device_ends_bound(ends, device);
   if (by_ends >= input.target) return {input.target, true};
   DeviceRelaxationInput whole = input;
@@ -340,7 +340,6 @@ MakespanBound raised_by_device_relaxation(const Placement& placement, long long 
   input.floor = bound.value;
   input.target = best;
   input.first_device = bound.device;
-  input.progress = options.progress;
   if (hint && hint->nmicros == nmicros && makespan(*hint) <= best) input.hint = hint;
   const DeviceRelaxation relaxed = device_relaxation_bound(input);
   MakespanBound raised = bound;

@@ -38,7 +38,6 @@ struct DeviceRelaxationInput : BoundQuestion {
   long long floor = 0;   // a makespan bound already known (the questions start above it)
   long long target = 0;  // the best makespan found: nothing above it is asked
   int first_device = -1;  // asked first (the device of the bound known); then by load
-  ProgressSink progress;  // a line per question, if set
   // A schedule of the same N with makespan at most the target, if in hand:
   // its starts are the solver's first guesses (a hint, no constraint), which
   // makes the target's question easy (V-Min, 16 stages, 128 micro-batches:

@@ -131,7 +131,10 @@ class EndProblem {
     return literals_ <= in_.most_literals;
   }
 
-  void encode() {
+  // False when the deadline passed first: a large window's encoding can
+  // take longer than a short budget (zb-v, 16 stages, 32 micro-batches:
+  // a second past the plan), so it is checked device by device.
+  bool encode() {
     const std::vector<Block>& blocks = in_.placement->blocks;
     on_device_.assign(in_.placement->ndevs, {});
     for (size_t x = 0; x < instances_.size(); ++x) {
@@ -152,6 +155,7 @@ class EndProblem {
       }
     occupancy_.assign(in_.placement->ndevs, {});
     for (int d = 0; d < in_.placement->ndevs; ++d) {
+      if (in_.deadline.expired()) return false;
       if (pairwise_) {
         encode_pairs(d);
         continue;
@@ -163,8 +167,12 @@ class EndProblem {
           backend_->add_linear_at_most(sum, 1);
         }
     }
-    if (!view_.budget.empty())
-      for (int d = 0; d < in_.placement->ndevs; ++d) encode_memory(d);
+    if (view_.budget.empty()) return true;
+    for (int d = 0; d < in_.placement->ndevs; ++d) {
+      if (in_.deadline.expired()) return false;
+      encode_memory(d);
+    }
+    return true;
   }
 
   // The least idle of `device` in the window as far as decided (a lower
@@ -385,15 +393,24 @@ class EndProblem {
 // of any window (capped by its length).
 Time first_start(const ExactEndsInput& in, const EndView& view, int device) {
   Time first = LLONG_MAX;
-  for (size_t b = 0; b < in.placement->blocks.size(); ++b) {
-    const std::vector<int>& devices = in.placement->blocks[b].devices;
-    if (std::find(devices.begin(), devices.end(), device) != devices.end()) first = std::min(first, view.earliest[b]);
-  }
+  for (size_t b = 0; b < in.placement->blocks.size(); ++b)
+    if (on_device(in.placement->blocks[b], device)) first = std::min(first, view.earliest[b]);
   return first;
 }
 
 // Windows grow by half each round (see the top of the file).
 Time next_window(Time window) { return window + std::max<Time>(1, window / 2); }
+
+// A progress line per window: the windows of a wide gap can take seconds.
+void report_window(const ExactEndsInput& input, Time window, long long literals, const ExactEnds& best) {
+  if (!input.progress) return;
+  const std::string found =
+      best.value <= input.floor
+          ? "nothing above " + std::to_string(input.floor)
+          : "makespan >= " + std::to_string(best.value) + " (device " + std::to_string(best.device) + ")";
+  input.progress("exact ends: windows of " + std::to_string(window) + " steps (" + std::to_string(literals) +
+                 " literals): " + found + (input.deadline.expired() ? ", out of time" : ""));
+}
 
 ExactEnds finished(ExactEnds best, bool complete) {
   best.complete = complete;
@@ -406,8 +423,9 @@ long long least_end_idle(const ExactEndsInput& input, int device, bool tail, Tim
   const EndView view = tail ? tail_view(input) : head_view(input);
   EndProblem problem(input, view, window);
   if (!problem.enumerate()) return -1;
-  problem.encode();
-  return problem.least_idle(device, std::min(window, first_start(input, view, device)));
+  const Time from = std::min(window, first_start(input, view, device));
+  if (!problem.encode()) return from;  // out of time: only what was known
+  return problem.least_idle(device, from);
 }
 
 ExactEnds exact_ends_bound(const ExactEndsInput& input) {
@@ -446,7 +464,12 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
       complete = false;
       break;
     }
-    for (auto& problem : problems) problem->encode();
+    bool encoded = true;
+    for (auto& problem : problems) encoded = encoded && problem->encode();
+    if (!encoded) {
+      complete = false;
+      break;
+    }
     seconds_per_literal = seconds_since(begin) / std::max<long long>(1, literals);
     // The devices closest to the target first.
     std::stable_sort(devices.begin(), devices.end(), [&](int a, int b) { return value_of(a) > value_of(b); });
@@ -471,6 +494,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
       if (reached() || input.deadline.expired()) break;
     }
     complete = complete && problems[0]->complete() && problems[1]->complete() && !input.deadline.expired();
+    report_window(input, window, literals, best);
     if (input.deadline.expired()) break;
   }
   return finished(best, complete);

@@ -14,10 +14,10 @@ MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmic
                                       long long best, const MakespanBound& bound, double left_share, bool* ends_ran,
                                       const Schedule* hint) {
   MakespanBound raised = bound;
-  if (options.ends_seconds > 0)
-    raised = raised_by_exact_ends(placement, nmicros, options, best, raised, left_share, ends_ran);
-  if (options.relaxation_seconds > 0 && best > raised.value)
+  if (options.relaxation_seconds > 0)
     raised = raised_by_device_relaxation(placement, nmicros, options, best, raised, left_share, hint);
+  if (options.ends_seconds > 0 && best > raised.value)
+    raised = raised_by_exact_ends(placement, nmicros, options, best, raised, left_share, ends_ran);
   return raised;
 }
 

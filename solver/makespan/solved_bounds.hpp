@@ -2,8 +2,11 @@
 // (solver/makespan/exact_ends: each end of the schedule on a window of all
 // devices) and the one-device relaxation (solver/makespan/device_relaxation:
 // one device over the whole horizon, the others relaxed). They see
-// different things, so both are asked, the ends first, each within its own
-// budget, and only while a schedule in hand is above the bound.
+// different things, so both are asked, each within its own budget, and
+// only while a schedule in hand is above the bound: the relaxation first,
+// because where it proves that schedule optimal it takes a fraction of a
+// second, while the exact ends on a wide gap spend their whole budget
+// (docs/algorithms.md, "The makespan at N").
 #pragma once
 
 #include "model/placement.hpp"

@@ -2,9 +2,9 @@
 // schedule shorter than those before reaches the caller as soon as a
 // candidate or a neighbourhood gain produces it, each passes the verifier,
 // and the last one offered is the answer. And the stop flag ends a long
-// neighbourhood budget at once with the best schedule so far. With two
-// threads the full search runs beside the neighbourhoods, and its proof
-// ends them.
+// neighbourhood budget at once with the best schedule so far. The phases
+// also end by a plan, with or without a time limit. With two threads the full
+// search runs beside the neighbourhoods, and its proof ends them.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -63,6 +63,7 @@ TEST_CASE("anytime: each shorter schedule is offered as found, verified, the ans
   testing::TempDir dir;
   SearchRequest request = interleaved_request(dir);
   request.tuning.lns_seconds = 20;
+  request.tuning.plan_seconds = 0;  // the budgets as given
   Recorder recorder;
   recorder.total_micros = 16;
   const SearchReport report = solve(request, recorder);
@@ -83,6 +84,7 @@ TEST_CASE("anytime: the stop flag ends a long neighbourhood search with its best
   SearchRequest request = interleaved_request(dir);
   request.tuning.lns_seconds = 3600;
   request.tuning.improve_seconds = 3600;
+  request.tuning.plan_seconds = 0;  // the budgets as given
   StopFlag stop{false};
   request.deadline = Deadline::none(&stop);
   Recorder recorder;
@@ -100,6 +102,45 @@ TEST_CASE("anytime: the stop flag ends a long neighbourhood search with its best
   REQUIRE(report.makespan);
   CHECK(report.makespan->makespan <= 172);
   CHECK(recorder.makespans.back() == report.makespan->makespan);
+}
+
+TEST_CASE("anytime: the phases end by the plan, which is no time limit", "[makespan][anytime]") {
+  // Half a minute each for the neighbourhoods and the full search, which
+  // cannot stop early at the closed bound (168, below the optimum 171; the
+  // solved bounds that prove 171 are off), but a plan of a millisecond: the
+  // phases after the period search get their least second (the family's
+  // own order among them, so the answer is never longer than the hand-made
+  // 172), the search ends well before the minute, and it ends found, not
+  // timed out.
+  testing::TempDir dir;
+  SearchRequest request = interleaved_request(dir);
+  request.tuning.lns_seconds = 30;
+  request.tuning.improve_seconds = 30;
+  request.tuning.ends_seconds = 0;
+  request.tuning.relaxation_seconds = 0;
+  request.tuning.plan_seconds = 0.001;
+  Recorder recorder;
+  recorder.total_micros = 16;
+  const auto begin = std::chrono::steady_clock::now();
+  const SearchReport report = solve(request, recorder);
+  CHECK(seconds_since(begin) < 20);  // not the minute the phases had
+  CHECK(report.outcome == Outcome::Found);
+  REQUIRE(report.makespan);
+  CHECK(report.makespan->makespan <= 172);
+  bool replayed = false;
+  for (const Candidate& candidate : report.makespan->candidates)
+    replayed = replayed || candidate.name.rfind("replay: interleaved-1f1b", 0) == 0;
+  CHECK(replayed);
+  CHECK(recorder.makespans.back() == report.makespan->makespan);
+  // A time limit is a cap: the plan holds under one too, and the search
+  // ends found, long before the limit.
+  request.deadline = Deadline::after_seconds(600);
+  const auto capped_begin = std::chrono::steady_clock::now();
+  const SearchReport capped = solve(request, recorder);
+  CHECK(seconds_since(capped_begin) < 20);
+  CHECK(capped.outcome == Outcome::Found);
+  REQUIRE(capped.makespan);
+  CHECK(capped.makespan->makespan <= 172);
 }
 
 TEST_CASE("anytime: given a time limit, the neighbourhoods use a share of it and find more", "[makespan][anytime]") {
@@ -153,6 +194,7 @@ TEST_CASE("anytime: with two threads the full search runs beside the neighbourho
   request.threads = 2;
   request.tuning.lns_seconds = 3600;
   request.tuning.improve_seconds = 3600;
+  request.tuning.plan_seconds = 0;  // the budgets as given
   Recorder recorder;
   recorder.total_micros = 8;
   const auto begin = std::chrono::steady_clock::now();

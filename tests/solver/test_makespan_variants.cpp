@@ -72,6 +72,7 @@ TEST_CASE("repetend variants: the tuning knob adds the candidate to the search",
   request.tuning.repetend_variants = 8;
   request.tuning.variant_seconds = 30;
   request.tuning.boundary_seconds = 10;
+  request.tuning.plan_seconds = 0;  // the budgets as given
   Progress quiet;
   const SearchReport report = solve(request, quiet);
   REQUIRE(report.makespan);
