@@ -236,16 +236,29 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
 // makespan at N"): they also end `plan_seconds` after the search began, yet
 // never less than this after the period search, so that a slow period
 // proof still leaves the constructions and a short improvement their time.
-// A time limit is a cap, not a reason to take longer; but a share knob asks
-// a phase to use a share of it, and then the plan is off.
+// A time limit is a cap, not a reason to take longer. But a budget set by
+// hand is honoured: the plan is off when any knob of those phases differs
+// from its default (a share of the time limit included), unless
+// `plan_seconds` was set too.
 constexpr double kLeastPlanSeconds = 1;
 
+bool planned(const Tuning& tuning) {
+  static const double Tuning::*const kPhaseKnobs[] = {
+      &Tuning::staged_seconds, &Tuning::improve_seconds, &Tuning::list_seconds,     &Tuning::shift_seconds,
+      &Tuning::shift_share,    &Tuning::transfer_seconds, &Tuning::transfer_share,  &Tuning::lns_seconds,
+      &Tuning::lns_share,      &Tuning::improve_share,   &Tuning::ends_seconds,     &Tuning::relaxation_seconds,
+      &Tuning::repetend_variants, &Tuning::variant_seconds};
+  const Tuning defaults;
+  if (tuning.plan_seconds <= 0) return false;
+  if (tuning.plan_seconds != defaults.plan_seconds) return true;
+  for (const double Tuning::*knob : kPhaseKnobs)
+    if (tuning.*knob != defaults.*knob) return false;
+  return true;
+}
+
 Deadline planned_deadline(const SearchRequest& request, const Deadline& deadline, Deadline::Clock::time_point begin) {
-  const Tuning& tuning = request.tuning;
-  const bool shared = tuning.shift_share > 0 || tuning.transfer_share > 0 || tuning.lns_share > 0 ||
-                      tuning.improve_share > 0;
-  if (tuning.plan_seconds <= 0 || (shared && !request.deadline.unlimited())) return deadline;
-  return deadline.within(std::max(kLeastPlanSeconds, tuning.plan_seconds - seconds_since(begin)));
+  if (!planned(request.tuning)) return deadline;
+  return deadline.within(std::max(kLeastPlanSeconds, request.tuning.plan_seconds - seconds_since(begin)));
 }
 
 // The candidates of the period strategies, the shortest first in rank

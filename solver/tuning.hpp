@@ -55,8 +55,8 @@ struct Tuning {
   // The phases after the period search end this many seconds after the
   // search began (at least a second after the period search), each also
   // within its own budget: their budgets add up to more, and a default
-  // search should answer within 5 s. Off when a share knob below shares a
-  // time limit out.
+  // search should answer within 5 s. Off when a knob of those phases is
+  // set by hand and this one is not (solver/search.cpp).
   double plan_seconds = 4.5;
   // The exact ends bound when the best schedule at N is above the closed
   // bounds, after the one-device relaxation.
