@@ -244,9 +244,9 @@ constexpr double kLeastPlanSeconds = 1;
 
 bool planned(const Tuning& tuning) {
   static const double Tuning::*const kPhaseKnobs[] = {
-      &Tuning::staged_seconds, &Tuning::improve_seconds, &Tuning::list_seconds,     &Tuning::shift_seconds,
-      &Tuning::shift_share,    &Tuning::transfer_seconds, &Tuning::transfer_share,  &Tuning::lns_seconds,
-      &Tuning::lns_share,      &Tuning::improve_share,   &Tuning::ends_seconds,     &Tuning::relaxation_seconds,
+      &Tuning::staged_seconds,    &Tuning::improve_seconds,  &Tuning::list_seconds,   &Tuning::shift_seconds,
+      &Tuning::shift_share,       &Tuning::transfer_seconds, &Tuning::transfer_share, &Tuning::lns_seconds,
+      &Tuning::lns_share,         &Tuning::improve_share,    &Tuning::ends_seconds,   &Tuning::relaxation_seconds,
       &Tuning::repetend_variants, &Tuning::variant_seconds};
   const Tuning defaults;
   if (tuning.plan_seconds <= 0) return false;

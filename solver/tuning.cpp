@@ -66,7 +66,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"plan_seconds", &Tuning::plan_seconds, 0, 3600, false,
        "makespan: the phases after the period search (constructions, bounds, improvements) end this many "
        "seconds after the search began, at least 1 s after the period search, each also within its own budget; "
-       "off when one of their knobs below is set and this one is not (0 = each phase its own budget only)"},
+       "off when a knob of those phases (staged_seconds .. variant_seconds, the shares too) is set and this one "
+       "is not (0 = each phase its own budget only)"},
       {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
        "schedule is above the closed bounds, after the one-device relaxation; the full search starts from it too "

@@ -468,6 +468,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
     for (auto& problem : problems) encoded = encoded && problem->encode();
     if (!encoded) {
       complete = false;
+      report_window(input, window, literals, best);
       break;
     }
     seconds_per_literal = seconds_since(begin) / std::max<long long>(1, literals);
