@@ -20,7 +20,7 @@ DeviceWorkBounds::DeviceWorkBounds(const Placement& placement, long long nmicros
       OnDevice own{0, earliest_[b], block.span, chain_tail_[b] - block.span};
       for (int other = 0; other < count; ++other) {
         const Block& mate = placement.blocks[other];
-        if (other == b || std::find(mate.devices.begin(), mate.devices.end(), device) == mate.devices.end())
+        if (other == b || !on_device(mate, device))
           continue;
         if (reach[other][b]) {
           own.before_span += mate.span;

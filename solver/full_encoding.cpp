@@ -16,7 +16,7 @@ namespace tessel {
 bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit) {
   Memory most = 0;
   for (const Block& block : placement.blocks)
-    if (block.memory > 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
+    if (block.memory > 0 && on_device(block, device))
       most += block.memory * nmicros;
   return most > limit;
 }
@@ -135,7 +135,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
     std::vector<Allocation> allocations;
     for (int b = 0; b < nblocks; ++b) {
       const Block& block = placement.blocks[b];
-      if (std::find(block.devices.begin(), block.devices.end(), device) == block.devices.end()) continue;
+      if (!on_device(block, device)) continue;
       for (int micro = 0; micro < nmicros; ++micro) {
         starts.push_back(encoding.start[b][micro]);
         spans.push_back(block.span);

@@ -40,7 +40,7 @@ std::vector<std::vector<long long>> modulo_memory(const Placement& placement, co
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
       const Block& block = placement.blocks[b];
       if (block.memory == 0) continue;
-      if (std::find(block.devices.begin(), block.devices.end(), device) == block.devices.end()) continue;
+      if (!on_device(block, device)) continue;
       const int start = solution.starts[b];
       base -= block.memory * (start / period);
       change[0] -= block.memory;

@@ -105,7 +105,7 @@ std::optional<DeviceMemory> encode_device_memory(Backend& backend, const Placeme
   DeviceMemory memory;
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const Block& block = placement.blocks[b];
-    if (block.memory != 0 && std::find(block.devices.begin(), block.devices.end(), device) != block.devices.end())
+    if (block.memory != 0 && on_device(block, device))
       memory.blocks.push_back(b);
   }
   if (memory.blocks.empty()) {

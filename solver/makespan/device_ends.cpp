@@ -256,9 +256,7 @@ long long least_end_idle(const DeviceRelaxationInput& input, int device, long lo
 
 long long device_ends_bound(const DeviceRelaxationInput& input, int device) {
   const Placement& placement = *input.placement;
-  long long work = 0;
-  for (const Block& block : placement.blocks)
-    if (on_device(block, device)) work += block.span * input.nmicros;
+  const long long work = device_load(placement)[device] * input.nmicros;
   // Ends that fit within the floor (so within every makespan), from half a
   // micro-batch's chain to two, growing by a quarter. The idle of a warmup
   // or cooldown lies within a few chains of the end, and a short end is
