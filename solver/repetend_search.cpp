@@ -42,6 +42,7 @@
 
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
+#include "solver/chain_period.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
@@ -134,6 +135,44 @@ long long first_period(const Placement& window, const SearchOptions& options, co
   return memory.period;
 }
 
+// What the mirrored chain's program decided (chain_period.hpp): the first
+// satisfiable period with its least latency, or the period the solver goes
+// on from (the program stops where a period would cost it too long).
+struct ChainPeriods {
+  std::optional<ModuloSolution> solution;
+  int next_period = 0;
+  bool gave_up = false;
+};
+
+ChainPeriods decide_chain_periods(const Placement& window, const MirroredChain& chain, const SearchOptions& options,
+                                  const Deadline& deadline, int max_in_flight, int lower_bound, int last_period,
+                                  std::vector<SolverCall>& calls) {
+  const auto begin = std::chrono::steady_clock::now();
+  ChainPeriods result{std::nullopt, lower_bound, false};
+  for (int period = lower_bound; period <= last_period && chain_period_affordable(window, chain, period); ++period) {
+    const auto call_start = std::chrono::steady_clock::now();
+    const ChainPeriod decided = decide_chain_period(window, chain, period, max_in_flight, deadline);
+    const double seconds = seconds_since(call_start);
+    calls.push_back({"period " + std::to_string(period) + " (chain program)", decided.answer, seconds});
+    std::ostringstream line;
+    line << "repetend: period " << period << ": " << answer_name(decided.answer) << " (chain program over "
+         << decided.phase_choices << " phase choices of the all-device blocks, " << seconds << " s, "
+         << seconds_since(begin) << " s for this window)";
+    if (options.progress) options.progress(line.str());
+    if (decided.answer == Answer::Unknown) {
+      result.gave_up = true;
+      break;
+    }
+    if (decided.answer == Answer::Unsat) {
+      result.next_period = period + 1;
+      continue;
+    }
+    result.solution = checked_solution(window, options.memory_limit, period, decided.starts, max_in_flight);
+    break;
+  }
+  return result;
+}
+
 // Periods lower_bound .. last_period one after the other on this thread;
 // one solver per chunk of consecutive periods (see the file comment). The
 // solver of the satisfiable period is left in `backend` for the latency.
@@ -194,14 +233,30 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
   WindowOutcome outcome;
   outcome.attempt.k = k;
-  const int lower_bound = static_cast<int>(std::min<long long>(first_period(window, options, label, calls), last_period + 1));
+  int lower_bound = static_cast<int>(std::min<long long>(first_period(window, options, label, calls), last_period + 1));
   outcome.attempt.proven_lower_bound = lower_bound;
   const ModuloRules rules{options.symmetry, k};
   const int chunk = std::max(1, options.periods_per_solver);
 
+  // A mirrored chain's periods go to its program first; it gives the least
+  // latency with the period.
+  bool latency_decided = false;
+  if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
+    if (std::optional<MirroredChain> chain = mirrored_chain(window, options.memory_limit)) {
+      ChainPeriods chained = decide_chain_periods(window, *chain, options, deadline, max_in_flight, lower_bound,
+                                                  last_period, calls);
+      lower_bound = chained.next_period;
+      outcome.attempt.proven_lower_bound = lower_bound;
+      outcome.gave_up = chained.gave_up;
+      outcome.solution = chained.solution;
+      latency_decided = chained.solution.has_value();
+    }
+
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
-  if (lower_bound > last_period) {
+  if (outcome.solution || outcome.gave_up) {
+    // Decided by the chain's program, or out of time there.
+  } else if (lower_bound > last_period) {
     // Every period up to the last one is below the bound: nothing to ask.
   } else if (options.threads > 1 && chunk == 1) {
     // Several periods (and configurations) at once, answers in period order.
@@ -263,7 +318,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     latency_deadline = latency_deadline.within(budget);
   }
   const int period = outcome.solution->period;
-  int low = critical_path(window);
+  int low = latency_decided ? outcome.solution->latency : critical_path(window);
   while (low < outcome.solution->latency) {
     int mid = low + (outcome.solution->latency - low) / 2;
     auto call_start = std::chrono::steady_clock::now();

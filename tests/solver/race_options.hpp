@@ -21,6 +21,9 @@ inline SearchOptions timing_free(const std::string& backend, const Placement& pl
   options.latency_budget = false;
   options.boundary_seconds = 0;
   options.threads = threads;
+  // The modulo encoding's race: the chain program would answer the chains
+  // (nnshape, mshape) without it.
+  options.period_method = PeriodMethodChoice::UnitStep;
   return options;
 }
 

@@ -32,6 +32,8 @@ SearchResult run(const std::string& backend, const Placement& placement, std::op
   if (memory) options.memory_limit.assign(placement.ndevs, *memory);
   options.nmicros = nmicros;
   options.deadline = Deadline::after_seconds(30);
+  // The backends' encodings, not the chain program (which needs no backend).
+  options.period_method = PeriodMethodChoice::UnitStep;
   return full ? search_full(placement, options) : search_repetend(placement, options);
 }
 

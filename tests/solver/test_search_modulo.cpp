@@ -36,6 +36,7 @@ SearchResult search(const Placement& placement, long long memory, const std::str
   options.symmetry = symmetry;
   options.periods_per_solver = periods_per_solver;
   options.latency_budget = false;  // the latency is compared: decide it fully
+  options.period_method = PeriodMethodChoice::UnitStep;  // the modulo encoding, chains too
   return search_repetend(placement, options);
 }
 

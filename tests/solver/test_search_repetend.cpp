@@ -52,7 +52,9 @@ void check_proof(const SearchResult& result) {
   for (int period = std::max<Time>(result.lower_bound, bound); period < result.period; ++period) {
     bool unsat = false;
     for (const SolverCall& call : result.calls)
-      unsat |= call.what == "period " + std::to_string(period) && call.answer == Answer::Unsat;
+      unsat |= (call.what == "period " + std::to_string(period) ||
+                call.what == "period " + std::to_string(period) + " (chain program)") &&
+               call.answer == Answer::Unsat;
     CHECK(unsat);
   }
   CHECK(result.proven_lower_bound == result.period);

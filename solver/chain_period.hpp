@@ -1,0 +1,61 @@
+// A mirrored chain's period decided by dynamic programming (docs/algorithms.md,
+// "Chains by dynamic programming").
+//
+// Many placements are one chain walked out and back: F_0 .. F_{D-1}, then
+// B_{D-1} .. B_0 (vshape), with tensor-parallel blocks on every device at
+// mirrored places (mshape, nnshape). Pair the chain's i-th block with its
+// i-th from the end: a *level*. When every device's own blocks lie in one
+// level, a device's circle of exclusivity holds only that level's two blocks
+// and the all-device blocks, and its memory is that level's one pair. Once
+// the all-device blocks' phases are chosen (they share every device, so their
+// phases are global), the repetend is decided level by level from the middle
+// of the chain outward: the state is the level's two phases, its value the
+// least time from the level's first block to its second (the hold of the
+// level's memory), and the next level outward adds the two least gaps whose
+// phases match. Least gaps suffice: a longer gap changes no phase, so it frees
+// no circle, and it lengthens every hold around it and the latency. The
+// memory caps the value per level (m ceil(hold / P) <= limit: one pair holds
+// ceil(hold / P) micro-batches at its fullest), Kmax caps the latency.
+//
+// Each period is decided exactly, with the least latency, in O(A n P^3) for
+// A choices of the all-device phases, where the modulo encoding's refutation
+// grows with the devices (nnshape, 32 devices, memory 24: period 11 took
+// minutes of SAT). The modulo encoding decides every other placement.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "model/placement.hpp"
+#include "solver/backend.hpp"
+#include "solver/deadline.hpp"
+
+namespace tessel {
+
+struct MirroredChain {
+  std::vector<int> blocks;        // placement block indices along the chain
+  std::vector<Time> least_gaps;   // blocks[i] -> blocks[i + 1]: span + delay
+  std::vector<int> all_device;    // the chain's blocks that run on every device
+  std::vector<long long> held_caps;  // per level: micro-batches its pair may hold at once (-1: any)
+};
+
+// The chain when `placement` is one (every block on one device or on all of
+// them, memory only in a level's pair on its device, all-device blocks
+// without memory, no limit below zero); nullopt otherwise.
+std::optional<MirroredChain> mirrored_chain(const Placement& placement, const std::vector<long long>& memory_limit);
+
+// Whether deciding `period` takes about a second at most.
+bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period);
+
+struct ChainPeriod {
+  Answer answer = Answer::Unknown;  // Unknown: the deadline struck first
+  std::vector<int> starts;          // Sat: one micro-batch's starts, least latency
+  long long phase_choices = 0;      // all-device phase choices tried
+};
+
+// Is there a repetend of this period with at most `max_in_flight`
+// micro-batches in flight, and the one of least latency.
+ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
+                                int max_in_flight, const Deadline& deadline);
+
+}  // namespace tessel

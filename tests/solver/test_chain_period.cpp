@@ -1,0 +1,189 @@
+// The mirrored chain's program (solver/chain_period.hpp): which placements
+// it takes, and that it decides every period, and the least latency at the
+// answer, as the unit-step modulo encoding does on both backends: on the
+// paper's chains and on random mirrored chains with spans, delays,
+// all-device blocks, memory limits and a bound on the micro-batches in
+// flight. Every schedule goes through the verifier.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+
+#include "cases/builtin_cases.hpp"
+#include "model/unroll.hpp"
+#include "solver/chain_period.hpp"
+#include "solver/repetend_search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+int add_block(Placement& placement, const std::string& id, std::vector<int> devices, Time span, Memory memory) {
+  Block block;
+  block.id = id;
+  block.devices = std::move(devices);
+  block.span = span;
+  block.memory = memory;
+  placement.blocks.push_back(block);
+  return static_cast<int>(placement.blocks.size()) - 1;
+}
+
+std::vector<int> every_device(int ndevs) {
+  std::vector<int> devices(ndevs);
+  for (int d = 0; d < ndevs; ++d) devices[d] = d;
+  return devices;
+}
+
+// A random mirrored chain: forwards on the devices in a shuffled order
+// (each allocating 0-2), some all-device blocks among them, an all-device
+// middle block when `odd`, then the mirror image back (frees, all-device
+// blocks at the mirrored places); spans 1-3 forward and 1-4 backward, and
+// on some edges a delay.
+Placement random_chain(std::mt19937& random, int ndevs, int all_device_pairs, bool odd) {
+  std::uniform_int_distribution<int> span(1, 3), amount(0, 2), delay(0, 2), slot(0, ndevs);
+  Placement placement;
+  placement.name = "random mirrored chain";
+  placement.ndevs = ndevs;
+  std::vector<int> order = every_device(ndevs);
+  std::shuffle(order.begin(), order.end(), random);
+  std::vector<int> half = order;  // device, or -1 for an all-device block
+  for (int i = 0; i < all_device_pairs; ++i) half.insert(half.begin() + slot(random) % (half.size() + 1), -1);
+  std::vector<int> chain, amounts;
+  for (size_t i = 0; i < half.size(); ++i) {
+    const bool all = half[i] < 0;
+    amounts.push_back(all ? 0 : amount(random));
+    chain.push_back(add_block(placement, "f" + std::to_string(i), all ? every_device(ndevs) : std::vector<int>{half[i]},
+                              span(random), amounts.back()));
+  }
+  if (odd) chain.push_back(add_block(placement, "mid", every_device(ndevs), span(random), 0));
+  for (int i = static_cast<int>(half.size()) - 1; i >= 0; --i) {
+    const bool all = half[i] < 0;
+    chain.push_back(add_block(placement, "b" + std::to_string(i), all ? every_device(ndevs) : std::vector<int>{half[i]},
+                              span(random) + 1, -amounts[i]));
+  }
+  for (size_t i = 1; i < chain.size(); ++i)
+    placement.edges.push_back({chain[i - 1], chain[i], delay(random) == 2 ? delay(random) : 0});
+  return placement;
+}
+
+struct Decided {
+  SearchResult result;
+  bool by_program = false;
+};
+
+Decided decide(const Placement& placement, const std::vector<long long>& limits, std::optional<int> nmicros,
+               PeriodMethodChoice method, const std::string& backend) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit = limits;
+  options.nmicros = nmicros;
+  options.micros_per_window = 1;
+  options.boundary_seconds = 0;
+  options.latency_budget = false;  // the least latency, as the program gives it
+  options.period_method = method;
+  options.deadline = Deadline::after_seconds(120);  // a hang guard
+  Decided decided{search_repetend(placement, options), false};
+  for (const SolverCall& call : decided.result.calls)
+    decided.by_program |= call.what.find("(chain program)") != std::string::npos;
+  return decided;
+}
+
+void check_schedule(const SearchResult& result) {
+  REQUIRE(result.schedule);
+  for (int n : {result.nmicros_in_flight, 2 * result.nmicros_in_flight + 3}) {
+    INFO("unrolled to " << n << " micro-batches");
+    const verify::Report report = testing::verify_schedule(unroll(*result.schedule, n));
+    CHECK(report.valid);
+    for (const verify::Violation& violation : report.violations) UNSCOPED_INFO(violation.message);
+  }
+}
+
+// The program's answer against the unit-step encoding on both backends.
+void cross_check(const Placement& placement, const std::vector<long long>& limits,
+                 std::optional<int> nmicros = std::nullopt) {
+  const Decided program = decide(placement, limits, nmicros, PeriodMethodChoice::Automatic, "cadical");
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO("unit steps on " << backend);
+    const Decided solver = decide(placement, limits, nmicros, PeriodMethodChoice::UnitStep, backend);
+    CHECK_FALSE(solver.by_program);
+    // The program answers every period question (none is asked when the
+    // memory-rate bound reaches the one-at-a-time period).
+    bool asked = false;
+    for (const SolverCall& call : solver.result.calls) asked |= call.what.rfind("period ", 0) == 0;
+    CHECK(program.by_program == asked);
+    REQUIRE(solver.result.status == program.result.status);
+    CHECK(solver.result.proven_lower_bound == program.result.proven_lower_bound);
+    if (program.result.status != SearchStatus::Found) continue;
+    CHECK(solver.result.period == program.result.period);
+    CHECK(solver.result.latency == program.result.latency);
+  }
+  if (program.result.status == SearchStatus::Found) check_schedule(program.result);
+}
+
+}  // namespace
+
+TEST_CASE("The program takes one-chain placements whose devices each sit at one level", "[chain]") {
+  for (const char* name : {"vshape", "mshape", "nnshape"})
+    for (int ndevs : {4, 7, 16}) {
+      INFO(name << " on " << ndevs << " devices");
+      const Placement placement = make_case(name, ndevs, false);
+      const std::optional<MirroredChain> chain = mirrored_chain(placement, std::vector<long long>(ndevs, 2));
+      REQUIRE(chain);
+      CHECK(chain->blocks.size() == placement.blocks.size());
+      CHECK(chain->all_device.size() == (std::string(name) == "vshape" ? 0u : std::string(name) == "mshape" ? 2u : 4u));
+      CHECK(*std::max_element(chain->held_caps.begin(), chain->held_caps.end()) == 2);
+    }
+  // Two chains (xshape), a branching graph (kshape), a device at two levels
+  // (interleaved stages), a limit below zero: the modulo encoding's.
+  CHECK_FALSE(mirrored_chain(make_case("xshape", 4, false), {}));
+  CHECK_FALSE(mirrored_chain(make_case("kshape", 4, false), {}));
+  Placement interleaved;
+  interleaved.ndevs = 2;
+  std::vector<int> chain;
+  for (int stage = 0; stage < 4; ++stage) chain.push_back(add_block(interleaved, "f" + std::to_string(stage), {stage % 2}, 1, 1));
+  for (int stage = 3; stage >= 0; --stage) chain.push_back(add_block(interleaved, "b" + std::to_string(stage), {stage % 2}, 2, -1));
+  for (size_t i = 1; i < chain.size(); ++i) interleaved.edges.push_back({chain[i - 1], chain[i]});
+  CHECK_FALSE(mirrored_chain(interleaved, {}));
+  CHECK_FALSE(mirrored_chain(make_case("vshape", 4, false), {2, 2, -1, 2}));
+}
+
+TEST_CASE("The program decides the paper's chains as the modulo encoding does", "[chain]") {
+  for (const char* name : {"vshape", "mshape", "nnshape"})
+    for (int ndevs : {4, 6})
+      for (long long memory : {ndevs / 2, ndevs, 2 * ndevs}) {
+        INFO(name << " on " << ndevs << " devices, memory " << memory);
+        cross_check(make_case(name, ndevs, false), std::vector<long long>(ndevs, memory));
+      }
+}
+
+TEST_CASE("The program decides random mirrored chains as the modulo encoding does", "[chain]") {
+  std::mt19937 random(20261127);
+  // At most three all-device blocks: with more, the long periods that tight
+  // limits give cost the program too much and go to the solver.
+  std::uniform_int_distribution<int> devices(2, 4), pairs(0, 1), coin(0, 1), factor(1, 3);
+  for (int trial = 0; trial < 32; ++trial) {
+    const Placement placement = random_chain(random, devices(random), pairs(random), coin(random) == 1);
+    // Each device's limit one to three times its pair's amount; on some
+    // trials at most two micro-batches in flight.
+    std::vector<long long> limits(placement.ndevs, 0);
+    for (const Block& block : placement.blocks)
+      if (block.devices.size() == 1 && block.memory > 0) limits[block.devices[0]] = block.memory * factor(random);
+    const std::optional<int> nmicros = trial % 4 == 3 ? std::optional<int>(2) : std::nullopt;
+    INFO("trial " << trial << ": " << placement.blocks.size() << " blocks on " << placement.ndevs << " devices");
+    cross_check(placement, limits, nmicros);
+  }
+}
+
+TEST_CASE("The program decides a chain the solver takes minutes to refute", "[chain]") {
+  // nnshape, 32 devices, memory 24: period 11 took the unit-step encoding
+  // 4 minutes of CaDiCaL on one thread; the program refutes it outright.
+  const Placement placement = make_case("nnshape", 32, false);
+  const Decided decided = decide(placement, std::vector<long long>(32, 24), std::nullopt,
+                                 PeriodMethodChoice::Automatic, "cadical");
+  REQUIRE(decided.result.status == SearchStatus::Found);
+  CHECK(decided.by_program);
+  CHECK(decided.result.period == 12);
+  CHECK(decided.result.proven_lower_bound == 12);
+  check_schedule(decided.result);
+}
