@@ -135,6 +135,10 @@ long long first_period(const Placement& window, const SearchOptions& options, co
   return memory.period;
 }
 
+// How long the modulo encoding may take for its own window at the period a
+// chain's program found (decide_window).
+constexpr double kSolverWindowSeconds = 2.0;
+
 // What the mirrored chain's program decided (chain_period.hpp): the first
 // satisfiable period with its least latency, or the period the solver goes
 // on from (the program stops where a period would cost it too long).
@@ -238,9 +242,13 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   const ModuloRules rules{options.symmetry, k};
   const int chunk = std::max(1, options.periods_per_solver);
 
-  // A mirrored chain's periods go to its program first; it gives the least
-  // latency with the period.
-  bool latency_decided = false;
+  // A mirrored chain's periods go to its program first. At the period it
+  // finds, the modulo encoding's own window is asked for too, within
+  // kSolverWindowSeconds: the makespan phases were built and measured on the
+  // solver's windows, and the program's window (of least latency as well)
+  // stands where the solver does not answer in time.
+  std::optional<ModuloSolution> program_window;
+  Deadline solver_deadline = deadline;
   if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
     if (std::optional<MirroredChain> chain = mirrored_chain(window, options.memory_limit)) {
       ChainPeriods chained = decide_chain_periods(window, *chain, options, deadline, max_in_flight, lower_bound,
@@ -248,21 +256,24 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       lower_bound = chained.next_period;
       outcome.attempt.proven_lower_bound = lower_bound;
       outcome.gave_up = chained.gave_up;
-      outcome.solution = chained.solution;
-      latency_decided = chained.solution.has_value();
+      program_window = chained.solution;
+      if (program_window) {
+        last_period = lower_bound;
+        solver_deadline = deadline.within(kSolverWindowSeconds);
+      }
     }
 
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
-  if (outcome.solution || outcome.gave_up) {
-    // Decided by the chain's program, or out of time there.
+  if (outcome.gave_up) {
+    // Out of time in the chain's program.
   } else if (lower_bound > last_period) {
     // Every period up to the last one is below the bound: nothing to ask.
   } else if (options.threads > 1 && chunk == 1) {
     // Several periods (and configurations) at once, answers in period order.
     PeriodRaceOutcome raced = race_periods(
         {&window, lower_bound, last_period, max_in_flight, rules, !capped && fallback.in_flight <= max_in_flight, label,
-         options.threads}, options, deadline,
+         options.threads}, options, solver_deadline,
         calls);
     outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
     outcome.gave_up = raced.gave_up;
@@ -274,8 +285,18 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
                                           decode_starts(*backend, encoding, period), max_in_flight);
     }
   } else {
-    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
+    descend_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
                     encoding, outcome, calls);
+  }
+  if (program_window && !outcome.solution) {
+    if (!outcome.gave_up)
+      throw std::logic_error("repetend search: the modulo encoding refuted period " +
+                             std::to_string(program_window->period) +
+                             ", whose repetend the chain program built and the definition accepts");
+    release_in_background(std::move(backend));  // its question is moot
+    outcome.solution = program_window;
+    outcome.attempt.proven_lower_bound = program_window->period;
+    outcome.gave_up = false;
   }
   outcome.period_seconds = seconds_since(begin);
   if (outcome.gave_up && deadline.expired()) release_in_background(std::move(backend));  // not ours to wait for
@@ -318,7 +339,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     latency_deadline = latency_deadline.within(budget);
   }
   const int period = outcome.solution->period;
-  int low = latency_decided ? outcome.solution->latency : critical_path(window);
+  int low = backend ? critical_path(window) : outcome.solution->latency;  // the program's window: least already
   while (low < outcome.solution->latency) {
     int mid = low + (outcome.solution->latency - low) / 2;
     auto call_start = std::chrono::steady_clock::now();
@@ -340,6 +361,11 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       else outcome.latency_unfinished = true;
       break;
     }
+  }
+  if (program_window && program_window->latency < outcome.solution->latency) {
+    // The solver's bisection stopped above the least latency the program found.
+    outcome.solution = program_window;
+    outcome.latency_gave_up = outcome.latency_unfinished = false;
   }
   outcome.latency_seconds = seconds_since(latency_begin);
   outcome.attempt.status = WindowStatus::Found;
