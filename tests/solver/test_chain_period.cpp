@@ -155,6 +155,9 @@ TEST_CASE("The program decides the paper's chains as the modulo encoding does", 
         INFO(name << " on " << ndevs << " devices, memory " << memory);
         cross_check(make_case(name, ndevs, false), std::vector<long long>(ndevs, memory));
       }
+  // Without a memory limit only the bound on micro-batches in flight binds.
+  cross_check(make_case("mshape", 5, false), {}, 3);
+  cross_check(make_case("nnshape", 5, false), {});
 }
 
 TEST_CASE("The program decides random mirrored chains as the modulo encoding does", "[chain]") {
