@@ -1,5 +1,6 @@
 // What the tests share: running the real `tessel` binary, temporary files,
-// and sending any model::Schedule through the independent verifier.
+// sending any model::Schedule through the independent verifier, and adding
+// a block to a placement built by hand.
 #pragma once
 
 #include <sys/wait.h>
@@ -77,6 +78,18 @@ inline std::string unroll_error(const Schedule& schedule, int nmicros) {
     return error.field + ": " + error.reason;
   }
   return "";
+}
+
+// Appends a block and returns its index.
+inline int add_block(Placement& placement, const std::string& id, std::vector<int> devices, Time span,
+                     Memory memory) {
+  Block block;
+  block.id = id;
+  block.devices = std::move(devices);
+  block.span = span;
+  block.memory = memory;
+  placement.blocks.push_back(block);
+  return static_cast<int>(placement.blocks.size()) - 1;
 }
 
 }  // namespace tessel::testing

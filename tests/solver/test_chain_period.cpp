@@ -19,15 +19,7 @@ using namespace tessel;
 
 namespace {
 
-int add_block(Placement& placement, const std::string& id, std::vector<int> devices, Time span, Memory memory) {
-  Block block;
-  block.id = id;
-  block.devices = std::move(devices);
-  block.span = span;
-  block.memory = memory;
-  placement.blocks.push_back(block);
-  return static_cast<int>(placement.blocks.size()) - 1;
-}
+using testing::add_block;
 
 std::vector<int> every_device(int ndevs) {
   std::vector<int> devices(ndevs);

@@ -26,13 +26,7 @@ using namespace tessel;
 namespace {
 
 int add_block(Placement& placement, const std::string& id, int device, Time span, Memory memory) {
-  Block block;
-  block.id = id;
-  block.devices = {device};
-  block.span = span;
-  block.memory = memory;
-  placement.blocks.push_back(block);
-  return static_cast<int>(placement.blocks.size()) - 1;
+  return testing::add_block(placement, id, {device}, span, memory);
 }
 
 // A random pipeline of one micro-batch: `stages` stages on `ndevs` devices
