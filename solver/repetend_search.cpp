@@ -9,7 +9,9 @@
 // assumptions (fewer micro-batches in flight, less memory, shorter warmup),
 // within a budget of as long as the period took, and warmup and cooldown are
 // built around the best window only. Every decoded answer is re-checked
-// from the definition (modulo_check.hpp) before it is used.
+// from the definition (modulo_check.hpp) before it is used. A placement
+// that is one mirrored chain has its k = 1 periods decided by the chain's
+// dynamic program first (chain_period.hpp), exactly and in milliseconds.
 //
 // Where a new solver is built: once per chunk of `periods_per_solver`
 // consecutive periods of one window size (encode_modulo holds the chunk's
