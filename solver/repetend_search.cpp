@@ -224,6 +224,70 @@ void descend_periods(const Placement& window, const SearchOptions& options, cons
   }
 }
 
+// The modulo encoding on periods lower_bound .. last_period: raced on
+// several threads (and configurations) with answers in period order, else
+// descended on this one. The solver of the satisfiable period is left in
+// `backend` for the latency. `last_feasible`: the last period is known to have
+// a repetend.
+void solve_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
+                   int max_in_flight, int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
+                   const std::string& label, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
+                   WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  if (options.threads <= 1 || std::max(1, options.periods_per_solver) != 1) {
+    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
+                    encoding, outcome, calls);
+    return;
+  }
+  PeriodRaceOutcome raced = race_periods(
+      {&window, lower_bound, last_period, max_in_flight, rules, last_feasible, label, options.threads}, options, deadline,
+      calls);
+  outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
+  outcome.gave_up = raced.gave_up;
+  if (!raced.found) return;
+  backend = std::move(raced.found->backend);
+  encoding = std::move(raced.found->encoding);
+  const int period = raced.found->period;
+  outcome.solution = checked_solution(window, options.memory_limit, period,
+                                      decode_starts(*backend, encoding, period), max_in_flight);
+}
+
+// Second objective: the shortest latency at the found period, bisected on
+// the solver that found it, within a budget of as long as the period took
+// (at least latency_min_seconds): the period is what the search is for, and
+// a longer latency only costs micro-batches in flight, which the memory
+// limit already bounds.
+void bisect_latency(const Placement& window, const SearchOptions& options, const Deadline& deadline,
+                    int max_in_flight, const std::string& label, Backend& backend, const ModuloEncoding& encoding,
+                    WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  Deadline latency_deadline = deadline;
+  if (options.latency_budget)
+    latency_deadline = latency_deadline.within(std::max(options.latency_min_seconds, outcome.period_seconds));
+  const int period = outcome.solution->period;
+  int low = critical_path(window);
+  while (low < outcome.solution->latency) {
+    const int mid = low + (outcome.solution->latency - low) / 2;
+    const auto call_start = std::chrono::steady_clock::now();
+    const Lit bounded = latency_literal(backend, encoding, window, period, mid);
+    const Answer answer = backend.solve({period_assumption(encoding, period), bounded}, latency_deadline);
+    const double seconds = seconds_since(call_start);
+    calls.push_back({label + "latency <= " + std::to_string(mid), answer, seconds});
+    std::ostringstream line;
+    line << "repetend: " << label << "latency <= " << mid << ": " << answer_name(answer) << " (" << seconds
+         << " s)";
+    if (options.progress) options.progress(line.str());
+    if (answer == Answer::Sat) {
+      outcome.solution = checked_solution(window, options.memory_limit, period,
+                                          decode_starts(backend, encoding, period), max_in_flight);
+    } else if (answer == Answer::Unsat) {
+      low = mid + 1;
+    } else {
+      if (deadline.expired()) outcome.latency_gave_up = true;
+      else outcome.latency_unfinished = true;
+      break;
+    }
+  }
+}
+
 // Periods lower_bound .. last_period of the window placement, then the
 // latency at the first satisfiable one. `capped`: last_period is below the
 // fallback's period, so "none found" means "no better window", not a bug.
@@ -233,16 +297,12 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   if (period_method(window, options.period_method) == PeriodMethod::CyclicOrder)
     return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
   const auto begin = std::chrono::steady_clock::now();
-  auto report = [&](const std::string& line) {
-    if (options.progress) options.progress(line);
-  };
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
   WindowOutcome outcome;
   outcome.attempt.k = k;
   int lower_bound = static_cast<int>(std::min<long long>(first_period(window, options, label, calls), last_period + 1));
   outcome.attempt.proven_lower_bound = lower_bound;
   const ModuloRules rules{options.symmetry, k};
-  const int chunk = std::max(1, options.periods_per_solver);
 
   // A mirrored chain's periods go to its program first. At the period it
   // finds, the modulo encoding's own window is asked for too, within
@@ -267,29 +327,9 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
 
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
-  if (outcome.gave_up) {
-    // Out of time in the chain's program.
-  } else if (lower_bound > last_period) {
-    // Every period up to the last one is below the bound: nothing to ask.
-  } else if (options.threads > 1 && chunk == 1) {
-    // Several periods (and configurations) at once, answers in period order.
-    PeriodRaceOutcome raced = race_periods(
-        {&window, lower_bound, last_period, max_in_flight, rules, !capped && fallback.in_flight <= max_in_flight, label,
-         options.threads}, options, solver_deadline,
-        calls);
-    outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
-    outcome.gave_up = raced.gave_up;
-    if (raced.found) {
-      backend = std::move(raced.found->backend);
-      encoding = std::move(raced.found->encoding);
-      const int period = raced.found->period;
-      outcome.solution = checked_solution(window, options.memory_limit, period,
-                                          decode_starts(*backend, encoding, period), max_in_flight);
-    }
-  } else {
-    descend_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
-                    encoding, outcome, calls);
-  }
+  if (!outcome.gave_up && lower_bound <= last_period)  // else out of time, or every period below the bound
+    solve_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period,
+                  !capped && fallback.in_flight <= max_in_flight, rules, label, backend, encoding, outcome, calls);
   if (program_window && !outcome.solution) {
     if (!outcome.gave_up)
       throw std::logic_error("repetend search: the modulo encoding refuted period " +
@@ -330,40 +370,8 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     return outcome;
   }
 
-  // Second objective: the shortest latency at this period, within a budget
-  // of as long as the period took (at least latency_min_seconds): the
-  // period is what the search is for, and a longer latency only costs
-  // micro-batches in flight, which the memory limit already bounds.
-  auto latency_begin = std::chrono::steady_clock::now();
-  Deadline latency_deadline = deadline;
-  if (options.latency_budget) {
-    const double budget = std::max(options.latency_min_seconds, outcome.period_seconds);
-    latency_deadline = latency_deadline.within(budget);
-  }
-  const int period = outcome.solution->period;
-  int low = backend ? critical_path(window) : outcome.solution->latency;  // the program's window: least already
-  while (low < outcome.solution->latency) {
-    int mid = low + (outcome.solution->latency - low) / 2;
-    auto call_start = std::chrono::steady_clock::now();
-    const Lit bounded = latency_literal(*backend, encoding, window, period, mid);
-    Answer answer = backend->solve({period_assumption(encoding, period), bounded}, latency_deadline);
-    double seconds = seconds_since(call_start);
-    calls.push_back({label + "latency <= " + std::to_string(mid), answer, seconds});
-    std::ostringstream line;
-    line << "repetend: " << label << "latency <= " << mid << ": " << answer_name(answer) << " (" << seconds
-         << " s)";
-    report(line.str());
-    if (answer == Answer::Sat) {
-      outcome.solution = checked_solution(window, options.memory_limit, period,
-                                          decode_starts(*backend, encoding, period), max_in_flight);
-    } else if (answer == Answer::Unsat) {
-      low = mid + 1;
-    } else {
-      if (deadline.expired()) outcome.latency_gave_up = true;
-      else outcome.latency_unfinished = true;
-      break;
-    }
-  }
+  const auto latency_begin = std::chrono::steady_clock::now();
+  if (backend) bisect_latency(window, options, deadline, max_in_flight, label, *backend, encoding, outcome, calls);
   if (program_window && program_window->latency < outcome.solution->latency) {
     // The solver's bisection stopped above the least latency the program found.
     outcome.solution = program_window;
