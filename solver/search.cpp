@@ -243,16 +243,11 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
 constexpr double kLeastPlanSeconds = 1;
 
 bool planned(const Tuning& tuning) {
-  static const double Tuning::*const kPhaseKnobs[] = {
-      &Tuning::staged_seconds,    &Tuning::improve_seconds,  &Tuning::list_seconds,   &Tuning::shift_seconds,
-      &Tuning::shift_share,       &Tuning::transfer_seconds, &Tuning::transfer_share, &Tuning::lns_seconds,
-      &Tuning::lns_share,         &Tuning::improve_share,    &Tuning::ends_seconds,   &Tuning::relaxation_seconds,
-      &Tuning::repetend_variants, &Tuning::variant_seconds};
   const Tuning defaults;
   if (tuning.plan_seconds <= 0) return false;
   if (tuning.plan_seconds != defaults.plan_seconds) return true;
-  for (const double Tuning::*knob : kPhaseKnobs)
-    if (tuning.*knob != defaults.*knob) return false;
+  for (const TuningKnob& knob : tuning_knobs())
+    if (knob.phase_budget && tuning.*knob.field != defaults.*knob.field) return false;
   return true;
 }
 

@@ -38,32 +38,32 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"fast_boundary_seconds", &Tuning::fast_boundary_seconds, 0, 3600, false,
        "fast: seconds for the solver's shortening of warmup and cooldown"},
       {"staged_seconds", &Tuning::staged_seconds, 0, 3600, false,
-       "makespan: seconds for the staged schedule (memory-free all-device blocks batched)"},
+       "makespan: seconds for the staged schedule (memory-free all-device blocks batched)", true},
       {"improve_seconds", &Tuning::improve_seconds, 0, 3600, false,
        "makespan: seconds for improving the best schedule of N micro-batches by the full solver, after the "
-       "neighbourhoods (threads 1; with more it runs beside them, for their budget; 0 = skip)"},
+       "neighbourhoods (threads 1; with more it runs beside them, for their budget; 0 = skip)", true},
       {"list_seconds", &Tuning::list_seconds, 0, 3600, false,
-       "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)"},
+       "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)", true},
       {"shift_seconds", &Tuning::shift_seconds, 0, 3600, false,
        "makespan: seconds for moving every instance of the best schedule at N a few steps at once, one step "
-       "shorter asked each time (shift search, before the neighbourhoods; 0 = skip)"},
+       "shorter asked each time (shift search, before the neighbourhoods; 0 = skip)", true},
       {"shift_share", &Tuning::shift_share, 0, 1, false,
        "makespan, with --time-limit: the shift search may use this share of the time left when it starts "
-       "(if more than shift_seconds; 0 = off); it stops early at the bound"},
+       "(if more than shift_seconds; 0 = off); it stops early at the bound", true},
       {"transfer_seconds", &Tuning::transfer_seconds, 0, 3600, false,
        "makespan, N >= 32: seconds for shortening a schedule of 16 micro-batches (list, replays, shift search) "
-       "and moving its warmup or cooldown into the best at N (after the shift search; 0 = skip)"},
+       "and moving its warmup or cooldown into the best at N (after the shift search; 0 = skip)", true},
       {"transfer_share", &Tuning::transfer_share, 0, 1, false,
        "makespan, with --time-limit: the end transfer may use this share of the time left when it starts "
-       "(if more than transfer_seconds; 0 = off)"},
+       "(if more than transfer_seconds; 0 = off)", true},
       {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
-       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)"},
+       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)", true},
       {"lns_share", &Tuning::lns_share, 0, 1, false,
        "makespan, with --time-limit: the neighbourhood search may use this share of the time left when it starts "
-       "(if more than lns_seconds; 0 = off); it stops early at the bound"},
+       "(if more than lns_seconds; 0 = off); it stops early at the bound", true},
       {"improve_share", &Tuning::improve_share, 0, 1, false,
        "makespan, with --time-limit: the full search from the best schedule may use this share of the time left "
-       "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal"},
+       "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal", true},
       {"plan_seconds", &Tuning::plan_seconds, 0, 3600, false,
        "makespan: the phases after the period search (constructions, bounds, improvements) end this many "
        "seconds after the search began, at least 1 s after the period search, each also within its own budget; "
@@ -72,15 +72,15 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"ends_seconds", &Tuning::ends_seconds, 0, 3600, false,
        "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "
        "schedule is above the closed bounds, after the one-device relaxation; the full search starts from it too "
-       "(0 = skip)"},
+       "(0 = skip)", true},
       {"relaxation_seconds", &Tuning::relaxation_seconds, 0, 3600, false,
        "makespan: seconds for the one-device relaxation bound (one device kept whole, the others relaxed to "
        "delays; its two ends first, then the whole horizon) when the best schedule at N is above the closed "
-       "bounds by at most a micro-batch's critical path, before the exact ends (0 = skip)"},
+       "bounds by at most a micro-batch's critical path, before the exact ends (0 = skip)", true},
       {"repetend_variants", &Tuning::repetend_variants, 0, 64, true,
-       "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)"},
+       "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)", true},
       {"variant_seconds", &Tuning::variant_seconds, 0, 3600, false,
-       "makespan: seconds shared by those windows' solver calls and warmup/cooldown shortening"},
+       "makespan: seconds shared by those windows' solver calls and warmup/cooldown shortening", true},
       {"cadical_cardinality", &Tuning::cadical_cardinality, 0, 1, true,
        "CaDiCaL memory sums: 0 totalizer, 1 sequential counter"},
       {"cadical_configuration", &Tuning::cadical_configuration, 0, 2, true,

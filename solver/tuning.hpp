@@ -93,6 +93,9 @@ struct TuningKnob {
   double maximum;
   bool integer;
   const char* meaning;
+  // A budget of a phase after the period search: setting it by hand turns
+  // the plan (plan_seconds) off unless that is set too (solver/search.cpp).
+  bool phase_budget = false;
 };
 
 // The table, in the order `--tune help` prints it.

@@ -38,3 +38,17 @@ TEST_CASE("tuning: every knob refuses values out of its range, takes its bounds"
   Tuning tuning;
   CHECK_THROWS_AS(apply_tuning(tuning, "lns_shares=0.5"), InputError);
 }
+
+// The plan (plan_seconds) yields to a phase budget set by hand; which knobs
+// are such budgets is a column of the table. Every knob of the makespan
+// phases but the plan itself is one, and no other.
+TEST_CASE("tuning: the makespan phases' knobs are the ones marked as phase budgets", "[tuning]") {
+  int marked = 0;
+  for (const TuningKnob& knob : tuning_knobs()) {
+    INFO(knob.name);
+    const bool makespan_phase = std::string(knob.meaning).rfind("makespan", 0) == 0;
+    CHECK(knob.phase_budget == (makespan_phase && std::string(knob.name) != "plan_seconds"));
+    marked += knob.phase_budget;
+  }
+  CHECK(marked == 14);
+}
