@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "solver/circle.hpp"
+
 namespace tessel {
 namespace {
 
@@ -21,46 +23,7 @@ double per_choice_steps(const MirroredChain& chain, int period) {
   return (chain.blocks.size() / 2.0 + 1) * 2.0 * std::pow(period, 3.0);
 }
 
-// The least g >= least with g = residue (mod period).
-long long least_gap(Time least, long long residue, int period) {
-  long long extra = (residue - least) % period;
-  if (extra < 0) extra += period;
-  return least + extra;
-}
-
-long long modulo(long long value, int period) {
-  const long long rest = value % period;
-  return rest < 0 ? rest + period : rest;
-}
-
-// [x, x + x_span) and [y, y + y_span) meet on the circle of length `period`.
-bool overlap(long long x, Time x_span, long long y, Time y_span, int period) {
-  return modulo(y - x, period) < x_span || modulo(x - y, period) < y_span;
-}
-
 bool on_every_device(const Block& block, int ndevs) { return static_cast<int>(block.devices.size()) == ndevs; }
-
-// The edges as one path through every block, or an empty list.
-std::vector<int> path_of(const Placement& placement, std::vector<Time>& delay_after) {
-  const int n = static_cast<int>(placement.blocks.size());
-  if (n == 0 || static_cast<int>(placement.edges.size()) != n - 1) return {};
-  std::vector<int> next(n, -1), previous(n, -1);
-  delay_after.assign(n, 0);
-  for (const Edge& edge : placement.edges) {
-    if (next[edge.from] != -1 || previous[edge.to] != -1) return {};
-    next[edge.from] = edge.to;
-    previous[edge.to] = edge.from;
-    delay_after[edge.from] = edge.delay;
-  }
-  std::vector<int> path;
-  for (int head = 0; head < n; ++head) {
-    if (previous[head] != -1) continue;
-    for (int b = head; b != -1 && static_cast<int>(path.size()) <= n; b = next[b]) path.push_back(b);
-    break;
-  }
-  if (static_cast<int>(path.size()) != n) return {};
-  return path;
-}
 
 // The level's cap on the micro-batches its pair holds, kNone for none; -2
 // when the level's memory is not one pair on one device.
@@ -123,7 +86,7 @@ class ChainProgram {
       for (int x = 0; x < period_; ++x) {
         bool clear = true;
         for (size_t i = 0; i < chain_.all_device.size() && clear; ++i)
-          clear = !overlap(x, span(block), phases[i], span(chain_.all_device[i]), period_);
+          clear = !arcs_meet(x, span(block), phases[i], span(chain_.all_device[i]), period_);
         if (clear) allowed_[position].push_back(x);
       }
     }
@@ -134,7 +97,7 @@ class ChainProgram {
     const Block& a = placement_.blocks[chain_.blocks[level]];
     const Block& b = placement_.blocks[chain_.blocks[n_ - 1 - level]];
     if (a.devices.size() != 1 || a.devices != b.devices) return true;  // all-device phases are apart already
-    return !overlap(x, a.span, y, b.span, period_);
+    return !arcs_meet(x, a.span, y, b.span, period_);
   }
 
   long long hold_cap(int level) const {
@@ -262,7 +225,7 @@ bool each_phase_choice(const Placement& placement, const MirroredChain& chain, i
   for (int x = 0; x < (next == 0 ? 1 : period); ++x) {
     bool clear = true;
     for (size_t i = 0; i < next && clear; ++i)
-      clear = !overlap(x, next_span, phases[i], placement.blocks[chain.all_device[i]].span, period);
+      clear = !arcs_meet(x, next_span, phases[i], placement.blocks[chain.all_device[i]].span, period);
     if (!clear) continue;
     phases.push_back(x);
     const bool go_on = each_phase_choice(placement, chain, period, phases, visit);
@@ -274,13 +237,35 @@ bool each_phase_choice(const Placement& placement, const MirroredChain& chain, i
 
 }  // namespace
 
+std::vector<std::vector<int>> edge_paths(const Placement& placement, std::vector<Time>& delay_after) {
+  const int n = static_cast<int>(placement.blocks.size());
+  std::vector<int> next(n, -1), previous(n, -1);
+  delay_after.assign(n, 0);
+  for (const Edge& edge : placement.edges) {
+    if (next[edge.from] != -1 || previous[edge.to] != -1) return {};
+    next[edge.from] = edge.to;
+    previous[edge.to] = edge.from;
+    delay_after[edge.from] = edge.delay;
+  }
+  std::vector<std::vector<int>> paths;
+  int covered = 0;
+  for (int head = 0; head < n; ++head) {
+    if (previous[head] != -1) continue;
+    paths.emplace_back();
+    for (int b = head; b != -1 && covered <= n; b = next[b], ++covered) paths.back().push_back(b);
+  }
+  if (covered != n) return {};  // a cycle
+  return paths;
+}
+
 std::optional<MirroredChain> mirrored_chain(const Placement& placement, const std::vector<long long>& memory_limit) {
   for (long long limit : memory_limit)
     if (limit < 0) return std::nullopt;
   std::vector<Time> delay_after;
+  std::vector<std::vector<int>> paths = edge_paths(placement, delay_after);
+  if (paths.size() != 1) return std::nullopt;
   MirroredChain chain;
-  chain.blocks = path_of(placement, delay_after);
-  if (chain.blocks.empty()) return std::nullopt;
+  chain.blocks = std::move(paths.front());
   const int n = static_cast<int>(chain.blocks.size());
   std::vector<int> device_level(placement.ndevs, -1);
   for (int position = 0; position < n; ++position) {

@@ -39,6 +39,12 @@ struct MirroredChain {
   std::vector<long long> held_caps;  // per level: micro-batches its pair may hold at once (-1: any)
 };
 
+// The placement's edges as paths covering every block (a block without
+// edges is a path of one), with each block's delay to its successor; empty
+// when a block has two successors or two predecessors, or the edges close a
+// cycle.
+std::vector<std::vector<int>> edge_paths(const Placement& placement, std::vector<Time>& delay_after);
+
 // The chain when `placement` is one (every block on one device or on all of
 // them, memory only in a level's pair on its device, all-device blocks
 // without memory, no limit below zero); nullopt otherwise.

@@ -10,8 +10,9 @@
 // within a budget of as long as the period took, and warmup and cooldown are
 // built around the best window only. Every decoded answer is re-checked
 // from the definition (modulo_check.hpp) before it is used. A placement
-// that is one mirrored chain has its k = 1 periods decided by the chain's
-// dynamic program first (chain_period.hpp), exactly and in milliseconds.
+// that is one mirrored chain, or two crossing the same devices, has its
+// k = 1 periods decided by a dynamic program first (chain_period.hpp,
+// crossed_chains.hpp), exactly and in milliseconds to seconds.
 //
 // Where a new solver is built: once per chunk of `periods_per_solver`
 // consecutive periods of one window size (encode_modulo holds the chunk's
@@ -40,11 +41,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <sstream>
 
 #include "solver/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/chain_period.hpp"
+#include "solver/crossed_chains.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
@@ -141,29 +145,58 @@ long long first_period(const Placement& window, const SearchOptions& options, co
 // chain's program found (decide_window).
 constexpr double kSolverWindowSeconds = 2.0;
 
-// What the mirrored chain's program decided (chain_period.hpp): the first
-// satisfiable period with its least latency, or the period the solver goes
-// on from (the program stops where a period would cost it too long).
-struct ChainPeriods {
+// A placement whose k = 1 periods a dynamic program decides exactly: one
+// mirrored chain (chain_period.hpp) or two crossed ones (crossed_chains.hpp).
+struct PeriodProgram {
+  std::string name;
+  std::function<bool(int period)> affordable;
+  std::function<ChainPeriod(int period, const Deadline&)> decide;
+};
+
+std::optional<PeriodProgram> period_program(const Placement& window, const SearchOptions& options,
+                                            int max_in_flight) {
+  if (std::optional<MirroredChain> found = mirrored_chain(window, options.memory_limit)) {
+    auto chain = std::make_shared<MirroredChain>(std::move(*found));
+    return PeriodProgram{
+        "chain program", [&window, chain](int period) { return chain_period_affordable(window, *chain, period); },
+        [&window, chain, max_in_flight](int period, const Deadline& deadline) {
+          return decide_chain_period(window, *chain, period, max_in_flight, deadline);
+        }};
+  }
+  if (std::optional<CrossedChains> found = crossed_chains(window, options.memory_limit, max_in_flight)) {
+    auto chains = std::make_shared<CrossedChains>(std::move(*found));
+    return PeriodProgram{"crossed-chains program",
+                         [chains](int period) { return crossed_chains_affordable(*chains, period); },
+                         [&window, chains](int period, const Deadline& deadline) {
+                           return decide_crossed_period(window, *chains, period, deadline);
+                         }};
+  }
+  return std::nullopt;
+}
+
+// What the program decided: the first satisfiable period with its
+// repetend, or the period the solver goes on from (the program stops where
+// a period would cost it too long).
+struct ProgramPeriods {
   std::optional<ModuloSolution> solution;
   int next_period = 0;
   bool gave_up = false;
 };
 
-ChainPeriods decide_chain_periods(const Placement& window, const MirroredChain& chain, const SearchOptions& options,
-                                  const Deadline& deadline, int max_in_flight, int lower_bound, int last_period,
-                                  std::vector<SolverCall>& calls) {
+ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgram& program,
+                                      const SearchOptions& options, const Deadline& deadline, int max_in_flight,
+                                      int lower_bound, int last_period, std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
-  ChainPeriods result{std::nullopt, lower_bound, false};
-  for (int period = lower_bound; period <= last_period && chain_period_affordable(window, chain, period); ++period) {
+  ProgramPeriods result{std::nullopt, lower_bound, false};
+  for (int period = lower_bound; period <= last_period && program.affordable(period); ++period) {
     const auto call_start = std::chrono::steady_clock::now();
-    const ChainPeriod decided = decide_chain_period(window, chain, period, max_in_flight, deadline);
+    const ChainPeriod decided = program.decide(period, deadline);
     const double seconds = seconds_since(call_start);
-    calls.push_back({"period " + std::to_string(period) + " (chain program)", decided.answer, seconds});
+    calls.push_back({"period " + std::to_string(period) + " (" + program.name + ")", decided.answer, seconds});
     std::ostringstream line;
-    line << "repetend: period " << period << ": " << answer_name(decided.answer) << " (chain program over "
-         << decided.phase_choices << " phase choices of the all-device blocks, " << seconds << " s, "
-         << seconds_since(begin) << " s for this window)";
+    line << "repetend: period " << period << ": " << answer_name(decided.answer) << " (" << program.name;
+    if (decided.phase_choices > 0) line << " over " << decided.phase_choices << " phase choices of the all-device blocks";
+    line << ", " << seconds << " s, " << seconds_since(begin) << " s for this window)";
     if (options.progress) options.progress(line.str());
     if (decided.answer == Answer::Unknown) {
       result.gave_up = true;
@@ -304,17 +337,17 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   outcome.attempt.proven_lower_bound = lower_bound;
   const ModuloRules rules{options.symmetry, k};
 
-  // A mirrored chain's periods go to its program first. At the period it
-  // finds, the modulo encoding's own window is asked for too, within
-  // kSolverWindowSeconds: the makespan phases were built and measured on the
-  // solver's windows, and the program's window (of least latency as well)
-  // stands where the solver does not answer in time.
+  // A mirrored chain's periods, or crossed chains', go to their program
+  // first. At the period it finds, the modulo encoding's own window is asked
+  // for too, within kSolverWindowSeconds: the makespan phases were built and
+  // measured on the solver's windows, and the program's window stands where
+  // the solver does not answer in time (a chain's is of least latency too).
   std::optional<ModuloSolution> program_window;
   Deadline solver_deadline = deadline;
   if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
-    if (std::optional<MirroredChain> chain = mirrored_chain(window, options.memory_limit)) {
-      ChainPeriods chained = decide_chain_periods(window, *chain, options, deadline, max_in_flight, lower_bound,
-                                                  last_period, calls);
+    if (std::optional<PeriodProgram> program = period_program(window, options, max_in_flight)) {
+      ProgramPeriods chained = decide_program_periods(window, *program, options, deadline, max_in_flight,
+                                                      lower_bound, last_period, calls);
       lower_bound = chained.next_period;
       outcome.attempt.proven_lower_bound = lower_bound;
       outcome.gave_up = chained.gave_up;
@@ -334,7 +367,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     if (!outcome.gave_up)
       throw std::logic_error("repetend search: the modulo encoding refuted period " +
                              std::to_string(program_window->period) +
-                             ", whose repetend the chain program built and the definition accepts");
+                             ", whose repetend a period program built and the definition accepts");
     release_in_background(std::move(backend));  // its question is moot
     outcome.solution = program_window;
     outcome.attempt.proven_lower_bound = program_window->period;

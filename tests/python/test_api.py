@@ -152,7 +152,8 @@ def test_the_binding_answers_like_the_command_line():
 def test_ctrl_c_interrupts_the_search():
     script = ("import tessel, sys\n"
               "try:\n"
-              "    tessel.search(tessel.Placement.builtin('xshape', 16), memory=8)\n"
+              # period 12 takes the unit-step encoding tens of seconds to refute
+              "    tessel.search(tessel.Placement.builtin('xshape', 32), memory=16, tune={'period_method': 1})\n"
               "except KeyboardInterrupt:\n"
               "    print('interrupted'); sys.exit(0)\n"
               "sys.exit(1)\n")

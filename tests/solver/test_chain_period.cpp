@@ -13,6 +13,7 @@
 #include "model/unroll.hpp"
 #include "solver/chain_period.hpp"
 #include "solver/repetend_search.hpp"
+#include "tests/solver/period_program_checks.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -20,6 +21,9 @@ using namespace tessel;
 namespace {
 
 using testing::add_block;
+using testing::cross_check;
+using testing::decide;
+using testing::Decided;
 
 std::vector<int> every_device(int ndevs) {
   std::vector<int> devices(ndevs);
@@ -57,60 +61,6 @@ Placement random_chain(std::mt19937& random, int ndevs, int all_device_pairs, bo
   for (size_t i = 1; i < chain.size(); ++i)
     placement.edges.push_back({chain[i - 1], chain[i], delay(random) == 2 ? delay(random) : 0});
   return placement;
-}
-
-struct Decided {
-  SearchResult result;
-  bool by_program = false;
-};
-
-Decided decide(const Placement& placement, const std::vector<long long>& limits, std::optional<int> nmicros,
-               PeriodMethodChoice method, const std::string& backend) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit = limits;
-  options.nmicros = nmicros;
-  options.micros_per_window = 1;
-  options.boundary_seconds = 0;
-  options.latency_budget = false;  // the least latency, as the program gives it
-  options.period_method = method;
-  options.deadline = Deadline::after_seconds(120);  // a hang guard
-  Decided decided{search_repetend(placement, options), false};
-  for (const SolverCall& call : decided.result.calls)
-    decided.by_program |= call.what.find("(chain program)") != std::string::npos;
-  return decided;
-}
-
-void check_schedule(const SearchResult& result) {
-  REQUIRE(result.schedule);
-  for (int n : {result.nmicros_in_flight, 2 * result.nmicros_in_flight + 3}) {
-    INFO("unrolled to " << n << " micro-batches");
-    const verify::Report report = testing::verify_schedule(unroll(*result.schedule, n));
-    CHECK(report.valid);
-    for (const verify::Violation& violation : report.violations) UNSCOPED_INFO(violation.message);
-  }
-}
-
-// The program's answer against the unit-step encoding on both backends.
-void cross_check(const Placement& placement, const std::vector<long long>& limits,
-                 std::optional<int> nmicros = std::nullopt) {
-  const Decided program = decide(placement, limits, nmicros, PeriodMethodChoice::Automatic, "cadical");
-  for (const std::string backend : {"cadical", "z3"}) {
-    INFO("unit steps on " << backend);
-    const Decided solver = decide(placement, limits, nmicros, PeriodMethodChoice::UnitStep, backend);
-    CHECK_FALSE(solver.by_program);
-    // The program answers every period question (none is asked when the
-    // memory-rate bound reaches the one-at-a-time period).
-    bool asked = false;
-    for (const SolverCall& call : solver.result.calls) asked |= call.what.rfind("period ", 0) == 0;
-    CHECK(program.by_program == asked);
-    REQUIRE(solver.result.status == program.result.status);
-    CHECK(solver.result.proven_lower_bound == program.result.proven_lower_bound);
-    if (program.result.status != SearchStatus::Found) continue;
-    CHECK(solver.result.period == program.result.period);
-    CHECK(solver.result.latency == program.result.latency);
-  }
-  if (program.result.status == SearchStatus::Found) check_schedule(program.result);
 }
 
 }  // namespace
@@ -180,5 +130,5 @@ TEST_CASE("The program decides a chain the solver takes minutes to refute", "[ch
   CHECK(decided.by_program);
   CHECK(decided.result.period == 12);
   CHECK(decided.result.proven_lower_bound == 12);
-  check_schedule(decided.result);
+  testing::check_repetend(decided.result);
 }
