@@ -24,8 +24,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "1: the latency search has the budget above; 0: only the time limit"},
       {"symmetry", &Tuning::symmetry, 0, 1, true, "modulo encoding: symmetry-breaking rules on (1) or off (0)"},
       {"period_method", &Tuning::period_method, 0, 2, true,
-       "repetend: how the period questions are decided: 0 automatic (one-chain placements by their dynamic "
-       "program, the rest by L), 1 unit steps, 2 cyclic orders"},
+       "repetend: how the period questions are decided: 0 automatic (one chain or two crossed chains by their "
+       "dynamic programs, the rest by L), 1 unit steps, 2 cyclic orders"},
       {"order_questions", &Tuning::order_questions, 0, 2, true,
        "cyclic orders: how a period is asked: 0 automatic, 1 SAT answers and learned cycles, "
        "2 guarded differences (z3 backend)"},

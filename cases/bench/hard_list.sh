@@ -13,12 +13,16 @@
 # the plain descent, so the speedup is what the cubes and the race give
 # together.
 #
-# usage: cases/bench/hard_list.sh [TESSEL_BINARY] [TIME_LIMIT_SECONDS] [LIST]
+# usage: cases/bench/hard_list.sh [TESSEL_BINARY] [TIME_LIMIT_SECONDS] [LIST] [FLAGS]
 #   LIST: "case:D:M ..." (default: the four hard instances below)
+#   FLAGS: more `search` flags for every run, e.g. "--tune period_method=1"
+#     to decide the periods by the unit-step encoding instead of the
+#     chains' programs (the SAT machinery the threads share)
 set -u
 tessel=${1:-build/tessel}
 limit=${2:-300}
 list=${3:-"nnshape:32:24 xshape:16:8 xshape:32:16 nnshape:64:32"}
+read -r -a flags <<< "${4:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -29,7 +33,7 @@ run() {
   begin=$(date +%s.%N)
   json=$("$tessel" search --case "$name" --ndevs "$ndevs" --memory "$memory" --threads "$threads" \
            --micros-per-window 1 --time-limit "$limit" --tune boundary_seconds=0 \
-           --repetend-output "$work/schedule.json" --json 2>/dev/null)
+           --repetend-output "$work/schedule.json" --json "${flags[@]}" 2>/dev/null)
   code=$?
   wall=$(echo "$(date +%s.%N) - $begin" | bc)
   verified=no
