@@ -142,7 +142,7 @@ long long first_period(const Placement& window, const SearchOptions& options, co
 }
 
 // How long the modulo encoding may take for its own window at the period a
-// chain's program found (decide_window).
+// period program found (decide_window).
 constexpr double kSolverWindowSeconds = 2.0;
 
 // A placement whose k = 1 periods a dynamic program decides exactly: one
@@ -346,12 +346,12 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   Deadline solver_deadline = deadline;
   if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
     if (std::optional<PeriodProgram> program = period_program(window, options, max_in_flight)) {
-      ProgramPeriods chained = decide_program_periods(window, *program, options, deadline, max_in_flight,
+      ProgramPeriods by_program = decide_program_periods(window, *program, options, deadline, max_in_flight,
                                                       lower_bound, last_period, calls);
-      lower_bound = chained.next_period;
+      lower_bound = by_program.next_period;
       outcome.attempt.proven_lower_bound = lower_bound;
-      outcome.gave_up = chained.gave_up;
-      program_window = chained.solution;
+      outcome.gave_up = by_program.gave_up;
+      program_window = by_program.solution;
       if (program_window) {
         last_period = lower_bound;
         solver_deadline = deadline.within(kSolverWindowSeconds);
