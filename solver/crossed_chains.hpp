@@ -1,6 +1,5 @@
 // Two mirrored chains crossing the same devices, their period decided by
-// dynamic programming (docs/algorithms.md, "Crossed chains by dynamic
-// programming").
+// dynamic programming (docs/algorithms.md, "Crossed chains").
 //
 // xshape runs one chain out over devices 0 .. D-1 and back, and a second one
 // out over D-1 .. 0 and back (bidirectional pipelines such as Chimera). Pair
