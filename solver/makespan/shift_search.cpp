@@ -20,11 +20,14 @@ namespace {
 constexpr Time kFirstShift = 4;
 
 // A question may use at most this share of the phase's budget (and at
-// least half a second, the default budget). On 16 ranks
-// and N 128 the first question at shift 4 is not answered in 9 s, which the
-// neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s of 9.
-// A question out of its share halves the shift (a smaller problem) and
-// caps it below the one that timed out.
+// least half a second, or half the budget when that is shorter). On 16
+// ranks and N 128 the first question at shift 4 is not answered in 9 s,
+// which the neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s
+// of 9. A question out of its share halves the shift (a smaller problem)
+// and caps it below the one that timed out. Within the default plan's half
+// second the first question at 4 would otherwise take it all: V-Half, 16
+// ranks, N 32, F=2 B=2 W=1 needs 0.7 s at 4 for 419 of the hand-made 420,
+// and 0.1 s at 2 after the first half is spent.
 constexpr double kQuestionShare = 0.25;
 constexpr double kLeastQuestionSeconds = 0.5;
 
@@ -131,7 +134,8 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
   Schedule best = in_micro_order(start);
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
-  const double question_seconds = std::max(kLeastQuestionSeconds, kQuestionShare * options.deadline.seconds_left());
+  const double budget = options.deadline.seconds_left();
+  const double question_seconds = std::max(std::min(kLeastQuestionSeconds, budget / 2), kQuestionShare * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
   std::optional<Time> shift = kFirstShift;
   Time ceiling = std::numeric_limits<Time>::max();

@@ -11,7 +11,7 @@
 // N: about instances x (2 shift + 1) order literals. A shift that finds
 // nothing shorter doubles; a shorter schedule is compacted and becomes the
 // centre of the next encoding. A question may use a quarter of the budget
-// (at least half a second):
+// (at least half a second, or half of a shorter budget):
 // one that runs out of it halves the shift for good (16 ranks, N 128: the
 // first question at shift 4 is not answered in 9 s), so the time goes to a
 // smaller question or back to the neighbourhoods after it.
