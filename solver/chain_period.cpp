@@ -258,6 +258,13 @@ std::vector<std::vector<int>> edge_paths(const Placement& placement, std::vector
   return paths;
 }
 
+std::vector<Time> least_gaps_along(const Placement& placement, const std::vector<int>& path,
+                                   const std::vector<Time>& delay_after) {
+  std::vector<Time> gaps;
+  for (size_t i = 0; i + 1 < path.size(); ++i) gaps.push_back(placement.blocks[path[i]].span + delay_after[path[i]]);
+  return gaps;
+}
+
 std::optional<MirroredChain> mirrored_chain(const Placement& placement, const std::vector<long long>& memory_limit) {
   for (long long limit : memory_limit)
     if (limit < 0) return std::nullopt;
@@ -266,12 +273,12 @@ std::optional<MirroredChain> mirrored_chain(const Placement& placement, const st
   if (paths.size() != 1) return std::nullopt;
   MirroredChain chain;
   chain.blocks = std::move(paths.front());
+  chain.least_gaps = least_gaps_along(placement, chain.blocks, delay_after);
   const int n = static_cast<int>(chain.blocks.size());
   std::vector<int> device_level(placement.ndevs, -1);
   for (int position = 0; position < n; ++position) {
     const int block = chain.blocks[position];
     const Block& data = placement.blocks[block];
-    if (position + 1 < n) chain.least_gaps.push_back(data.span + delay_after[block]);
     if (on_every_device(data, placement.ndevs)) {
       if (data.memory != 0) return std::nullopt;
       chain.all_device.push_back(block);

@@ -45,6 +45,11 @@ struct MirroredChain {
 // cycle.
 std::vector<std::vector<int>> edge_paths(const Placement& placement, std::vector<Time>& delay_after);
 
+// The least gap from each block of `path` to the next: its span plus the
+// edge's delay (delay_after from edge_paths).
+std::vector<Time> least_gaps_along(const Placement& placement, const std::vector<int>& path,
+                                   const std::vector<Time>& delay_after);
+
 // The chain when `placement` is one (every block on one device or on all of
 // them, memory only in a level's pair on its device, all-device blocks
 // without memory, no limit below zero); nullopt otherwise.

@@ -10,8 +10,10 @@
 #include "solver/crossed_chains.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "solver/circle.hpp"
@@ -64,6 +66,7 @@ class CrossedProgram {
   ChainPeriod decide(const Deadline& deadline) {
     ChainPeriod result;
     threshold_.assign(levels_, {});
+    stage_rules_.assign(levels_, nullptr);
     largest_hold_.assign(levels_, {});
     threshold_[0].assign(p_ * h_size_ * p_, kUnreachable);
     const int innermost = chains_.second_gaps[levels_ - 1];  // the second chain's turn
@@ -71,7 +74,6 @@ class CrossedProgram {
       for (int c = 0; c < p_; ++c) threshold_[0][h * p_ + c] = innermost;  // a = 0: a shift changes nothing
     for (int t = 0;; ++t) {
       if (deadline.expired()) return result;
-      set_rules(t);
       largest_holds(t);
       if (t == levels_ - 1) break;
       step(t);
@@ -102,16 +104,33 @@ class CrossedProgram {
   int threshold_index(int a, int h, int c) const { return (a * h_size_ + h) * p_ + c; }
   int hold_index(int a, int c, int k) const { return (a * p_ + c) * k_size_ + k; }
 
-  // Stage t's device rules for every four phases (a, x: the first chain's
-  // level; c, y: the second's): the four arcs apart, and how far above the
-  // whole periods held the memory rises within the period.
-  void set_rules(int t) {
-    const Time spans[4] = {span(first_block(t, false)), span(first_block(t, true)), span(second_block(t, false)),
-                           span(second_block(t, true))};
-    const long long first_amount = chains_.stages[t].first_amount, second_amount = chains_.stages[t].second_amount;
-    apart_.assign(p_ * p_ * p_ * p_, 0);
-    rise_.assign(p_ * p_ * p_ * p_, 0);
-    any_apart_.assign(p_ * p_ * p_, 0);
+  // A device's rules for every four phases (a, x: the first chain's level;
+  // c, y: the second's): the four arcs apart, and how far above the whole
+  // periods held the memory rises within the period.
+  struct DeviceRules {
+    std::vector<char> apart, any_apart;  // any_apart[(a, c, y)]: some x is apart
+    std::vector<long long> rise;
+  };
+
+  // Stage t's rules, built once per distinct four spans and two amounts
+  // (xshape: once for every device), kept for the walk back.
+  const DeviceRules& rules(int t) {
+    const std::array<long long, 6> key{span(first_block(t, false)), span(first_block(t, true)),
+                                       span(second_block(t, false)), span(second_block(t, true)),
+                                       chains_.stages[t].first_amount, chains_.stages[t].second_amount};
+    auto [entry, added] = rules_by_shape_.try_emplace(key);
+    if (added) entry->second = device_rules(key);
+    stage_rules_[t] = &entry->second;
+    return entry->second;
+  }
+
+  DeviceRules device_rules(const std::array<long long, 6>& shape) const {
+    const Time spans[4] = {shape[0], shape[1], shape[2], shape[3]};
+    const long long first_amount = shape[4], second_amount = shape[5];
+    DeviceRules rules;
+    rules.apart.assign(p_ * p_ * p_ * p_, 0);
+    rules.rise.assign(p_ * p_ * p_ * p_, 0);
+    rules.any_apart.assign(p_ * p_ * p_, 0);
     for (int a = 0; a < p_; ++a)
       for (int x = 0; x < p_; ++x)
         for (int c = 0; c < p_; ++c)
@@ -127,19 +146,22 @@ class CrossedProgram {
             long long rise = 0;
             for (int phi = 0; phi < p_; ++phi)
               rise = std::max(rise, first_amount * ((x > phi) - (a > phi)) + second_amount * ((y > phi) - (c > phi)));
-            apart_[rule_index(a, x, c, y)] = 1;
-            rise_[rule_index(a, x, c, y)] = rise;
-            any_apart_[(a * p_ + c) * p_ + y] = 1;
+            rules.apart[rule_index(a, x, c, y)] = 1;
+            rules.rise[rule_index(a, x, c, y)] = rise;
+            rules.any_apart[(a * p_ + c) * p_ + y] = 1;
           }
+    return rules;
   }
 
-  // Stage t's rules on a state (set_rules(t) last): arcs apart, memory
-  // within the limit.
+  // Stage t's rules on a state (after rules(t)): arcs apart, memory within
+  // the limit.
   bool valid(int t, int a, int h, int c, int k) const {
+    const DeviceRules& rules = *stage_rules_[t];
     const int index = rule_index(a, (a + h) % p_, c, (c + k) % p_);
-    if (!apart_[index]) return false;
+    if (!rules.apart[index]) return false;
     const CrossedChains::Stage& stage = chains_.stages[t];
-    return stage.first_amount * ((a + h) / p_) + stage.second_amount * ((c + k) / p_) + rise_[index] <= stage.limit;
+    return stage.first_amount * ((a + h) / p_) + stage.second_amount * ((c + k) / p_) + rules.rise[index] <=
+           stage.limit;
   }
 
   bool reachable(int t, int a, int h, int c, int k) const {
@@ -151,6 +173,7 @@ class CrossedProgram {
   // threshold is within k are a prefix; the search goes down from its end.
   void largest_holds(int t) {
     const CrossedChains::Stage& stage = chains_.stages[t];
+    const DeviceRules& stage_rules = rules(t);
     std::vector<int>& largest = largest_hold_[t];
     largest.assign(p_ * p_ * k_size_, -1);
     for (int a = 0; a < p_; ++a)
@@ -159,7 +182,7 @@ class CrossedProgram {
         for (int k = 0; k <= second_cap_[t]; ++k) {
           while (top < first_cap_[t] && threshold_[t][threshold_index(a, top + 1, c)] <= k) ++top;
           const long long room = stage.limit - stage.second_amount * ((c + k) / p_);
-          if (top < 0 || room < 0 || !any_apart_[(a * p_ + c) * p_ + (c + k) % p_]) continue;
+          if (top < 0 || room < 0 || !stage_rules.any_apart[(a * p_ + c) * p_ + (c + k) % p_]) continue;
           int h = std::min<long long>(top, (room / stage.first_amount + 1) * p_ - 1 - a);
           while (h >= 0 && !valid(t, a, h, c, k)) --h;
           largest[hold_index(a, c, k)] = std::max(h, -1);
@@ -248,7 +271,6 @@ class CrossedProgram {
         ++c;
       if (c == p_) throw std::logic_error("crossed chains: a reachable state without a predecessor");
       const int k = least_k[inner.h * p_ + c];
-      set_rules(t);  // `valid` on stage t again
       const Time first_forward = chains_.first_gaps[t], first_backward = chains_.first_gaps[2 * levels_ - 2 - t];
       states[t].h = -1;
       for (int a = 0; a < p_; ++a) {
@@ -304,8 +326,8 @@ class CrossedProgram {
   std::vector<int> first_cap_, second_cap_;
   int h_size_ = 0, k_size_ = 0;
   std::vector<std::vector<int>> threshold_, largest_hold_;
-  std::vector<char> apart_, any_apart_;
-  std::vector<long long> rise_;
+  std::map<std::array<long long, 6>, DeviceRules> rules_by_shape_;
+  std::vector<const DeviceRules*> stage_rules_;
 };
 
 }  // namespace
@@ -335,11 +357,8 @@ std::optional<CrossedChains> crossed_chains(const Placement& placement, const st
     if (most_held + 3 > max_in_flight) return std::nullopt;
     chains.stages.push_back({device, memory_limit[device], first_amount, second_amount});
   }
-  for (const std::vector<int>* chain : {&chains.first, &chains.second}) {
-    std::vector<Time>& gaps = chain == &chains.first ? chains.first_gaps : chains.second_gaps;
-    for (size_t i = 0; i + 1 < chain->size(); ++i)
-      gaps.push_back(placement.blocks[(*chain)[i]].span + delay_after[(*chain)[i]]);
-  }
+  chains.first_gaps = least_gaps_along(placement, chains.first, delay_after);
+  chains.second_gaps = least_gaps_along(placement, chains.second, delay_after);
   return chains;
 }
 
