@@ -276,6 +276,8 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.shift_share = request.tuning.shift_share;
   input.transfer_seconds = request.tuning.transfer_seconds;
   input.transfer_share = request.tuning.transfer_share;
+  input.order_seconds = request.tuning.order_seconds;
+  input.order_share = request.tuning.order_share;
   input.lns_seconds = request.tuning.lns_seconds;
   input.lns_share = request.tuning.lns_share;
   input.improve_share = request.tuning.improve_share;

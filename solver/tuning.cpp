@@ -56,6 +56,13 @@ const std::vector<TuningKnob>& tuning_knobs() {
       {"transfer_share", &Tuning::transfer_share, 0, 1, false,
        "makespan, with --time-limit: the end transfer may use this share of the time left when it starts "
        "(if more than transfer_seconds; 0 = off)", true},
+      {"order_seconds", &Tuning::order_seconds, 0, 3600, false,
+       "makespan: seconds for the tabu search on the best schedule's per-device orders (with 2+ threads "
+       "beside the solved bounds, at least this long; else after the end transfer; blocks on one device each; "
+       "0 = skip); it stops early at the bound", true},
+      {"order_share", &Tuning::order_share, 0, 1, false,
+       "makespan, with --time-limit: the order search may use this share of the time left when it starts "
+       "(if more than order_seconds; 0 = off)", true},
       {"lns_seconds", &Tuning::lns_seconds, 0, 3600, false,
        "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)", true},
       {"lns_share", &Tuning::lns_share, 0, 1, false,

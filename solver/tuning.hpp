@@ -42,6 +42,8 @@ struct Tuning {
   double shift_share = 0;    // with a time limit: this share of the time left, if more
   double transfer_seconds = 0.5;  // the ends of N 16 shortened and moved into the best at N >= 32
   double transfer_share = 0;    // with a time limit: this share of the time left, if more
+  double order_seconds = 1;  // the tabu search on the best schedule's device orders
+  double order_share = 0;    // with a time limit: this share of the time left, if more
   double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
   // With a time limit: the neighbourhood search may use this share of the
   // time left when it starts, if that is more than lns_seconds. Off by

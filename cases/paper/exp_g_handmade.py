@@ -59,15 +59,18 @@ ENDS_SECONDS = 120
 # Then the one-device relaxation (solver/makespan/device_relaxation): V-Min,
 # 16 stages, F=B=W=1 proves the hand-made 155 at N 16 in 7 s, 251 at N 32 in 45 s.
 RELAXATION_SECONDS = 120
-# The shift search, the end transfer (N >= 32), then the neighbourhood search
-# may use this share of the time left when each starts (off in the default
-# search: `--tune shift_share`, `--tune transfer_share`, `--tune lns_share`,
-# docs/algorithms.md).
+# The shift search, the end transfer (N >= 32), the tabu search on device
+# orders, then the neighbourhood search may use this share of the time left
+# when each starts (off in the default search: `--tune shift_share`,
+# `--tune transfer_share`, `--tune order_share`, `--tune lns_share`,
+# docs/algorithms.md). The orders' share: interleaved zero bubble, 16 ranks,
+# N 128, needs 1-2 s of them for its first gain, past their default 1 s.
 SHIFT_SHARE = 0.4
 TRANSFER_SHARE = 0.4
+ORDER_SHARE = 0.3
 LNS_SHARE = 0.5
 TUNING = ["--tune", f"shift_share={SHIFT_SHARE}", "--tune", f"transfer_share={TRANSFER_SHARE}",
-          "--tune", f"lns_share={LNS_SHARE}"]
+          "--tune", f"order_share={ORDER_SHARE}", "--tune", f"lns_share={LNS_SHARE}"]
 
 COLUMNS = ["name", "scheme", "stages", "nmicros", "spans", "status", "reason", "hand_makespan", "hand_peak_memory",
            "search_nmicros", "tessel_makespan", "bound", "gap", "gap_percent", "hand_gap_percent", "ratio",
@@ -254,7 +257,8 @@ def ends_bound(tessel, row, placement):
     """The makespan bound the search proves with the exact ends given ENDS_SECONDS and then the one-device
     relaxation RELAXATION_SECONDS, and the argument that gave it ((None, None): no answer)."""
     limit = 2 * (ENDS_SECONDS + RELAXATION_SECONDS) + TIME_LIMIT  # each gets at most half the time left
-    no_improvements = [f"{knob}=0" for knob in ("shift_seconds", "transfer_seconds", "lns_seconds", "improve_seconds")]
+    no_improvements = [f"{knob}=0" for knob in ("shift_seconds", "transfer_seconds", "order_seconds", "lns_seconds",
+                                                 "improve_seconds")]
     args = [tessel, "search", "--placement", placement, "--memory", row["hand_peak_memory"], "--total-micros",
             str(row["search_nmicros"]), "--json", "--quiet", "--threads", "1", "--time-limit", str(limit),
             "--tune", f"ends_seconds={ENDS_SECONDS}", "--tune", f"relaxation_seconds={RELAXATION_SECONDS}"]
@@ -349,7 +353,7 @@ def markdown(rows, time_limit, seconds):
              "backward, W weight gradient; the DeepSeek schemes get B as their I): the hand-made schedule "
              "(`tessel generate SCHEME --stages S --nmicros N --span ... --placement-out`) judged by `tessel verify`, "
              "then `tessel search --placement ... --memory <the hand-made peak of every device> --total-micros N "
-             f"--threads 1 --time-limit {time_limit} --tune shift_share={SHIFT_SHARE} --tune transfer_share={TRANSFER_SHARE} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
+             f"--threads 1 --time-limit {time_limit} --tune shift_share={SHIFT_SHARE} --tune transfer_share={TRANSFER_SHARE} --tune order_share={ORDER_SHARE} --tune lns_share={LNS_SHARE}`, its schedule (unrolled to N when it is a repetend) judged by "
              "`tessel verify`. dualpipe holds N/2 micro-batch pairs, so its search runs with N/2. Bound: the "
              "search's lower bound on the makespan at N; gap = tessel - bound. Verdict: tessel's makespan "
              "`<`, `=` or `>` the hand-made one. Seconds: the search process's wall time.", "",

@@ -15,6 +15,7 @@
 #include "solver/makespan/candidates.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <thread>
@@ -29,6 +30,7 @@
 #include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/modulo_compacted.hpp"
 #include "solver/makespan/neighbourhood.hpp"
+#include "solver/makespan/order_moves.hpp"
 #include "solver/makespan/repetend_variants.hpp"
 #include "solver/makespan/shift_search.hpp"
 #include "solver/makespan_bound.hpp"
@@ -322,6 +324,82 @@ std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, co
   return built;
 }
 
+// The best's device orders changed one move at a time (order_moves.hpp);
+// listed only when it shortened the best.
+std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const Schedule& start, Time bound) {
+  if (input.order_seconds <= 0 || input.options.deadline.expired() || !order_moves_apply(start)) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  const Deadline deadline = input.options.deadline.within_budget(input.order_seconds, input.order_share);
+  if (input.options.progress)
+    input.options.progress("device orders: tabu search from the best (" + std::to_string(makespan(start)) + ")");
+  OrderMovesStats stats;
+  Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats, offer_below(input, makespan(start)));
+  if (makespan(improved) >= makespan(start)) return std::nullopt;
+  BuiltCandidate built;
+  built.summary.name = "improve: device orders";
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(improved);
+  built.summary.seconds = seconds_since(begin);
+  built.summary.note = "the best's (" + std::to_string(makespan(start)) +
+                       ") device orders, one instance moved per step along the longest path (tabu search): " +
+                       std::to_string(stats.improvements) + " shorter schedules in " + std::to_string(stats.steps) +
+                       " steps, " + std::to_string(stats.evaluations) + " orders run, " +
+                       std::to_string(stats.restarts) + " restarts";
+  built.schedule = improved;
+  built.at_total = std::move(improved);
+  return built;
+}
+
+// With two threads or more, the tabu search on device orders runs beside
+// the solved bounds, which leave the second core idle for seconds (16
+// ranks: the one-device relaxation and the exact ends take 2-3 s of a
+// default search's 4.5): for at least its budget, and until the bounds are
+// done. Its schedule is offered from this thread once both are done.
+bool orders_beside_bounds(const CandidateInput& input, const Schedule& start) {
+  return input.options.threads >= 2 && input.order_seconds > 0 && order_moves_apply(start) &&
+         !input.options.deadline.sibling_stop;
+}
+
+std::optional<BuiltCandidate> raise_bounds_beside_orders(const CandidateInput& input, Candidates& result,
+                                                          const Schedule& start) {
+  const auto begin = std::chrono::steady_clock::now();
+  const double budget = input.options.deadline.within_budget(input.order_seconds, input.order_share).seconds_left();
+  StopFlag stop_orders{false};
+  std::atomic<bool> orders_done{false};
+  CandidateInput order_input = input;
+  order_input.offer = nullptr;
+  order_input.order_seconds = 3600;  // until stopped: the plan's deadline or the flag
+  order_input.order_share = 0;
+  order_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_orders);
+  std::optional<BuiltCandidate> reordered;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      reordered = order_candidate(order_input, start, result.bound.value);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    orders_done = true;
+  });
+  try {
+    result.ends_asked_at = makespan(start);
+    result.bound = raised_by_solved_bounds(*input.placement, input.total_micros, input.options, makespan(start),
+                                           result.bound, 0.5, &result.ends_ran, &start);
+  } catch (...) {
+    stop_orders = true;
+    worker.join();
+    throw;
+  }
+  while (!orders_done && makespan(start) > result.bound.value && seconds_since(begin) < budget &&
+         !input.options.deadline.expired())
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  stop_orders = true;
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  if (reordered) reordered->summary.note += " (beside the solved bounds)";
+  return reordered;
+}
+
 // Windows of the candidates re-solved one at a time (neighbourhood.hpp),
 // from the shortest once each is compacted (a longer one may hide more
 // slack), the others as restarts; listed only when it shortened the best.
@@ -479,7 +557,15 @@ Candidates build_candidates(const CandidateInput& input) {
   // asks them afterwards if it is not.
   const bool wide = relative_gap(makespan(*start), bound.value) > input.gap_to_try_others;
   const SearchOptions& options = input.options;
-  if (wide && !options.deadline.expired() && solved_bounds_on(options)) {
+  bool orders_searched = false;
+  if (wide && !options.deadline.expired() && solved_bounds_on(options) && orders_beside_bounds(input, *start)) {
+    orders_searched = true;
+    if (std::optional<BuiltCandidate> reordered = raise_bounds_beside_orders(input, result, *start)) {
+      candidates.push_back(std::move(*reordered));
+      offer_new(input, candidates, offered, shortest);
+      start = &*candidates.back().at_total;
+    }
+  } else if (wide && !options.deadline.expired() && solved_bounds_on(options)) {
     result.ends_asked_at = makespan(*start);
     bound = raised_by_solved_bounds(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
                                     &result.ends_ran, start);
@@ -495,6 +581,15 @@ Candidates build_candidates(const CandidateInput& input) {
   if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start)) {
     candidates.push_back(std::move(*transferred));
     offer_new(input, candidates, offered, shortest);
+    start = &*candidates.back().at_total;
+    if (makespan(*start) <= bound.value) return result;
+  }
+  std::optional<BuiltCandidate> reordered;
+  if (!orders_searched) reordered = order_candidate(input, *start, bound.value);
+  if (reordered) {
+    candidates.push_back(std::move(*reordered));
+    offered = candidates.size();  // each of its gains was offered as it came
+    shortest = candidates.back().summary.makespan;
     start = &*candidates.back().at_total;
     if (makespan(*start) <= bound.value) return result;
   }

@@ -31,6 +31,8 @@ struct CandidateInput {
   double shift_share = 0;      // with a deadline: at least this share of the time left (see tuning.hpp)
   double transfer_seconds = 0.5;  // the ends of a smaller N moved into the best (0: skip)
   double transfer_share = 0;    // with a deadline: at least this share of the time left
+  double order_seconds = 1;    // the tabu search on the best's device orders (0: skip)
+  double order_share = 0;      // with a deadline: at least this share of the time left
   double lns_seconds = 0.5;    // the large-neighbourhood search from the best candidate (0: skip)
   double lns_share = 0;        // with a deadline: at least this share of the time left (see tuning.hpp)
   double improve_share = 0;    // the same for the improvement by the full search

@@ -50,5 +50,5 @@ TEST_CASE("tuning: the makespan phases' knobs are the ones marked as phase budge
     CHECK(knob.phase_budget == (makespan_phase && std::string(knob.name) != "plan_seconds"));
     marked += knob.phase_budget;
   }
-  CHECK(marked == 14);
+  CHECK(marked == 16);
 }
