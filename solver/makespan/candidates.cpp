@@ -333,7 +333,8 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
   if (input.options.progress)
     input.options.progress("device orders: tabu search from the best (" + std::to_string(makespan(start)) + ")");
   OrderMovesStats stats;
-  Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats, offer_below(input, makespan(start)));
+  Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats,
+                                             offer_below(input, makespan(start)));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
   BuiltCandidate built;
   built.summary.name = "improve: device orders";
@@ -371,11 +372,12 @@ std::optional<BuiltCandidate> raise_bounds_beside_orders(const CandidateInput& i
   order_input.order_seconds = 3600;  // until stopped: the plan's deadline or the flag
   order_input.order_share = 0;
   order_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_orders);
+  const Time closed_bound = result.bound.value;  // the worker stops there; the bounds raise result.bound
   std::optional<BuiltCandidate> reordered;
   std::exception_ptr failure;
   std::thread worker([&] {
     try {
-      reordered = order_candidate(order_input, start, result.bound.value);
+      reordered = order_candidate(order_input, start, closed_bound);
     } catch (...) {
       failure = std::current_exception();
     }

@@ -13,6 +13,7 @@
 #include "classic/schemes.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/device_relaxation.hpp"
+#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan_bound.hpp"
 #include "tests/support.hpp"
 
@@ -113,6 +114,23 @@ inline SearchOptions options_for(const std::string& backend, const std::vector<M
   options.memory_limit = limits;
   options.deadline = Deadline::after_seconds(seconds);
   return options;
+}
+
+// The GPipe rule's list schedule (every forward first) when it fits the
+// limits, else the best of the list portfolio: an improvement's start with
+// room to shorten.
+inline Schedule poor_start(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
+  std::optional<std::vector<Instance>> gpipe =
+      list_schedule(placement, limits, nmicros, {ListRule::GPipe, nmicros, true});
+  Schedule schedule = empty_schedule(placement, limits, nmicros);
+  if (gpipe) {
+    schedule.instances = *gpipe;
+    sort_instances(schedule);
+    if (verify_schedule(schedule).valid) return schedule;
+  }
+  std::optional<ListBest> best = best_list_schedule(placement, limits, nmicros);
+  REQUIRE(best);
+  return best->schedule;
 }
 
 // A hand-made schedule as an improvement's start: the solver's view of its

@@ -9,7 +9,6 @@
 
 #include <random>
 
-#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/order_moves.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
@@ -21,22 +20,7 @@ namespace {
 
 using testing::checked_within;
 using testing::hand_start;
-
-// The GPipe rule's list schedule (every forward first) when it fits the
-// limits, else the best of the list portfolio: a start with room to shorten.
-Schedule poor_start(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
-  std::optional<std::vector<Instance>> gpipe =
-      list_schedule(placement, limits, nmicros, {ListRule::GPipe, nmicros, true});
-  Schedule schedule = empty_schedule(placement, limits, nmicros);
-  if (gpipe) {
-    schedule.instances = *gpipe;
-    sort_instances(schedule);
-    if (testing::verify_schedule(schedule).valid) return schedule;
-  }
-  std::optional<ListBest> best = best_list_schedule(placement, limits, nmicros);
-  REQUIRE(best);
-  return best->schedule;
-}
+using testing::poor_start;
 
 }  // namespace
 

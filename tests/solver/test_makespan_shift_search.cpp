@@ -11,7 +11,6 @@
 
 #include <random>
 
-#include "solver/makespan/list_scheduling.hpp"
 #include "solver/makespan/shift_search.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
@@ -23,23 +22,8 @@ namespace {
 
 using testing::checked_within;
 using testing::hand_start;
+using testing::poor_start;
 using testing::options_for;
-
-// The worst list schedule of the portfolio's GPipe rule when it fits, else
-// the best of the portfolio: a start with room to shorten.
-Schedule poor_start(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
-  std::optional<std::vector<Instance>> gpipe =
-      list_schedule(placement, limits, nmicros, {ListRule::GPipe, nmicros, true});
-  Schedule schedule = empty_schedule(placement, limits, nmicros);
-  if (gpipe) {
-    schedule.instances = *gpipe;
-    sort_instances(schedule);
-    if (testing::verify_schedule(schedule).valid) return schedule;
-  }
-  std::optional<ListBest> best = best_list_schedule(placement, limits, nmicros);
-  REQUIRE(best);
-  return best->schedule;
-}
 
 }  // namespace
 
