@@ -58,8 +58,8 @@ const std::vector<TuningKnob>& tuning_knobs() {
        "(if more than transfer_seconds; 0 = off)", true},
       {"order_seconds", &Tuning::order_seconds, 0, 3600, false,
        "makespan: seconds for the tabu search on the best schedule's per-device orders (with 2+ threads "
-       "beside the solved bounds, at least this long; else after the end transfer; blocks on one device each; "
-       "0 = skip); it stops early at the bound", true},
+       "beside the solved bounds, shift search and end transfer, at least this long; else after the end "
+       "transfer; blocks on one device each; 0 = skip); it stops early at the bound", true},
       {"order_share", &Tuning::order_share, 0, 1, false,
        "makespan, with --time-limit: the order search may use this share of the time left when it starts "
        "(if more than order_seconds; 0 = off)", true},

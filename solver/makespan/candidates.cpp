@@ -351,56 +351,62 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
   return built;
 }
 
-// With two threads or more, the tabu search on device orders runs beside
-// the solved bounds, which leave the second core idle for seconds (16
-// ranks: the one-device relaxation and the exact ends take 2-3 s of a
-// default search's 4.5): for at least its budget, and until the bounds are
-// done. Its schedule is offered from this thread once both are done.
-bool orders_beside_bounds(const CandidateInput& input, const Schedule& start) {
-  return input.options.threads >= 2 && input.order_seconds > 0 && order_moves_apply(start) &&
-         !input.options.deadline.sibling_stop;
-}
-
-std::optional<BuiltCandidate> raise_bounds_beside_orders(const CandidateInput& input, Candidates& result,
-                                                          const Schedule& start) {
-  const auto begin = std::chrono::steady_clock::now();
-  const double budget = input.options.deadline.within_budget(input.order_seconds, input.order_share).seconds_left();
-  StopFlag stop_orders{false};
-  std::atomic<bool> orders_done{false};
-  CandidateInput order_input = input;
-  order_input.offer = nullptr;
-  order_input.order_seconds = 3600;  // until stopped: the plan's deadline or the flag
-  order_input.order_share = 0;
-  order_input.options.deadline = input.options.deadline.with_sibling_stop(&stop_orders);
-  const Time closed_bound = result.bound.value;  // the worker stops there; the bounds raise result.bound
-  std::optional<BuiltCandidate> reordered;
-  std::exception_ptr failure;
-  std::thread worker([&] {
-    try {
-      reordered = order_candidate(order_input, start, closed_bound);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    orders_done = true;
-  });
-  try {
-    result.ends_asked_at = makespan(start);
-    result.bound = raised_by_solved_bounds(*input.placement, input.total_micros, input.options, makespan(start),
-                                           result.bound, 0.5, &result.ends_ran, &start);
-  } catch (...) {
-    stop_orders = true;
-    worker.join();
-    throw;
+// With two threads or more, the tabu search on device orders runs on its
+// own thread beside the solver phases that follow the constructions (the
+// solved bounds, the shift search, the end transfer), which keep one core
+// busy and leave the other idle (16 ranks: 2-3 s of a default search's 4.5):
+// from a copy of the best, for at least its budget and until those phases
+// are done. Its schedule is offered from this thread when it is collected.
+class OrdersBeside {
+ public:
+  static bool wanted(const CandidateInput& input, const Schedule& start) {
+    return input.options.threads >= 2 && input.order_seconds > 0 && order_moves_apply(start) &&
+           !input.options.deadline.sibling_stop;
   }
-  while (!orders_done && makespan(start) > result.bound.value && seconds_since(begin) < budget &&
-         !input.options.deadline.expired())
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  stop_orders = true;
-  worker.join();
-  if (failure) std::rethrow_exception(failure);
-  if (reordered) reordered->summary.note += " (beside the solved bounds)";
-  return reordered;
-}
+  OrdersBeside(const CandidateInput& input, const Schedule& start, Time bound)
+      : input_(input), start_(start), begin_(std::chrono::steady_clock::now()) {
+    budget_ = input.options.deadline.within_budget(input.order_seconds, input.order_share).seconds_left();
+    CandidateInput own = input;
+    own.offer = nullptr;
+    own.order_seconds = 3600;  // until stopped: the plan's deadline or the flag
+    own.order_share = 0;
+    own.options.deadline = input.options.deadline.with_sibling_stop(&stop_);
+    worker_ = std::thread([this, own, bound] {
+      try {
+        found_ = order_candidate(own, start_, bound);
+      } catch (...) {
+        failure_ = std::current_exception();
+      }
+      done_ = true;
+    });
+  }
+  ~OrdersBeside() { stop(); }
+  // Waits until the search had its budget (or ended, or `settled`: the best
+  // is at the bound), stops it and returns its candidate.
+  std::optional<BuiltCandidate> collect(bool settled) {
+    while (!done_ && !settled && seconds_since(begin_) < budget_ && !input_.options.deadline.expired())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    stop();
+    if (failure_) std::rethrow_exception(failure_);
+    if (found_) found_->summary.note += " (beside the solver phases)";
+    return std::move(found_);
+  }
+
+ private:
+  void stop() {
+    stop_ = true;
+    if (worker_.joinable()) worker_.join();
+  }
+  const CandidateInput& input_;
+  const Schedule start_;  // a copy: the candidates it came from may move
+  const std::chrono::steady_clock::time_point begin_;
+  double budget_ = 0;
+  StopFlag stop_{false};
+  std::atomic<bool> done_{false};
+  std::optional<BuiltCandidate> found_;
+  std::exception_ptr failure_;
+  std::thread worker_;
+};
 
 // Windows of the candidates re-solved one at a time (neighbourhood.hpp),
 // from the shortest once each is compacted (a longer one may hide more
@@ -559,42 +565,46 @@ Candidates build_candidates(const CandidateInput& input) {
   // asks them afterwards if it is not.
   const bool wide = relative_gap(makespan(*start), bound.value) > input.gap_to_try_others;
   const SearchOptions& options = input.options;
-  bool orders_searched = false;
-  if (wide && !options.deadline.expired() && solved_bounds_on(options) && orders_beside_bounds(input, *start)) {
-    orders_searched = true;
-    if (std::optional<BuiltCandidate> reordered = raise_bounds_beside_orders(input, result, *start)) {
-      candidates.push_back(std::move(*reordered));
-      offer_new(input, candidates, offered, shortest);
-      start = &*candidates.back().at_total;
-    }
-  } else if (wide && !options.deadline.expired() && solved_bounds_on(options)) {
+  std::optional<OrdersBeside> orders;
+  if (OrdersBeside::wanted(input, *start)) orders.emplace(input, *start, bound.value);
+  if (wide && !options.deadline.expired() && solved_bounds_on(options)) {
     result.ends_asked_at = makespan(*start);
     bound = raised_by_solved_bounds(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
                                     &result.ends_ran, start);
   }
-  if (makespan(*start) <= bound.value) return result;
-  if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {
-    candidates.push_back(std::move(*shifted));
-    offered = candidates.size();  // each of its gains was offered as it came
-    shortest = candidates.back().summary.makespan;
-    start = &*candidates.back().at_total;
-    if (makespan(*start) <= bound.value) return result;
+  const bool settled = makespan(*start) <= bound.value;
+  if (!settled) {
+    if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {
+      candidates.push_back(std::move(*shifted));
+      offered = candidates.size();  // each of its gains was offered as it came
+      shortest = candidates.back().summary.makespan;
+      start = &*candidates.back().at_total;
+    }
   }
-  if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start)) {
-    candidates.push_back(std::move(*transferred));
-    offer_new(input, candidates, offered, shortest);
-    start = &*candidates.back().at_total;
-    if (makespan(*start) <= bound.value) return result;
+  if (!settled && makespan(*start) > bound.value) {
+    if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start)) {
+      candidates.push_back(std::move(*transferred));
+      offer_new(input, candidates, offered, shortest);
+      start = &*candidates.back().at_total;
+    }
   }
-  std::optional<BuiltCandidate> reordered;
-  if (!orders_searched) reordered = order_candidate(input, *start, bound.value);
-  if (reordered) {
+  std::optional<BuiltCandidate> reordered = orders ? orders->collect(makespan(*start) <= bound.value)
+                                            : makespan(*start) > bound.value ? order_candidate(input, *start, bound.value)
+                                                                             : std::nullopt;
+  if (reordered && *reordered->summary.makespan < makespan(*start)) {
     candidates.push_back(std::move(*reordered));
-    offered = candidates.size();  // each of its gains was offered as it came
-    shortest = candidates.back().summary.makespan;
+    if (orders) {
+      offer_new(input, candidates, offered, shortest);
+    } else {
+      offered = candidates.size();  // each of its gains was offered as it came
+      shortest = candidates.back().summary.makespan;
+    }
     start = &*candidates.back().at_total;
-    if (makespan(*start) <= bound.value) return result;
+  } else if (reordered) {
+    candidates.push_back(std::move(*reordered));  // listed: it shortened the start it was given
+    offer_new(input, candidates, offered, shortest);
   }
+  if (makespan(*start) <= bound.value) return result;
   if (side_by_side(input)) {
     SideBySide improved = improved_side_by_side(input, result, *start);
     if (improved.neighbourhoods) {
