@@ -41,6 +41,20 @@
 namespace tessel {
 namespace {
 
+// An aperiodic schedule at N, listed as a candidate.
+BuiltCandidate aperiodic_candidate(std::string name, Schedule schedule,
+                                   std::chrono::steady_clock::time_point begin, std::string note) {
+  BuiltCandidate built;
+  built.summary.name = std::move(name);
+  built.summary.shape = Shape::Aperiodic;
+  built.summary.makespan = makespan(schedule);
+  built.summary.seconds = seconds_since(begin);
+  built.summary.note = std::move(note);
+  built.schedule = schedule;
+  built.at_total = std::move(schedule);
+  return built;
+}
+
 BuiltCandidate repetend_candidate(const CandidateInput& input) {
   const auto begin = std::chrono::steady_clock::now();
   BuiltCandidate built;
@@ -69,15 +83,8 @@ std::optional<BuiltCandidate> modulo_candidate(const CandidateInput& input, Time
   const auto begin = std::chrono::steady_clock::now();
   std::optional<Schedule> compact = modulo_compacted(*input.period->schedule, input.total_micros);
   if (!compact || makespan(*compact) >= repetend_makespan) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "modulo, compacted";
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(*compact);
-  built.summary.note = "the repetend's pattern for every micro-batch, each instance then as early as it can";
-  built.summary.seconds = seconds_since(begin);
-  built.schedule = compact;
-  built.at_total = std::move(compact);
-  return built;
+  return aperiodic_candidate("modulo, compacted", std::move(*compact), begin,
+                             "the repetend's pattern for every micro-batch, each instance then as early as it can");
 }
 
 // Listed only when a variant beats the search's own window at N.
@@ -155,13 +162,10 @@ BuiltCandidate list_candidate(const CandidateInput& input) {
                              : "no rule fits the memory limits";
     return built;
   }
-  built.summary.name = std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
-                       std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded");
-  built.summary.makespan = makespan(best->schedule);
-  built.summary.note = "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits";
-  built.schedule = best->schedule;
-  built.at_total = best->schedule;
-  return built;
+  return aperiodic_candidate(std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
+                                 std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded"),
+                             std::move(best->schedule), begin,
+                             "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits");
 }
 
 // Only a placement of a family's stage shape gives one; otherwise nothing
@@ -173,16 +177,9 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
   const Replay* best = nullptr;
   for (const Replay& replay : replays)
     if (!best || makespan(replay.schedule) < makespan(best->schedule)) best = &replay;
-  BuiltCandidate built;
-  built.summary.name = "replay: " + best->family;
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(best->schedule);
-  built.summary.note = "the family's own order run on this placement (best of " + std::to_string(replays.size()) +
-                       " fitting families)";
-  built.schedule = best->schedule;
-  built.at_total = best->schedule;
-  built.summary.seconds = seconds_since(begin);
-  return built;
+  return aperiodic_candidate("replay: " + best->family, best->schedule, begin,
+                             "the family's own order run on this placement (best of " +
+                                 std::to_string(replays.size()) + " fitting families)");
 }
 
 // The constructions that need no solver, appended: the list schedules and
@@ -226,18 +223,12 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
     return std::nullopt;  // an encoding past its budget: too large to improve this way
   }
   if (!result.schedule) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "improve: full search";
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(*result.schedule);
-  built.summary.seconds = seconds_since(begin);
   const bool proven = result.status == SearchStatus::Found;
-  built.summary.note = std::string("the full encoding started from the best candidate (") +
-                       std::to_string(makespan(start)) + ")" +
-                       (proven ? ", optimal for this N" : ", stopped by its time budget");
+  BuiltCandidate built = aperiodic_candidate(
+      "improve: full search", std::move(*result.schedule), begin,
+      "the full encoding started from the best candidate (" + std::to_string(makespan(start)) + ")" +
+          (proven ? ", optimal for this N" : ", stopped by its time budget"));
   if (proven) built.proven_lower_bound = result.proven_lower_bound;
-  built.schedule = result.schedule;
-  built.at_total = result.schedule;
   return built;
 }
 
@@ -260,21 +251,15 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
   ShiftStats stats;
   Schedule improved = improve_by_shifts(start, options, bound, &stats, offer_below(input, makespan(start)));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "improve: shifts";
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(improved);
-  built.summary.seconds = seconds_since(begin);
-  built.summary.note = "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
+  return aperiodic_candidate(
+      "improve: shifts", std::move(improved), begin,
+      "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
                        std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
                        std::to_string(stats.improvements) + " shorter schedules in " +
                        std::to_string(stats.encodings) + " encodings" +
                        (stats.questions_out_of_time ? " (" + std::to_string(stats.questions_out_of_time) +
                                                           " questions out of their share)"
-                                                    : "");
-  built.schedule = improved;
-  built.at_total = std::move(improved);
-  return built;
+                                                    : ""));
 }
 
 // The ends of a schedule of kTransferMicros shortened there and moved into
@@ -309,19 +294,13 @@ std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, co
   TransferStats stats;
   std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
   if (!spliced) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "improve: ends of N " + std::to_string(kTransferMicros);
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(*spliced);
-  built.summary.seconds = seconds_since(begin);
-  built.summary.note = "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
+  return aperiodic_candidate(
+      "improve: ends of N " + std::to_string(kTransferMicros), std::move(*spliced), begin,
+      "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
                        std::to_string(kTransferMicros) + "-micro-batch schedule shortened to " +
                        std::to_string(makespan(small_best)) + " (from " + std::to_string(makespan(*small_start)) +
                        "), " + std::to_string(stats.fitted) + " of " + std::to_string(stats.tried) +
-                       " spliced orders within the limits";
-  built.schedule = spliced;
-  built.at_total = std::move(spliced);
-  return built;
+                       " spliced orders within the limits");
 }
 
 // The best's device orders changed one move at a time (order_moves.hpp);
@@ -336,19 +315,13 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
   Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats,
                                              offer_below(input, makespan(start)));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "improve: device orders";
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(improved);
-  built.summary.seconds = seconds_since(begin);
-  built.summary.note = "the best's (" + std::to_string(makespan(start)) +
+  return aperiodic_candidate(
+      "improve: device orders", std::move(improved), begin,
+      "the best's (" + std::to_string(makespan(start)) +
                        ") device orders, one instance moved per step along the longest path (tabu search): " +
                        std::to_string(stats.improvements) + " shorter schedules in " + std::to_string(stats.steps) +
                        " steps, " + std::to_string(stats.evaluations) + " orders run, " +
-                       std::to_string(stats.restarts) + " restarts";
-  built.schedule = improved;
-  built.at_total = std::move(improved);
-  return built;
+                       std::to_string(stats.restarts) + " restarts");
 }
 
 // With two threads or more, the tabu search on device orders runs on its
@@ -438,19 +411,13 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
                      " candidates, from the shortest (" + std::to_string(*before) + ")");
   Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, offer_below(input, *before));
   if (improved.instances.empty() || makespan(improved) >= *before) return std::nullopt;
-  BuiltCandidate built;
-  built.summary.name = "improve: neighbourhoods";
-  built.summary.shape = Shape::Aperiodic;
-  built.summary.makespan = makespan(improved);
-  built.summary.seconds = seconds_since(begin);
-  built.summary.note = "candidates compacted, then windows re-solved: " + std::to_string(stats.improvements) +
+  return aperiodic_candidate(
+      "improve: neighbourhoods", std::move(improved), begin,
+      "candidates compacted, then windows re-solved: " + std::to_string(stats.improvements) +
                        " shortened it, " + std::to_string(stats.moves) + " moves of " +
                        std::to_string(stats.windows) + " windows (" + std::to_string(stats.timeouts) + " out of time) in " +
                        std::to_string(stats.rounds) +
-                       " rounds, " + std::to_string(stats.restarts) + " restarts";
-  built.schedule = improved;
-  built.at_total = std::move(improved);
-  return built;
+                       " rounds, " + std::to_string(stats.restarts) + " restarts");
 }
 
 // With two threads or more, the two improvements run side by side: the
