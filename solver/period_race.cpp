@@ -107,7 +107,13 @@ class Race {
     PeriodRaceOutcome result;
     result.proven_lower_bound = lowest_open();
     result.gave_up = result.proven_lower_bound <= question_.last_period && !answered();
-    if (result.proven_lower_bound <= question_.last_period) result.found = answered() ? std::move(solution_) : best_unproven();
+    if (result.proven_lower_bound <= question_.last_period) {
+      std::optional<SatisfiedPeriod> solved = answered() ? std::move(solution_) : best_unproven();
+      if (program_found_ && (!solved || program_found_->period < solved->period))
+        result.by_program = std::move(program_found_);
+      else
+        result.found = std::move(solved);
+    }
     for (auto& [key, call] : calls_) calls.push_back(call);
     return result;
   }
@@ -127,8 +133,17 @@ class Race {
   // and, when that one is satisfiable, its own-configuration solver answered.
   bool answered() const {
     const int low = lowest_open();
-    return low > question_.last_period || (solution_ && solution_->period == low);
+    return low > question_.last_period || found_period() == low;
   }
+  // The smallest period with a repetend in hand: from the own
+  // configuration's solver or the program.
+  int found_period() const {
+    int period = 1 << 30;
+    if (solution_) period = solution_->period;
+    if (program_found_) period = std::min(period, program_found_->period);
+    return period;
+  }
+  bool by_program(int period) const { return question_.program && period <= question_.program_last; }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
   // Given up below a period found satisfiable: the smallest such period's
@@ -174,7 +189,7 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_rival(bool& later) {
     const int last_rival = question_.last_feasible ? question_.last_period - 1 : question_.last_period;
     for (int period = lowest_open(); period < next_period_ && period < first_sat_ && period <= last_rival; ++period) {
-      if (state(period) != PeriodState::Open || jobs_.count(period)) continue;
+      if (state(period) != PeriodState::Open || jobs_.count(period) || by_program(period)) continue;
       const double waited = own_seconds(period);
       for (int configuration : rivals_) {
         if (tried_.count({period, configuration})) continue;
@@ -208,6 +223,10 @@ class Race {
 
   void run(const std::shared_ptr<Attempt>& attempt) {
     const Deadline deadline = deadline_.with_sibling_stop(attempt->stop.get());
+    if (by_program(attempt->period)) {
+      run_program(attempt, deadline);
+      return;
+    }
     BackendSettings settings = options_.backend_settings;
     settings.configuration = attempt->configuration;
     const auto begin = std::chrono::steady_clock::now();
@@ -228,6 +247,25 @@ class Race {
     changed_.notify_all();
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
     settle(attempt, answer, backend, encoding);
+  }
+
+  // The period decided by the program; its repetend kept when satisfiable.
+  void run_program(const std::shared_ptr<Attempt>& attempt, const Deadline& deadline) {
+    const auto begin = std::chrono::steady_clock::now();
+    ChainPeriod decided = question_.program(attempt->period, deadline);
+    std::string how = question_.program_name;
+    if (decided.phase_choices > 0)
+      how += " over " + std::to_string(decided.phase_choices) + " phase choices of the all-device blocks";
+    record(*attempt, decided.answer, seconds_since(begin), how);
+
+    std::lock_guard<std::mutex> lock(mutex_);
+    changed_.notify_all();
+    running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
+    if (decided.answer == Answer::Sat && (!program_found_ || attempt->period < program_found_->period))
+      program_found_ = ProgramPeriod{attempt->period, std::move(decided.starts)};
+    std::unique_ptr<Backend> none;
+    ModuloEncoding unused;
+    settle(attempt, decided.answer, none, unused);
   }
 
   // The period's question whole, or (cubes on, own configuration) in slices
@@ -430,14 +468,16 @@ class Race {
       // once the period is split its own solver works on cubes, and a
       // rival's model (checked like any other) is taken instead.
       const bool schedule_source = attempt->configuration == own_configuration_ || jobs_.count(attempt->period);
-      if (schedule_source && (!solution_ || attempt->period < solution_->period))
+      if (by_program(attempt->period)) {
+        // program_found_ holds its repetend
+      } else if (schedule_source && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
       else if (!schedule_source && (!spare_ || attempt->period < spare_->period))
         spare_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};  // for a time-out
       // Larger periods are moot; so are rivals on this one (the schedule
       // comes from the own configuration, which keeps running) and, once
       // the own configuration has the schedule, the other cube workers.
-      const bool own_answered = solution_ && solution_->period == attempt->period;
+      const bool own_answered = found_period() == attempt->period;
       stop_where([&](const Attempt& other) {
         return other.period > attempt->period ||
                (other.period == attempt->period && (other.configuration != own_configuration_ || own_answered));
@@ -470,10 +510,12 @@ class Race {
     stop_where([](const Attempt&) { return true; });
   }
 
-  void record(const Attempt& attempt, Answer answer, double seconds) {
+  // `how`: the program's name and what it tried, for a period it decided.
+  void record(const Attempt& attempt, Answer answer, double seconds, const std::string& how = "") {
     const bool own = attempt.configuration == own_configuration_;
     std::ostringstream what;
     what << question_.label << "period " << attempt.period;
+    if (!how.empty()) what << " (" << how << ")";
     if (!own) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
     if (answer == Answer::Unknown && attempt.stop->load())
       what << (attempt.yielded ? " (stopped: the period was split into cubes)" : " (stopped: moot)");
@@ -508,6 +550,7 @@ class Race {
   std::vector<std::shared_ptr<Attempt>> running_;
   std::optional<SatisfiedPeriod> solution_;
   std::optional<SatisfiedPeriod> spare_;  // a rival's model, used only if the race gives up before solution_
+  std::optional<ProgramPeriod> program_found_;  // the smallest period the program found satisfiable
   std::exception_ptr failure_;
   std::map<std::pair<int, int>, SolverCall> calls_;
 };

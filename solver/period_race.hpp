@@ -19,6 +19,7 @@
 // hands back the smallest period found satisfiable, the best in hand.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 
 #include "model/placement.hpp"
 #include "solver/backend.hpp"
+#include "solver/chain_period.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/search_result.hpp"
 
@@ -42,10 +44,18 @@ struct SatisfiedPeriod {
   ModuloEncoding encoding;
 };
 
+// A period a dynamic program found satisfiable: one micro-batch's starts.
+struct ProgramPeriod {
+  int period = 0;
+  std::vector<int> starts;
+};
+
 struct PeriodRaceOutcome {
   // With gave_up, the smallest period found satisfiable before the race
-  // stopped, if any (the periods below it not all refuted).
+  // stopped, if any (the periods below it not all refuted): by a solver
+  // (`found`) or by the program (`by_program`), whichever is smaller.
   std::optional<SatisfiedPeriod> found;
+  std::optional<ProgramPeriod> by_program;
   int proven_lower_bound = 0;  // every period below it refuted
   bool gave_up = false;        // the deadline (or an encoding budget) struck first
 };
@@ -61,6 +71,14 @@ struct PeriodRaceQuestion {
   bool last_feasible = false;
   std::string label;  // "k=2 " for progress lines
   int threads = 2;
+  // Periods first_period .. program_last are decided by a dynamic program
+  // (solver/chain_period.hpp, crossed_chains.hpp) instead of a solver:
+  // exactly, so no rival races them and none is split into cubes. They are
+  // handed out in period order like the others, so that the solver's
+  // periods above them start beside the program's on the other threads.
+  std::function<ChainPeriod(int period, const Deadline&)> program;
+  std::string program_name;  // for progress lines and the report's calls
+  int program_last = 0;
 };
 
 // Calls of the race are appended to `calls` in period order.

@@ -212,6 +212,52 @@ ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgr
   return result;
 }
 
+// Several threads race the periods (period_race.hpp); one descends them.
+bool races_periods(const SearchOptions& options) {
+  return options.threads > 1 && std::max(1, options.periods_per_solver) == 1;
+}
+
+// The periods the program can afford from lower_bound on, raced on several
+// threads together with the solver's periods above them (period_race.hpp):
+// the program's periods are decided side by side, and the solver's start at
+// once instead of after the last of them (mllm, 32 devices, memory 8: the
+// program refutes 16-19 in 3.2 s on one thread, the solver 20-21). A period
+// the program found satisfiable comes back as `solution`, for the caller to
+// ask the modulo encoding's own window as on one thread; one the solver
+// found is left in outcome.solution with its solver in `backend`. A race
+// that gave up leaves its best repetend in hand in outcome.solution.
+ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram& program,
+                                    const SearchOptions& options, const Deadline& deadline, int max_in_flight,
+                                    int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
+                                    std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
+                                    WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  int program_last = lower_bound - 1;
+  while (program_last < last_period && program.affordable(program_last + 1)) ++program_last;
+  PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
+                              options.threads};
+  question.program = program.decide;
+  question.program_name = program.name;
+  question.program_last = program_last;
+  PeriodRaceOutcome raced = race_periods(question, options, deadline, calls);
+  const int proven = std::min(raced.proven_lower_bound, last_period + 1);
+  std::optional<ModuloSolution> by_program;
+  if (raced.by_program)
+    by_program = checked_solution(window, options.memory_limit, raced.by_program->period, raced.by_program->starts,
+                                  max_in_flight);
+  if (raced.found) {
+    backend = std::move(raced.found->backend);
+    encoding = std::move(raced.found->encoding);
+    const int period = raced.found->period;
+    outcome.solution = checked_solution(window, options.memory_limit, period,
+                                        decode_starts(*backend, encoding, period), max_in_flight);
+  }
+  if (raced.gave_up) {
+    if (by_program) outcome.solution = by_program;
+    return {std::nullopt, proven, true};
+  }
+  return {by_program, proven, false};
+}
+
 // Periods lower_bound .. last_period one after the other on this thread;
 // one solver per chunk of consecutive periods (see the file comment). The
 // solver of the satisfiable period is left in `backend` for the latency.
@@ -266,7 +312,7 @@ void solve_periods(const Placement& window, const SearchOptions& options, const 
                    int max_in_flight, int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
                    const std::string& label, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
                    WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  if (options.threads <= 1 || std::max(1, options.periods_per_solver) != 1) {
+  if (!races_periods(options)) {
     descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
                     encoding, outcome, calls);
     return;
@@ -344,25 +390,33 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   // the solver does not answer in time (a chain's is of least latency too).
   std::optional<ModuloSolution> program_window;
   Deadline solver_deadline = deadline;
-  if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
-    if (std::optional<PeriodProgram> program = period_program(window, options, max_in_flight)) {
-      ProgramPeriods by_program = decide_program_periods(window, *program, options, deadline, max_in_flight,
-                                                      lower_bound, last_period, calls);
-      lower_bound = by_program.next_period;
-      outcome.attempt.proven_lower_bound = lower_bound;
-      outcome.gave_up = by_program.gave_up;
-      program_window = by_program.solution;
-      if (program_window) {
-        last_period = lower_bound;
-        solver_deadline = deadline.within(kSolverWindowSeconds);
-      }
-    }
-
   std::unique_ptr<Backend> backend;
   ModuloEncoding encoding;
-  if (!outcome.gave_up && lower_bound <= last_period)  // else out of time, or every period below the bound
-    solve_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period,
-                  !capped && fallback.in_flight <= max_in_flight, rules, label, backend, encoding, outcome, calls);
+  const bool last_feasible = !capped && fallback.in_flight <= max_in_flight;
+  std::optional<PeriodProgram> program;
+  if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
+    program = period_program(window, options, max_in_flight);
+  if (program) {
+    ProgramPeriods by_program =
+        races_periods(options)
+            ? race_program_periods(window, *program, options, deadline, max_in_flight, lower_bound, last_period,
+                                   last_feasible, rules, backend, encoding, outcome, calls)
+            : decide_program_periods(window, *program, options, deadline, max_in_flight, lower_bound, last_period,
+                                     calls);
+    lower_bound = by_program.next_period;
+    outcome.attempt.proven_lower_bound = lower_bound;
+    outcome.gave_up = by_program.gave_up;
+    program_window = by_program.solution;
+    if (program_window) {
+      last_period = lower_bound;
+      solver_deadline = deadline.within(kSolverWindowSeconds);
+    }
+  }
+
+  // Else out of time, found by the solver in the race above, or every period below the bound.
+  if (!outcome.gave_up && !outcome.solution && lower_bound <= last_period)
+    solve_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period, last_feasible, rules,
+                  label, backend, encoding, outcome, calls);
   if (program_window && !outcome.solution) {
     if (!outcome.gave_up)
       throw std::logic_error("repetend search: the modulo encoding refuted period " +

@@ -8,10 +8,13 @@
 // spent.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "cases/builtin_cases.hpp"
+#include "solver/chain_period.hpp"
+#include "solver/modulo_check.hpp"
 #include "solver/period_race.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/window_placement.hpp"
@@ -144,4 +147,93 @@ TEST_CASE("period race: a stop while a smaller period is open keeps the larger o
   verify::Report report = testing::verify_schedule(*result.schedule);
   INFO(verify::report_to_text(report));
   REQUIRE(report.valid);
+}
+
+namespace {
+
+// The race over lower .. last with the chain program deciding lower ..
+// program_last, as the repetend search runs it on several threads.
+PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredChain& chain, int lower, int last,
+                                    int program_last, const SearchOptions& options, std::vector<SolverCall>& calls) {
+  const int in_flight = static_cast<int>(placement.blocks.size());
+  PeriodRaceQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
+  question.program = [&placement, &chain, in_flight](int period, const Deadline& deadline) {
+    return decide_chain_period(placement, chain, period, in_flight, deadline);
+  };
+  question.program_name = "chain program";
+  question.program_last = program_last;
+  return race_periods(question, options, options.deadline, calls);
+}
+
+size_t program_calls(const std::vector<SolverCall>& calls) {
+  return std::count_if(calls.begin(), calls.end(),
+                       [](const SolverCall& call) { return call.what.find("(chain program") != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("period race: a program's periods raced beside the solver's give the one-thread answer", "[period_race]") {
+  // nnshape is one mirrored chain: the program decides any of its periods.
+  for (long long memory : {6, 9}) {
+    const Placement placement = make_case("nnshape", 6, false);
+    INFO("memory " << memory);
+    const SearchOptions options = timing_free("cadical", placement, memory, 2);
+    const SearchResult reference = search_repetend(placement, options);  // the solver's periods
+    REQUIRE(reference.status == SearchStatus::Found);
+    const std::optional<MirroredChain> chain = mirrored_chain(placement, options.memory_limit);
+    REQUIRE(chain);
+    const int lower = period_lower_bound(placement);
+    const int period = static_cast<int>(reference.period);
+    const int last = period + 2;
+
+    // The program up to the answer: it finds the period, with a repetend the definition accepts.
+    std::vector<SolverCall> calls;
+    PeriodRaceOutcome raced = race_with_program(placement, *chain, lower, last, last, options, calls);
+    CHECK_FALSE(raced.gave_up);
+    CHECK_FALSE(raced.found);
+    REQUIRE(raced.by_program);
+    CHECK(raced.by_program->period == period);
+    CHECK(raced.proven_lower_bound == period);
+    const ModuloSolution solution = modulo_solution(placement, period, raced.by_program->starts);
+    CHECK_FALSE(modulo_violation(placement, options.memory_limit, solution, static_cast<int>(placement.blocks.size())));
+    CHECK(program_calls(calls) >= static_cast<size_t>(period - lower + 1));
+
+    // The program below the answer only: the solver's periods above it answer.
+    if (period > lower) {
+      calls.clear();
+      raced = race_with_program(placement, *chain, lower, last, period - 1, options, calls);
+      CHECK_FALSE(raced.gave_up);
+      CHECK_FALSE(raced.by_program);
+      REQUIRE(raced.found);
+      CHECK(raced.found->period == period);
+      CHECK(raced.proven_lower_bound == period);
+      CHECK(program_calls(calls) == static_cast<size_t>(period - lower));
+    }
+  }
+}
+
+TEST_CASE("period race: the search with its programs gives the same answer on 1 and 2 threads", "[period_race]") {
+  // The automatic period method: chains (nnshape, mshape) and crossed chains
+  // (xshape) by their programs, raced on two threads; the window at the
+  // period the program finds is the solver's own, as on one thread.
+  for (const char* name : {"nnshape", "xshape", "mshape", "mllm"}) {
+    const Placement placement = make_case(name, 8, false);
+    SearchOptions one = timing_free("cadical", placement, 4, 1);
+    one.period_method = PeriodMethodChoice::Automatic;
+    SearchOptions two = one;
+    two.threads = 2;
+    INFO(name);
+    const SearchResult single = search_repetend(placement, one);
+    const SearchResult raced = search_repetend(placement, two);
+    REQUIRE(single.status == SearchStatus::Found);
+    REQUIRE(raced.status == SearchStatus::Found);
+    CHECK(raced.period == single.period);
+    CHECK(raced.proven_lower_bound == single.proven_lower_bound);
+    CHECK(raced.latency == single.latency);
+    REQUIRE(raced.schedule);
+    CHECK(schedule_to_json(*raced.schedule) == schedule_to_json(*single.schedule));
+    verify::Report report = testing::verify_schedule(*raced.schedule);
+    INFO(verify::report_to_text(report));
+    REQUIRE(report.valid);
+  }
 }
