@@ -17,7 +17,7 @@ constexpr long long kNone = std::numeric_limits<long long>::max() / 4;
 // the phases the all-device blocks leave free make the real count several
 // times smaller (nnshape, 64 devices, period 11: 720 choices, 1.3e8 steps
 // counted, 0.04 s), so this is about a second.
-constexpr double kAffordableSteps = 3e9;
+constexpr double kStepsPerSecond = 3e9;
 
 double per_choice_steps(const MirroredChain& chain, int period) {
   return (chain.blocks.size() / 2.0 + 1) * 2.0 * std::pow(period, 3.0);
@@ -47,14 +47,20 @@ class ChainProgram {
 
   // The least latency with the all-device blocks at `phases` (one per
   // chain.all_device), kNone when no repetend has them; with `rebuild`, the
-  // starts of that repetend too.
-  long long least_latency(const std::vector<int>& phases, std::vector<int>* rebuild) {
+  // starts of that repetend too. The deadline is looked at between levels
+  // (one choice of a long chain at a long period takes seconds: vshape, 256
+  // devices); nullopt when it struck.
+  std::optional<long long> least_latency(const std::vector<int>& phases, std::vector<int>* rebuild,
+                                         const Deadline& deadline) {
     allowed_phases(phases);
     if (pairs_ == 0) return single_block(rebuild);
     choices_x_.assign(pairs_, {});
     choices_y_.assign(pairs_, {});
     std::vector<long long> value = innermost(rebuild != nullptr);
-    for (int level = pairs_ - 2; level >= 0; --level) value = outward(level, value, rebuild != nullptr);
+    for (int level = pairs_ - 2; level >= 0; --level) {
+      if (deadline.expired()) return std::nullopt;
+      value = outward(level, value, rebuild != nullptr);
+    }
     long long best = kNone;
     int best_state = -1;
     for (int state = 0; state < period_ * period_; ++state) {
@@ -298,14 +304,15 @@ std::optional<MirroredChain> mirrored_chain(const Placement& placement, const st
   return chain;
 }
 
-bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period) {
+bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds) {
+  const double affordable = kStepsPerSecond * seconds;
   long long choices = 0;
   std::vector<int> phases;
   each_phase_choice(placement, chain, period, phases, [&](const std::vector<int>&) {
     ++choices;
-    return static_cast<double>(choices) * per_choice_steps(chain, period) <= kAffordableSteps;
+    return static_cast<double>(choices) * per_choice_steps(chain, period) <= affordable;
   });
-  return static_cast<double>(choices) * per_choice_steps(chain, period) <= kAffordableSteps;
+  return static_cast<double>(choices) * per_choice_steps(chain, period) <= affordable;
 }
 
 ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
@@ -317,9 +324,10 @@ ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain&
   const bool finished = each_phase_choice(placement, chain, period, phases, [&](const std::vector<int>& choice) {
     if (deadline.expired()) return false;
     ++result.phase_choices;
-    const long long latency = program.least_latency(choice, nullptr);
-    if (latency < best) {
-      best = latency;
+    const std::optional<long long> latency = program.least_latency(choice, nullptr, deadline);
+    if (!latency) return false;
+    if (*latency < best) {
+      best = *latency;
       best_phases = choice;
     }
     return true;
@@ -329,7 +337,7 @@ ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain&
     result.answer = Answer::Unsat;
     return result;
   }
-  program.least_latency(best_phases, &result.starts);
+  if (!program.least_latency(best_phases, &result.starts, deadline)) return result;
   result.answer = Answer::Sat;
   return result;
 }

@@ -55,8 +55,9 @@ std::vector<Time> least_gaps_along(const Placement& placement, const std::vector
 // without memory, no limit below zero); nullopt otherwise.
 std::optional<MirroredChain> mirrored_chain(const Placement& placement, const std::vector<long long>& memory_limit);
 
-// Whether deciding `period` takes about a second at most.
-bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period);
+// Whether deciding `period` takes about `seconds` at most (the estimate is
+// coarse: within a factor of a few).
+bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds = 1);
 
 struct ChainPeriod {
   Answer answer = Answer::Unknown;  // Unknown: the deadline struck first

@@ -61,8 +61,9 @@ struct CrossedChains {
 std::optional<CrossedChains> crossed_chains(const Placement& placement, const std::vector<long long>& memory_limit,
                                             int max_in_flight);
 
-// Whether deciding `period` takes about a second at most.
-bool crossed_chains_affordable(const CrossedChains& chains, int period);
+// Whether deciding `period` takes about `seconds` at most (a coarse
+// estimate, within a factor of a few).
+bool crossed_chains_affordable(const CrossedChains& chains, int period, double seconds = 1);
 
 // Is there a repetend of this period, and one (not the least latency).
 ChainPeriod decide_crossed_period(const Placement& placement, const CrossedChains& chains, int period,

@@ -51,6 +51,10 @@ enum class PeriodState { Open, Unsat, Sat };
 // How often a period's own solver looks whether it should be split.
 constexpr double kSplitCheckSeconds = 0.5;
 
+// The program raced as a rival beside CaDiCaL's configurations 0-2
+// (PeriodRaceQuestion::program_reach).
+constexpr int kProgramRival = 3;
+
 const char* configuration_name(int configuration) {
   return configuration == 1 ? "sat" : configuration == 2 ? "unsat" : "default";
 }
@@ -144,6 +148,9 @@ class Race {
     return period;
   }
   bool by_program(int period) const { return question_.program && period <= question_.program_last; }
+  bool program_may_rival(int period) const {
+    return question_.program && period > question_.program_last && period <= question_.program_reach;
+  }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
   // Given up below a period found satisfiable: the smallest such period's
@@ -160,6 +167,7 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_attempt() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finished()) {
+      if (auto program = next_program_rival()) return program;
       // Periods in order under the search's own configuration, below any
       // period known satisfiable.
       if (periods_left()) return start(next_period_++, own_configuration_);
@@ -179,6 +187,21 @@ class Race {
       --idle_;
     }
     return std::nullopt;
+  }
+
+  // The program on the lowest open period within its reach that it has not
+  // tried, once its own periods are handed out and whenever no program
+  // attempt is running: one thread is the program's while such periods are
+  // open, the others the solver's. Both often work on the same period; the
+  // first answer stops the other.
+  std::shared_ptr<Attempt> next_program_rival() {
+    if (!question_.program || next_period_ <= question_.program_last) return nullptr;
+    for (const auto& attempt : running_)
+      if (by_program(attempt->period) || attempt->configuration == kProgramRival) return nullptr;
+    for (int period = lowest_open(); period <= question_.program_reach && period < first_sat_; ++period)
+      if (program_may_rival(period) && state(period) == PeriodState::Open && !tried_.count({period, kProgramRival}))
+        return start(period, kProgramRival);
+    return nullptr;
   }
 
   bool periods_left() const { return next_period_ <= question_.last_period && next_period_ < first_sat_; }
@@ -223,7 +246,7 @@ class Race {
 
   void run(const std::shared_ptr<Attempt>& attempt) {
     const Deadline deadline = deadline_.with_sibling_stop(attempt->stop.get());
-    if (by_program(attempt->period)) {
+    if (by_program(attempt->period) || attempt->configuration == kProgramRival) {
       run_program(attempt, deadline);
       return;
     }
@@ -340,8 +363,10 @@ class Race {
       }
       job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
       job.ready = true;
-      stop_where([&](Attempt& other) {  // their threads join the cubes
-        if (other.period != period || other.configuration == own_configuration_) return false;
+      stop_where([&](Attempt& other) {  // their threads join the cubes; the program decides on
+        if (other.period != period || other.configuration == own_configuration_ ||
+            other.configuration == kProgramRival)
+          return false;
         other.yielded = true;
         return true;
       });
@@ -468,7 +493,7 @@ class Race {
       // once the period is split its own solver works on cubes, and a
       // rival's model (checked like any other) is taken instead.
       const bool schedule_source = attempt->configuration == own_configuration_ || jobs_.count(attempt->period);
-      if (by_program(attempt->period)) {
+      if (by_program(attempt->period) || attempt->configuration == kProgramRival) {
         // program_found_ holds its repetend
       } else if (schedule_source && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
@@ -515,8 +540,8 @@ class Race {
     const bool own = attempt.configuration == own_configuration_;
     std::ostringstream what;
     what << question_.label << "period " << attempt.period;
-    if (!how.empty()) what << " (" << how << ")";
-    if (!own) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
+    if (!how.empty()) what << " (" << how << (own ? "" : ", beside the solver") << ")";
+    if (!own && how.empty()) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
     if (answer == Answer::Unknown && attempt.stop->load())
       what << (attempt.yielded ? " (stopped: the period was split into cubes)" : " (stopped: moot)");
     std::ostringstream line;

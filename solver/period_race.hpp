@@ -79,6 +79,13 @@ struct PeriodRaceQuestion {
   std::function<ChainPeriod(int period, const Deadline&)> program;
   std::string program_name;  // for progress lines and the report's calls
   int program_last = 0;
+  // Periods program_last + 1 .. program_reach are handed to the solver as
+  // usual, and the program races it there as a rival on one thread, the
+  // lowest open period it has not tried whenever no program attempt runs:
+  // it costs more there (up to tens of seconds a period by its estimate) but
+  // decides exactly where the solver may take minutes (mllm, 64 devices,
+  // memory 16: periods 18-20 took the solver 41-76 s each).
+  int program_reach = 0;
 };
 
 // Calls of the race are appended to `calls` in period order.

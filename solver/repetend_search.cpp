@@ -149,7 +149,7 @@ constexpr double kSolverWindowSeconds = 2.0;
 // mirrored chain (chain_period.hpp) or two crossed ones (crossed_chains.hpp).
 struct PeriodProgram {
   std::string name;
-  std::function<bool(int period)> affordable;
+  std::function<bool(int period, double seconds)> affordable;  // deciding it takes about `seconds` at most
   std::function<ChainPeriod(int period, const Deadline&)> decide;
 };
 
@@ -158,7 +158,10 @@ std::optional<PeriodProgram> period_program(const Placement& window, const Searc
   if (std::optional<MirroredChain> found = mirrored_chain(window, options.memory_limit)) {
     auto chain = std::make_shared<MirroredChain>(std::move(*found));
     return PeriodProgram{
-        "chain program", [&window, chain](int period) { return chain_period_affordable(window, *chain, period); },
+        "chain program",
+        [&window, chain](int period, double seconds) {
+          return chain_period_affordable(window, *chain, period, seconds);
+        },
         [&window, chain, max_in_flight](int period, const Deadline& deadline) {
           return decide_chain_period(window, *chain, period, max_in_flight, deadline);
         }};
@@ -166,7 +169,9 @@ std::optional<PeriodProgram> period_program(const Placement& window, const Searc
   if (std::optional<CrossedChains> found = crossed_chains(window, options.memory_limit, max_in_flight)) {
     auto chains = std::make_shared<CrossedChains>(std::move(*found));
     return PeriodProgram{"crossed-chains program",
-                         [chains](int period) { return crossed_chains_affordable(*chains, period); },
+                         [chains](int period, double seconds) {
+                           return crossed_chains_affordable(*chains, period, seconds);
+                         },
                          [&window, chains](int period, const Deadline& deadline) {
                            return decide_crossed_period(window, *chains, period, deadline);
                          }};
@@ -188,7 +193,7 @@ ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgr
                                       int lower_bound, int last_period, std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
   ProgramPeriods result{std::nullopt, lower_bound, false};
-  for (int period = lower_bound; period <= last_period && program.affordable(period); ++period) {
+  for (int period = lower_bound; period <= last_period && program.affordable(period, 1.0); ++period) {
     const auto call_start = std::chrono::steady_clock::now();
     const ChainPeriod decided = program.decide(period, deadline);
     const double seconds = seconds_since(call_start);
@@ -212,6 +217,10 @@ ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgr
   return result;
 }
 
+// How long the program may take on a period it races beside the solver
+// (PeriodRaceQuestion::program_reach), by its own estimate.
+constexpr double kProgramRivalSeconds = 30.0;
+
 // Several threads race the periods (period_race.hpp); one descends them.
 bool races_periods(const SearchOptions& options) {
   return options.threads > 1 && std::max(1, options.periods_per_solver) == 1;
@@ -221,7 +230,9 @@ bool races_periods(const SearchOptions& options) {
 // threads together with the solver's periods above them (period_race.hpp):
 // the program's periods are decided side by side, and the solver's start at
 // once instead of after the last of them (mllm, 32 devices, memory 8: the
-// program refutes 16-19 in 3.2 s on one thread, the solver 20-21). A period
+// program refutes 16-19 in 3.2 s on one thread, the solver 20-21). On the
+// periods above, while the program's estimate stays within
+// kProgramRivalSeconds, it races the solver as a rival. A period
 // the program found satisfiable comes back as `solution`, for the caller to
 // ask the modulo encoding's own window as on one thread; one the solver
 // found is left in outcome.solution with its solver in `backend`. A race
@@ -232,12 +243,15 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
                                     std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
                                     WindowOutcome& outcome, std::vector<SolverCall>& calls) {
   int program_last = lower_bound - 1;
-  while (program_last < last_period && program.affordable(program_last + 1)) ++program_last;
+  while (program_last < last_period && program.affordable(program_last + 1, 1.0)) ++program_last;
+  int program_reach = program_last;
+  while (program_reach < last_period && program.affordable(program_reach + 1, kProgramRivalSeconds)) ++program_reach;
   PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
                               options.threads};
   question.program = program.decide;
   question.program_name = program.name;
   question.program_last = program_last;
+  question.program_reach = program_reach;
   PeriodRaceOutcome raced = race_periods(question, options, deadline, calls);
   const int proven = std::min(raced.proven_lower_bound, last_period + 1);
   std::optional<ModuloSolution> by_program;

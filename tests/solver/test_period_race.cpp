@@ -154,7 +154,8 @@ namespace {
 // The race over lower .. last with the chain program deciding lower ..
 // program_last, as the repetend search runs it on several threads.
 PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredChain& chain, int lower, int last,
-                                    int program_last, const SearchOptions& options, std::vector<SolverCall>& calls) {
+                                    int program_last, const SearchOptions& options, std::vector<SolverCall>& calls,
+                                    int program_reach = 0) {
   const int in_flight = static_cast<int>(placement.blocks.size());
   PeriodRaceQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
   question.program = [&placement, &chain, in_flight](int period, const Deadline& deadline) {
@@ -162,6 +163,7 @@ PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredCh
   };
   question.program_name = "chain program";
   question.program_last = program_last;
+  question.program_reach = program_reach;
   return race_periods(question, options, options.deadline, calls);
 }
 
@@ -209,6 +211,21 @@ TEST_CASE("period race: a program's periods raced beside the solver's give the o
       CHECK(raced.proven_lower_bound == period);
       CHECK(program_calls(calls) == static_cast<size_t>(period - lower));
     }
+
+    // The program as the solver's rival on every period: whichever answers
+    // first, the same period and bound; a repetend from either is valid.
+    calls.clear();
+    raced = race_with_program(placement, *chain, lower, last, lower - 1, options, calls, last);
+    CHECK_FALSE(raced.gave_up);
+    CHECK(raced.proven_lower_bound == period);
+    REQUIRE((raced.found || raced.by_program));
+    if (raced.found) CHECK(raced.found->period == period);
+    if (raced.by_program) {
+      CHECK(raced.by_program->period == period);
+      const ModuloSolution rival = modulo_solution(placement, period, raced.by_program->starts);
+      CHECK_FALSE(modulo_violation(placement, options.memory_limit, rival, static_cast<int>(placement.blocks.size())));
+    }
+    CHECK(program_calls(calls) >= 1);  // its thread started on the lowest period at once
   }
 }
 
