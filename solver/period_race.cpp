@@ -151,6 +151,9 @@ class Race {
   bool program_may_rival(int period) const {
     return question_.program && period > question_.program_last && period <= question_.program_reach;
   }
+  bool program_decides(const Attempt& attempt) const {
+    return by_program(attempt.period) || attempt.configuration == kProgramRival;
+  }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
   // Given up below a period found satisfiable: the smallest such period's
@@ -197,7 +200,7 @@ class Race {
   std::shared_ptr<Attempt> next_program_rival() {
     if (!question_.program || next_period_ <= question_.program_last) return nullptr;
     for (const auto& attempt : running_)
-      if (by_program(attempt->period) || attempt->configuration == kProgramRival) return nullptr;
+      if (program_decides(*attempt)) return nullptr;
     for (int period = lowest_open(); period <= question_.program_reach && period < first_sat_; ++period)
       if (program_may_rival(period) && state(period) == PeriodState::Open && !tried_.count({period, kProgramRival}))
         return start(period, kProgramRival);
@@ -246,7 +249,7 @@ class Race {
 
   void run(const std::shared_ptr<Attempt>& attempt) {
     const Deadline deadline = deadline_.with_sibling_stop(attempt->stop.get());
-    if (by_program(attempt->period) || attempt->configuration == kProgramRival) {
+    if (program_decides(*attempt)) {
       run_program(attempt, deadline);
       return;
     }
@@ -492,12 +495,12 @@ class Race {
       // The schedule comes from the own configuration, as on one thread;
       // once the period is split its own solver works on cubes, and a
       // rival's model (checked like any other) is taken instead.
+      // (A program's repetend is in program_found_ already.)
       const bool schedule_source = attempt->configuration == own_configuration_ || jobs_.count(attempt->period);
-      if (by_program(attempt->period) || attempt->configuration == kProgramRival) {
-        // program_found_ holds its repetend
-      } else if (schedule_source && (!solution_ || attempt->period < solution_->period))
+      const bool solver = !program_decides(*attempt);
+      if (solver && schedule_source && (!solution_ || attempt->period < solution_->period))
         solution_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};
-      else if (!schedule_source && (!spare_ || attempt->period < spare_->period))
+      else if (solver && !schedule_source && (!spare_ || attempt->period < spare_->period))
         spare_ = SatisfiedPeriod{attempt->period, std::move(backend), std::move(encoding)};  // for a time-out
       // Larger periods are moot; so are rivals on this one (the schedule
       // comes from the own configuration, which keeps running) and, once
