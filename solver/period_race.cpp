@@ -51,9 +51,10 @@ enum class PeriodState { Open, Unsat, Sat };
 // How often a period's own solver looks whether it should be split.
 constexpr double kSplitCheckSeconds = 0.5;
 
-// The program raced as a rival beside CaDiCaL's configurations 0-2
-// (PeriodRaceQuestion::program_reach).
-constexpr int kProgramRival = 3;
+// An attempt the program took over after its solver's head start
+// (PeriodRaceQuestion::program_reach), told apart from CaDiCaL's
+// configurations 0-2.
+constexpr int kProgramAfterSolver = 3;
 
 const char* configuration_name(int configuration) {
   return configuration == 1 ? "sat" : configuration == 2 ? "unsat" : "default";
@@ -148,11 +149,11 @@ class Race {
     return period;
   }
   bool by_program(int period) const { return question_.program && period <= question_.program_last; }
-  bool program_may_rival(int period) const {
+  bool solver_head_start(int period) const {
     return question_.program && period > question_.program_last && period <= question_.program_reach;
   }
   bool program_decides(const Attempt& attempt) const {
-    return by_program(attempt.period) || attempt.configuration == kProgramRival;
+    return by_program(attempt.period) || attempt.configuration == kProgramAfterSolver;
   }
   bool finished() const { return answered() || given_up_ || deadline_.expired(); }
 
@@ -170,7 +171,6 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_attempt() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finished()) {
-      if (auto program = next_program_rival()) return program;
       // Periods in order under the search's own configuration, below any
       // period known satisfiable.
       if (periods_left()) return start(next_period_++, own_configuration_);
@@ -192,21 +192,6 @@ class Race {
     return std::nullopt;
   }
 
-  // The program on the lowest open period within its reach that it has not
-  // tried, once its own periods are handed out and whenever no program
-  // attempt is running: one thread is the program's while such periods are
-  // open, the others the solver's. Both often work on the same period; the
-  // first answer stops the other.
-  std::shared_ptr<Attempt> next_program_rival() {
-    if (!question_.program || next_period_ <= question_.program_last) return nullptr;
-    for (const auto& attempt : running_)
-      if (program_decides(*attempt)) return nullptr;
-    for (int period = lowest_open(); period <= question_.program_reach && period < first_sat_; ++period)
-      if (program_may_rival(period) && state(period) == PeriodState::Open && !tried_.count({period, kProgramRival}))
-        return start(period, kProgramRival);
-    return nullptr;
-  }
-
   bool periods_left() const { return next_period_ <= question_.last_period && next_period_ < first_sat_; }
 
   // Another configuration on the lowest open period not yet raced. A rival
@@ -215,7 +200,8 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_rival(bool& later) {
     const int last_rival = question_.last_feasible ? question_.last_period - 1 : question_.last_period;
     for (int period = lowest_open(); period < next_period_ && period < first_sat_ && period <= last_rival; ++period) {
-      if (state(period) != PeriodState::Open || jobs_.count(period) || by_program(period)) continue;
+      if (state(period) != PeriodState::Open || jobs_.count(period) || by_program(period) || solver_head_start(period))
+        continue;
       const double waited = own_seconds(period);
       for (int configuration : rivals_) {
         if (tried_.count({period, configuration})) continue;
@@ -261,7 +247,21 @@ class Race {
                                             attempt->period, question_.max_in_flight, question_.rules, deadline);
     if (sharing_) backend->share_learned(options_.share_clauses);
     Answer answer = Answer::Unknown;
-    if (encoding.complete && !attempt->cube_worker) answer = decide(*attempt, *backend, encoding, deadline);
+    if (encoding.complete && solver_head_start(attempt->period)) {
+      answer = backend->solve({period_assumption(encoding, attempt->period)},
+                              deadline.within(question_.head_start_seconds));
+      if (answer == Answer::Unknown && !deadline.expired()) {
+        record(*attempt, answer, seconds_since(begin));
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          attempt->configuration = kProgramAfterSolver;  // the program decides it from here
+        }
+        run_program(attempt, deadline);
+        return;
+      }
+    } else if (encoding.complete && !attempt->cube_worker) {
+      answer = decide(*attempt, *backend, encoding, deadline);
+    }
     if (encoding.complete && (attempt->cube_worker || attempt->split)) {
       conquer(attempt, backend, encoding, deadline);
       return;
@@ -366,10 +366,8 @@ class Race {
       }
       job.cubes.insert(job.cubes.end(), cubes.cubes.begin(), cubes.cubes.end());
       job.ready = true;
-      stop_where([&](Attempt& other) {  // their threads join the cubes; the program decides on
-        if (other.period != period || other.configuration == own_configuration_ ||
-            other.configuration == kProgramRival)
-          return false;
+      stop_where([&](Attempt& other) {  // their threads join the cubes
+        if (other.period != period || other.configuration == own_configuration_) return false;
         other.yielded = true;
         return true;
       });
@@ -543,7 +541,7 @@ class Race {
     const bool own = attempt.configuration == own_configuration_;
     std::ostringstream what;
     what << question_.label << "period " << attempt.period;
-    if (!how.empty()) what << " (" << how << (own ? "" : ", beside the solver") << ")";
+    if (!how.empty()) what << " (" << how << (own ? "" : ", after the solver's head start") << ")";
     if (!own && how.empty()) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
     if (answer == Answer::Unknown && attempt.stop->load())
       what << (attempt.yielded ? " (stopped: the period was split into cubes)" : " (stopped: moot)");

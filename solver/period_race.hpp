@@ -76,16 +76,18 @@ struct PeriodRaceQuestion {
   // exactly, so no rival races them and none is split into cubes. They are
   // handed out in period order like the others, so that the solver's
   // periods above them start beside the program's on the other threads.
-  std::function<ChainPeriod(int period, const Deadline&)> program;
-  std::string program_name;  // for progress lines and the report's calls
+  std::function<ChainPeriod(int period, const Deadline&)> program{};
+  std::string program_name{};  // for progress lines and the report's calls
   int program_last = 0;
-  // Periods program_last + 1 .. program_reach are handed to the solver as
-  // usual, and the program races it there as a rival on one thread, the
-  // lowest open period it has not tried whenever no program attempt runs:
-  // it costs more there (up to tens of seconds a period by its estimate) but
-  // decides exactly where the solver may take minutes (mllm, 64 devices,
-  // memory 16: periods 18-20 took the solver 41-76 s each).
+  // Periods program_last + 1 .. program_reach are handed out like the
+  // others, but their solver gets head_start_seconds and, if it has not
+  // answered, the same thread asks the program (no rival, no cubes there):
+  // the program costs more on them (up to tens of seconds a period by its
+  // estimate) but decides exactly where the solver may take minutes (mllm,
+  // 64 devices, memory 16: periods 18-20 took the solver 41-76 s each, the
+  // program 1.6-4.4 s). The same rule as one thread's descent.
   int program_reach = 0;
+  double head_start_seconds = 1;
 };
 
 // Calls of the race are appended to `calls` in period order.

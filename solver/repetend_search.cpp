@@ -217,9 +217,14 @@ ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgr
   return result;
 }
 
-// How long the program may take on a period it races beside the solver
-// (PeriodRaceQuestion::program_reach), by its own estimate.
-constexpr double kProgramRivalSeconds = 30.0;
+// Past the periods the program decides alone (about a second each by its
+// estimate), up to this estimate the solver gets kSolverHeadStartSeconds on
+// a period and the program decides what the solver leaves open. The solver
+// decides most periods in milliseconds, and where it does not the program
+// costs seconds against the solver's minutes (mllm, 64 devices, memory 16:
+// periods 18-21 took the solver 41-76 s each, the program 1.6-6 s).
+constexpr double kProgramReachSeconds = 30.0;
+constexpr double kSolverHeadStartSeconds = 1.0;
 
 // Several threads race the periods (period_race.hpp); one descends them.
 bool races_periods(const SearchOptions& options) {
@@ -232,7 +237,8 @@ bool races_periods(const SearchOptions& options) {
 // once instead of after the last of them (mllm, 32 devices, memory 8: the
 // program refutes 16-19 in 3.2 s on one thread, the solver 20-21). On the
 // periods above, while the program's estimate stays within
-// kProgramRivalSeconds, it races the solver as a rival. A period
+// kProgramReachSeconds, the solver gets its head start and the program
+// follows on the same thread, as on one thread. A period
 // the program found satisfiable comes back as `solution`, for the caller to
 // ask the modulo encoding's own window as on one thread; one the solver
 // found is left in outcome.solution with its solver in `backend`. A race
@@ -245,13 +251,14 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
   int program_last = lower_bound - 1;
   while (program_last < last_period && program.affordable(program_last + 1, 1.0)) ++program_last;
   int program_reach = program_last;
-  while (program_reach < last_period && program.affordable(program_reach + 1, kProgramRivalSeconds)) ++program_reach;
+  while (program_reach < last_period && program.affordable(program_reach + 1, kProgramReachSeconds)) ++program_reach;
   PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
                               options.threads};
   question.program = program.decide;
   question.program_name = program.name;
   question.program_last = program_last;
   question.program_reach = program_reach;
+  question.head_start_seconds = kSolverHeadStartSeconds;
   PeriodRaceOutcome raced = race_periods(question, options, deadline, calls);
   const int proven = std::min(raced.proven_lower_bound, last_period + 1);
   std::optional<ModuloSolution> by_program;
@@ -272,13 +279,52 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
   return {by_program, proven, false};
 }
 
+// One thread, periods past the program's own but within its reach
+// (kProgramReachSeconds): the solver's head start, then the program.
+struct ProgramAfterSolver {
+  const PeriodProgram* program = nullptr;
+  int first = 0, last = -1;
+  bool covers(int period) const { return program && period >= first && period <= last; }
+};
+
+// The program on a period its solver left open after the head start. At a
+// satisfiable one the solver keeps kSolverWindowSeconds for its own window,
+// as after the program's own periods; if it does not answer, the program's
+// window (of least latency) is the answer and `backend` is released, so no
+// latency is bisected.
+Answer program_after_solver(const Placement& window, const PeriodProgram& program, int period,
+                            const SearchOptions& options, const Deadline& deadline, int max_in_flight,
+                            std::unique_ptr<Backend>& backend, const ModuloEncoding& encoding,
+                            WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  const auto begin = std::chrono::steady_clock::now();
+  ChainPeriod decided = program.decide(period, deadline);
+  const double seconds = seconds_since(begin);
+  std::ostringstream what;
+  what << "period " << period << " (" << program.name << ", after the solver's " << kSolverHeadStartSeconds << " s)";
+  calls.push_back({what.str(), decided.answer, seconds});
+  std::ostringstream line;
+  line << "repetend: " << what.str() << ": " << answer_name(decided.answer) << " (" << seconds << " s)";
+  if (options.progress) options.progress(line.str());
+  if (decided.answer != Answer::Sat) return decided.answer;
+  const std::vector<Lit> asked{period_assumption(encoding, period)};
+  if (backend->solve(asked, deadline.within(kSolverWindowSeconds)) == Answer::Sat) {
+    outcome.solution = checked_solution(window, options.memory_limit, period,
+                                        decode_starts(*backend, encoding, period), max_in_flight);
+    return Answer::Sat;
+  }
+  release_in_background(std::move(backend));
+  outcome.solution = checked_solution(window, options.memory_limit, period, decided.starts, max_in_flight);
+  return Answer::Sat;
+}
+
 // Periods lower_bound .. last_period one after the other on this thread;
 // one solver per chunk of consecutive periods (see the file comment). The
 // solver of the satisfiable period is left in `backend` for the latency.
 void descend_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
                      int max_in_flight, int lower_bound, int last_period, const ModuloRules& rules,
-                     const std::string& label, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
-                     WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+                     const std::string& label, const ProgramAfterSolver& after,
+                     std::unique_ptr<Backend>& backend, ModuloEncoding& encoding, WindowOutcome& outcome,
+                     std::vector<SolverCall>& calls) {
   const auto begin = std::chrono::steady_clock::now();
   const int chunk = std::max(1, options.periods_per_solver);
   for (int period = lower_bound; period <= last_period; ++period) {
@@ -296,13 +342,20 @@ void descend_periods(const Placement& window, const SearchOptions& options, cons
       }
     }
     auto call_start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
+    const bool head_start = after.covers(period);
+    Answer answer = backend->solve({period_assumption(encoding, period)},
+                                   head_start ? deadline.within(kSolverHeadStartSeconds) : deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "period " + std::to_string(period), answer, seconds});
     std::ostringstream line;
     line << "repetend: " << label << "period " << period << ": " << answer_name(answer) << " (" << seconds
          << " s, " << seconds_since(begin) << " s for this window)";
     if (options.progress) options.progress(line.str());
+    if (answer == Answer::Unknown && head_start && !deadline.expired()) {
+      answer = program_after_solver(window, *after.program, period, options, deadline, max_in_flight, backend,
+                                    encoding, outcome, calls);
+      if (answer == Answer::Sat) break;  // outcome.solution set
+    }
     if (answer == Answer::Unsat) {
       outcome.attempt.proven_lower_bound = period + 1;
       continue;
@@ -324,10 +377,10 @@ void descend_periods(const Placement& window, const SearchOptions& options, cons
 // a repetend.
 void solve_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
                    int max_in_flight, int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
-                   const std::string& label, std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
-                   WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+                   const std::string& label, const ProgramAfterSolver& after, std::unique_ptr<Backend>& backend,
+                   ModuloEncoding& encoding, WindowOutcome& outcome, std::vector<SolverCall>& calls) {
   if (!races_periods(options)) {
-    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, backend,
+    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, after, backend,
                     encoding, outcome, calls);
     return;
   }
@@ -410,6 +463,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   std::optional<PeriodProgram> program;
   if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
     program = period_program(window, options, max_in_flight);
+  ProgramAfterSolver after;
   if (program) {
     ProgramPeriods by_program =
         races_periods(options)
@@ -424,13 +478,16 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     if (program_window) {
       last_period = lower_bound;
       solver_deadline = deadline.within(kSolverWindowSeconds);
+    } else if (!races_periods(options)) {
+      after = {&*program, lower_bound, lower_bound - 1};
+      while (after.last < last_period && program->affordable(after.last + 1, kProgramReachSeconds)) ++after.last;
     }
   }
 
   // Else out of time, found by the solver in the race above, or every period below the bound.
   if (!outcome.gave_up && !outcome.solution && lower_bound <= last_period)
     solve_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period, last_feasible, rules,
-                  label, backend, encoding, outcome, calls);
+                  label, after, backend, encoding, outcome, calls);
   if (program_window && !outcome.solution) {
     if (!outcome.gave_up)
       throw std::logic_error("repetend search: the modulo encoding refuted period " +

@@ -26,24 +26,29 @@ using tessel::testing::timing_free;
 
 namespace {
 
+// `many` (threads) answers as `one` (one thread) did: the same period, proven
+// bound, latency and the very same schedule, which the verifier accepts.
+void require_same_answer(const SearchResult& one, const SearchResult& many) {
+  REQUIRE(one.status == SearchStatus::Found);
+  REQUIRE(one.schedule);
+  REQUIRE(many.status == SearchStatus::Found);
+  CHECK(many.period == one.period);
+  CHECK(many.proven_lower_bound == one.proven_lower_bound);
+  CHECK(many.latency == one.latency);
+  REQUIRE(many.schedule);
+  CHECK(schedule_to_json(*many.schedule) == schedule_to_json(*one.schedule));
+  verify::Report report = testing::verify_schedule(*many.schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
+}
+
 void same_answer_for_any_threads(const std::string& backend, const std::string& name, int ndevs, long long memory) {
   const Placement placement = make_case(name, ndevs, false);
   INFO(backend << " " << name << " " << ndevs << " devices, memory " << memory);
   const SearchResult one = search_repetend(placement, timing_free(backend, placement, memory, 1));
-  REQUIRE(one.status == SearchStatus::Found);
-  REQUIRE(one.schedule);
   for (int threads : {2, 3}) {
     INFO(threads << " threads");
-    const SearchResult many = search_repetend(placement, timing_free(backend, placement, memory, threads));
-    REQUIRE(many.status == SearchStatus::Found);
-    CHECK(many.period == one.period);
-    CHECK(many.proven_lower_bound == one.proven_lower_bound);
-    CHECK(many.latency == one.latency);
-    REQUIRE(many.schedule);
-    CHECK(schedule_to_json(*many.schedule) == schedule_to_json(*one.schedule));
-    verify::Report report = testing::verify_schedule(*many.schedule);
-    INFO(verify::report_to_text(report));
-    REQUIRE(report.valid);
+    require_same_answer(one, search_repetend(placement, timing_free(backend, placement, memory, threads)));
   }
 }
 
@@ -155,7 +160,7 @@ namespace {
 // program_last, as the repetend search runs it on several threads.
 PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredChain& chain, int lower, int last,
                                     int program_last, const SearchOptions& options, std::vector<SolverCall>& calls,
-                                    int program_reach = 0) {
+                                    int program_reach = 0, double head_start_seconds = 1) {
   const int in_flight = static_cast<int>(placement.blocks.size());
   PeriodRaceQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
   question.program = [&placement, &chain, in_flight](int period, const Deadline& deadline) {
@@ -164,6 +169,7 @@ PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredCh
   question.program_name = "chain program";
   question.program_last = program_last;
   question.program_reach = program_reach;
+  question.head_start_seconds = head_start_seconds;
   return race_periods(question, options, options.deadline, calls);
 }
 
@@ -212,20 +218,26 @@ TEST_CASE("period race: a program's periods raced beside the solver's give the o
       CHECK(program_calls(calls) == static_cast<size_t>(period - lower));
     }
 
-    // The program as the solver's rival on every period: whichever answers
-    // first, the same period and bound; a repetend from either is valid.
+    // Every period past the program's own: the solver's head start, then
+    // the program. A head start of nothing leaves every period to the
+    // program; a long one leaves them to the solver (these it decides at once).
     calls.clear();
-    raced = race_with_program(placement, *chain, lower, last, lower - 1, options, calls, last);
+    raced = race_with_program(placement, *chain, lower, last, lower - 1, options, calls, last, 0.0);
     CHECK_FALSE(raced.gave_up);
     CHECK(raced.proven_lower_bound == period);
-    REQUIRE((raced.found || raced.by_program));
-    if (raced.found) CHECK(raced.found->period == period);
-    if (raced.by_program) {
-      CHECK(raced.by_program->period == period);
-      const ModuloSolution rival = modulo_solution(placement, period, raced.by_program->starts);
-      CHECK_FALSE(modulo_violation(placement, options.memory_limit, rival, static_cast<int>(placement.blocks.size())));
-    }
-    CHECK(program_calls(calls) >= 1);  // its thread started on the lowest period at once
+    REQUIRE(raced.by_program);
+    CHECK(raced.by_program->period == period);
+    const ModuloSolution after = modulo_solution(placement, period, raced.by_program->starts);
+    CHECK_FALSE(modulo_violation(placement, options.memory_limit, after, static_cast<int>(placement.blocks.size())));
+    CHECK(program_calls(calls) >= static_cast<size_t>(period - lower + 1));
+
+    calls.clear();
+    raced = race_with_program(placement, *chain, lower, last, lower - 1, options, calls, last, 60.0);
+    CHECK_FALSE(raced.gave_up);
+    CHECK_FALSE(raced.by_program);
+    REQUIRE(raced.found);
+    CHECK(raced.found->period == period);
+    CHECK(program_calls(calls) == 0);
   }
 }
 
@@ -240,17 +252,35 @@ TEST_CASE("period race: the search with its programs gives the same answer on 1 
     SearchOptions two = one;
     two.threads = 2;
     INFO(name);
-    const SearchResult single = search_repetend(placement, one);
-    const SearchResult raced = search_repetend(placement, two);
-    REQUIRE(single.status == SearchStatus::Found);
-    REQUIRE(raced.status == SearchStatus::Found);
-    CHECK(raced.period == single.period);
-    CHECK(raced.proven_lower_bound == single.proven_lower_bound);
-    CHECK(raced.latency == single.latency);
-    REQUIRE(raced.schedule);
-    CHECK(schedule_to_json(*raced.schedule) == schedule_to_json(*single.schedule));
-    verify::Report report = testing::verify_schedule(*raced.schedule);
-    INFO(verify::report_to_text(report));
-    REQUIRE(report.valid);
+    require_same_answer(search_repetend(placement, one), search_repetend(placement, two));
   }
+}
+
+TEST_CASE("one thread: the program decides the periods its solver leaves open after a head start", "[period_race]") {
+  // mllm, 32 devices, memory 8: the chain program affords periods 16-19 in
+  // about a second each, the solver takes 5-17 s on 20 and 21 and finds 22
+  // at once. One thread gives the solver a second on each of 20 and 21 and
+  // then asks the program; two threads race them. The same answer either
+  // way, proven optimal, verified.
+  const Placement placement = make_case("mllm", 32, false);
+  SearchOptions one = timing_free("cadical", placement, 8, 1);
+  one.period_method = PeriodMethodChoice::Automatic;
+  const SearchResult single = search_repetend(placement, one);
+  REQUIRE(single.status == SearchStatus::Found);
+  CHECK(single.proven_lower_bound == single.period);
+  const auto after_head_start = [](const SolverCall& call) {
+    return call.what.find("after the solver's") != std::string::npos;
+  };
+  CHECK(std::count_if(single.calls.begin(), single.calls.end(), after_head_start) >= 1);
+  REQUIRE(single.schedule);
+  verify::Report report = testing::verify_schedule(*single.schedule);
+  INFO(verify::report_to_text(report));
+  REQUIRE(report.valid);
+
+  SearchOptions two = one;
+  two.threads = 2;
+  const SearchResult raced = search_repetend(placement, two);
+  REQUIRE(raced.status == SearchStatus::Found);
+  CHECK(raced.period == single.period);
+  CHECK(raced.proven_lower_bound == single.proven_lower_bound);
 }
