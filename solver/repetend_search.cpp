@@ -235,7 +235,7 @@ bool races_periods(const SearchOptions& options) {
 // threads together with the solver's periods above them (period_race.hpp):
 // the program's periods are decided side by side, and the solver's start at
 // once instead of after the last of them (mllm, 32 devices, memory 8: the
-// program refutes 16-19 in 3.2 s on one thread, the solver 20-21). On the
+// program takes 3.2 s for 16-19 on one thread). On the
 // periods above, while the program's estimate stays within
 // kProgramReachSeconds, the solver gets its head start and the program
 // follows on the same thread, as on one thread. A period

@@ -204,7 +204,9 @@ TEST_CASE("period race: a program's periods raced beside the solver's give the o
     CHECK(raced.proven_lower_bound == period);
     const ModuloSolution solution = modulo_solution(placement, period, raced.by_program->starts);
     CHECK_FALSE(modulo_violation(placement, options.memory_limit, solution, static_cast<int>(placement.blocks.size())));
-    CHECK(program_calls(calls) >= static_cast<size_t>(period - lower + 1));
+    // At least the answer's (a smaller period may be settled by a larger
+    // one's refutation before its program starts).
+    CHECK(program_calls(calls) >= 1);
 
     // The program below the answer only: the solver's periods above it answer.
     if (period > lower) {
