@@ -179,6 +179,14 @@ std::optional<PeriodProgram> period_program(const Placement& window, const Searc
   return std::nullopt;
 }
 
+// The last period of first .. last_period whose program estimate stays
+// within `seconds` all the way from `first` (first - 1 when none).
+int last_affordable(const PeriodProgram& program, int first, int last_period, double seconds) {
+  int last = first - 1;
+  while (last < last_period && program.affordable(last + 1, seconds)) ++last;
+  return last;
+}
+
 // What the program decided: the first satisfiable period with its
 // repetend, or the period the solver goes on from (the program stops where
 // a period would cost it too long).
@@ -248,10 +256,8 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
                                     int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
                                     std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
                                     WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  int program_last = lower_bound - 1;
-  while (program_last < last_period && program.affordable(program_last + 1, 1.0)) ++program_last;
-  int program_reach = program_last;
-  while (program_reach < last_period && program.affordable(program_reach + 1, kProgramReachSeconds)) ++program_reach;
+  const int program_last = last_affordable(program, lower_bound, last_period, 1.0);
+  const int program_reach = last_affordable(program, program_last + 1, last_period, kProgramReachSeconds);
   PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
                               options.threads};
   question.program = program.decide;
@@ -479,8 +485,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
       last_period = lower_bound;
       solver_deadline = deadline.within(kSolverWindowSeconds);
     } else if (!races_periods(options)) {
-      after = {&*program, lower_bound, lower_bound - 1};
-      while (after.last < last_period && program->affordable(after.last + 1, kProgramReachSeconds)) ++after.last;
+      after = {&*program, lower_bound, last_affordable(*program, lower_bound, last_period, kProgramReachSeconds)};
     }
   }
 
