@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <limits>
+#include <thread>
 
 #include "solver/circle.hpp"
 
@@ -315,31 +317,61 @@ bool chain_period_affordable(const Placement& placement, const MirroredChain& ch
   return static_cast<double>(choices) * per_choice_steps(chain, period) <= affordable;
 }
 
-ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
-                                int max_in_flight, const Deadline& deadline) {
-  ChainPeriod result;
-  ChainProgram program(placement, chain, period, max_in_flight);
-  long long best = kNone;
-  std::vector<int> best_phases, phases;
-  const bool finished = each_phase_choice(placement, chain, period, phases, [&](const std::vector<int>& choice) {
-    if (deadline.expired()) return false;
-    ++result.phase_choices;
-    const std::optional<long long> latency = program.least_latency(choice, nullptr, deadline);
-    if (!latency) return false;
-    if (*latency < best) {
-      best = *latency;
-      best_phases = choice;
-    }
+ChainPeriodWork::ChainPeriodWork(const Placement& placement, const MirroredChain& chain, int period,
+                                 int max_in_flight)
+    : placement_(placement), chain_(chain), period_(period), max_in_flight_(max_in_flight), best_(kNone) {
+  std::vector<int> phases;
+  each_phase_choice(placement, chain, period, phases, [&](const std::vector<int>& choice) {
+    choices_.push_back(choice);
     return true;
   });
-  if (!finished) return result;
-  if (best >= kNone) {
+}
+
+void ChainPeriodWork::help(const Deadline& deadline) {
+  ++helping_;
+  ChainProgram program(placement_, chain_, period_, max_in_flight_);
+  while (!stopped_) {
+    const size_t index = next_++;
+    if (index >= choices_.size()) break;
+    const std::optional<long long> latency =
+        deadline.expired() ? std::nullopt : program.least_latency(choices_[index], nullptr, deadline);
+    if (!latency) {
+      stopped_ = true;  // this choice is left undecided: the answer is Unknown
+      break;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (*latency < best_ || (*latency == best_ && index < best_index_)) {
+      best_ = *latency;
+      best_index_ = index;
+    }
+    ++decided_;
+  }
+  --helping_;
+}
+
+bool ChainPeriodWork::open() const { return !stopped_ && next_ < choices_.size(); }
+
+ChainPeriod ChainPeriodWork::answer(const Deadline& deadline) {
+  // Helpers still on their last choice finish it (a fraction of a second).
+  while (helping_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ChainPeriod result;
+  result.phase_choices = static_cast<long long>(decided_);
+  if (decided_ != choices_.size()) return result;
+  if (best_ >= kNone) {
     result.answer = Answer::Unsat;
     return result;
   }
-  if (!program.least_latency(best_phases, &result.starts, deadline)) return result;
+  ChainProgram program(placement_, chain_, period_, max_in_flight_);
+  if (!program.least_latency(choices_[best_index_], &result.starts, deadline)) return result;
   result.answer = Answer::Sat;
   return result;
+}
+
+ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
+                                int max_in_flight, const Deadline& deadline) {
+  ChainPeriodWork work(placement, chain, period, max_in_flight);
+  work.help(deadline);
+  return work.answer(deadline);
 }
 
 }  // namespace tessel

@@ -23,6 +23,10 @@
 // minutes of SAT). The modulo encoding decides every other placement.
 #pragma once
 
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -69,5 +73,58 @@ struct ChainPeriod {
 // micro-batches in flight, and the one of least latency.
 ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
                                 int max_in_flight, const Deadline& deadline);
+
+// One period's program as work several threads may share (the period race
+// lets a thread with nothing else to do join a period a program decides).
+class PeriodWork {
+ public:
+  virtual ~PeriodWork() = default;
+  // Decides what is left until nothing is, or the deadline strikes; any
+  // number of threads at once.
+  virtual void help(const Deadline& deadline) = 0;
+  // Whether another thread could still take part.
+  virtual bool open() const = 0;
+  // Once help() has returned on every thread that called it: the answer
+  // (Unknown when part of the work was left undone).
+  virtual ChainPeriod answer(const Deadline& deadline) = 0;
+};
+
+// The chain's period by its phase choices, each decided independently
+// (their least latency, ties to the first in enumeration order, so the
+// answer is the single thread's whatever the number of helpers).
+class ChainPeriodWork : public PeriodWork {
+ public:
+  ChainPeriodWork(const Placement& placement, const MirroredChain& chain, int period, int max_in_flight);
+  void help(const Deadline& deadline) override;
+  bool open() const override;
+  ChainPeriod answer(const Deadline& deadline) override;
+
+ private:
+  const Placement& placement_;
+  const MirroredChain& chain_;
+  const int period_, max_in_flight_;
+  std::vector<std::vector<int>> choices_;
+  std::atomic<size_t> next_{0};
+  std::atomic<size_t> decided_{0};
+  std::atomic<int> helping_{0};
+  std::atomic<bool> stopped_{false};
+  std::mutex mutex_;  // the best so far
+  long long best_;
+  size_t best_index_ = 0;
+};
+
+// A program decided whole by the thread that asks it (no other can join:
+// the crossed chains' walk is one sequence of devices).
+class WholePeriodWork : public PeriodWork {
+ public:
+  explicit WholePeriodWork(std::function<ChainPeriod(const Deadline&)> decide) : decide_(std::move(decide)) {}
+  void help(const Deadline& deadline) override { decided_ = decide_(deadline); }
+  bool open() const override { return false; }
+  ChainPeriod answer(const Deadline&) override { return decided_; }
+
+ private:
+  std::function<ChainPeriod(const Deadline&)> decide_;
+  ChainPeriod decided_;
+};
 
 }  // namespace tessel

@@ -70,6 +70,9 @@ struct Attempt {
   std::atomic<bool> yielded{false};  // a rival stopped because its period was split into cubes
   std::unique_ptr<StopFlag> stop = std::make_unique<StopFlag>(false);
   std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
+  std::shared_ptr<PeriodWork> work;    // a program deciding the period: others may help
+  std::shared_ptr<Attempt> helped;     // a helper's: the attempt whose program it helps
+  int helpers = 0;                     // threads that joined its program
 };
 
 // The short clauses the solvers of one period learned, for the others
@@ -171,6 +174,9 @@ class Race {
   std::optional<std::shared_ptr<Attempt>> next_attempt() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finished()) {
+      // A program's period first: its work splits across threads, and the
+      // periods below a refuted one need none (a refutation settles them).
+      if (auto helper = next_helper()) return helper;
       // Periods in order under the search's own configuration, below any
       // period known satisfiable.
       if (periods_left()) return start(next_period_++, own_configuration_);
@@ -189,6 +195,19 @@ class Race {
       changed_.wait_for(lock, std::chrono::milliseconds(50));
       --idle_;
     }
+    return std::nullopt;
+  }
+
+  // A thread joins the lowest period a program is still deciding.
+  std::optional<std::shared_ptr<Attempt>> next_helper() {
+    for (const auto& attempt : running_)
+      if (attempt->work && attempt->work->open()) {
+        auto helper = std::make_shared<Attempt>();
+        helper->period = attempt->period;
+        helper->helped = attempt;
+        ++attempt->helpers;
+        return helper;
+      }
     return std::nullopt;
   }
 
@@ -230,10 +249,18 @@ class Race {
     attempt->configuration = configuration;
     tried_.insert({period, configuration});
     running_.push_back(attempt);
+    // The program's work, open to helpers at once: beside the solver's head
+    // start they begin it.
+    if (configuration == own_configuration_ && (by_program(period) || solver_head_start(period)))
+      attempt->work = question_.program(period);
     return attempt;
   }
 
   void run(const std::shared_ptr<Attempt>& attempt) {
+    if (attempt->helped) {  // the owner records and settles the period
+      attempt->helped->work->help(deadline_.with_sibling_stop(attempt->helped->stop.get()));
+      return;
+    }
     const Deadline deadline = deadline_.with_sibling_stop(attempt->stop.get());
     if (program_decides(*attempt)) {
       run_program(attempt, deadline);
@@ -273,15 +300,24 @@ class Race {
     changed_.notify_all();
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
     settle(attempt, answer, backend, encoding);
+    if (attempt->work) attempt->stop->store(true);  // the solver answered: its program's helpers stop
   }
 
   // The period decided by the program; its repetend kept when satisfiable.
   void run_program(const std::shared_ptr<Attempt>& attempt, const Deadline& deadline) {
     const auto begin = std::chrono::steady_clock::now();
-    ChainPeriod decided = question_.program(attempt->period, deadline);
+    std::shared_ptr<PeriodWork> work = attempt->work;
+    work->help(deadline);
+    ChainPeriod decided = work->answer(deadline);
     std::string how = question_.program_name;
     if (decided.phase_choices > 0)
       how += " over " + std::to_string(decided.phase_choices) + " phase choices of the all-device blocks";
+    int helpers = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      helpers = attempt->helpers;
+    }
+    if (helpers > 0) how += ", " + std::to_string(helpers + 1) + " threads";
     record(*attempt, decided.answer, seconds_since(begin), how);
 
     std::lock_guard<std::mutex> lock(mutex_);

@@ -74,9 +74,13 @@ struct PeriodRaceQuestion {
   // Periods first_period .. program_last are decided by a dynamic program
   // (solver/chain_period.hpp, crossed_chains.hpp) instead of a solver:
   // exactly, so no rival races them and none is split into cubes. They are
-  // handed out in period order like the others, so that the solver's
-  // periods above them start beside the program's on the other threads.
-  std::function<ChainPeriod(int period, const Deadline&)> program{};
+  // handed out in period order like the others, and a free thread first
+  // helps a program whose work is still open (PeriodWork::help: a chain's
+  // phase choices), so that a period is decided on every thread before the
+  // next starts: a refutation settles the smaller periods, whose programs
+  // would otherwise run beside it for nothing. A program whose work takes
+  // one thread (crossed chains) has the solver's periods beside it.
+  std::function<std::shared_ptr<PeriodWork>(int period)> program{};
   std::string program_name{};  // for progress lines and the report's calls
   int program_last = 0;
   // Periods program_last + 1 .. program_reach are handed out like the
@@ -85,7 +89,8 @@ struct PeriodRaceQuestion {
   // the program costs more on them (up to tens of seconds a period by its
   // estimate) but decides exactly where the solver may take minutes (mllm,
   // 64 devices, memory 16: periods 18-20 took the solver 41-76 s each, the
-  // program 1.6-4.4 s). The same rule as one thread's descent.
+  // program 1.6-4.4 s). The same rule as one thread's descent; the
+  // program's work is open to free threads during the head start.
   int program_reach = 0;
   double head_start_seconds = 1;
 };

@@ -50,6 +50,7 @@
 #include "solver/chain_period.hpp"
 #include "solver/crossed_chains.hpp"
 #include "solver/fast_repetend.hpp"
+#include "solver/latency_bisection.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
@@ -61,17 +62,6 @@
 
 namespace tessel {
 namespace {
-
-// The decoded answer, re-checked from the definition (modulo_check.hpp): a
-// wrong encoding stops the search here instead of reaching the user.
-ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
-                                const std::vector<int>& starts, int max_in_flight) {
-  ModuloSolution solution = modulo_solution(window, period, starts);
-  if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
-    throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
-                           " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
-  return solution;
-}
 
 // The window of k micro-batches run one after the other, each as `alone`
 // runs one micro-batch: valid whenever one micro-batch alone fits memory.
@@ -150,7 +140,13 @@ constexpr double kSolverWindowSeconds = 2.0;
 struct PeriodProgram {
   std::string name;
   std::function<bool(int period, double seconds)> affordable;  // deciding it takes about `seconds` at most
-  std::function<ChainPeriod(int period, const Deadline&)> decide;
+  std::function<std::shared_ptr<PeriodWork>(int period)> work;  // a period's work, for threads to share
+
+  ChainPeriod decide(int period, const Deadline& deadline) const {
+    std::shared_ptr<PeriodWork> one = work(period);
+    one->help(deadline);
+    return one->answer(deadline);
+  }
 };
 
 std::optional<PeriodProgram> period_program(const Placement& window, const SearchOptions& options,
@@ -162,8 +158,8 @@ std::optional<PeriodProgram> period_program(const Placement& window, const Searc
         [&window, chain](int period, double seconds) {
           return chain_period_affordable(window, *chain, period, seconds);
         },
-        [&window, chain, max_in_flight](int period, const Deadline& deadline) {
-          return decide_chain_period(window, *chain, period, max_in_flight, deadline);
+        [&window, chain, max_in_flight](int period) -> std::shared_ptr<PeriodWork> {
+          return std::make_shared<ChainPeriodWork>(window, *chain, period, max_in_flight);
         }};
   }
   if (std::optional<CrossedChains> found = crossed_chains(window, options.memory_limit, max_in_flight)) {
@@ -172,8 +168,10 @@ std::optional<PeriodProgram> period_program(const Placement& window, const Searc
                          [chains](int period, double seconds) {
                            return crossed_chains_affordable(*chains, period, seconds);
                          },
-                         [&window, chains](int period, const Deadline& deadline) {
-                           return decide_crossed_period(window, *chains, period, deadline);
+                         [&window, chains](int period) -> std::shared_ptr<PeriodWork> {
+                           return std::make_shared<WholePeriodWork>([&window, chains, period](const Deadline& deadline) {
+                             return decide_crossed_period(window, *chains, period, deadline);
+                           });
                          }};
   }
   return std::nullopt;
@@ -260,7 +258,7 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
   const int program_reach = last_affordable(program, program_last + 1, last_period, kProgramReachSeconds);
   PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
                               options.threads};
-  question.program = program.decide;
+  question.program = program.work;
   question.program_name = program.name;
   question.program_last = program_last;
   question.program_reach = program_reach;
@@ -403,41 +401,21 @@ void solve_periods(const Placement& window, const SearchOptions& options, const 
                                       decode_starts(*backend, encoding, period), max_in_flight);
 }
 
-// Second objective: the shortest latency at the found period, bisected on
-// the solver that found it, within a budget of as long as the period took
+// Second objective: the shortest latency at the found period
+// (latency_bisection.hpp), within a budget of as long as the period took
 // (at least latency_min_seconds): the period is what the search is for, and
 // a longer latency only costs micro-batches in flight, which the memory
 // limit already bounds.
-void bisect_latency(const Placement& window, const SearchOptions& options, const Deadline& deadline,
-                    int max_in_flight, const std::string& label, Backend& backend, const ModuloEncoding& encoding,
-                    WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  Deadline latency_deadline = deadline;
-  if (options.latency_budget)
-    latency_deadline = latency_deadline.within(std::max(options.latency_min_seconds, outcome.period_seconds));
-  const int period = outcome.solution->period;
-  int low = critical_path(window);
-  while (low < outcome.solution->latency) {
-    const int mid = low + (outcome.solution->latency - low) / 2;
-    const auto call_start = std::chrono::steady_clock::now();
-    const Lit bounded = latency_literal(backend, encoding, window, period, mid);
-    const Answer answer = backend.solve({period_assumption(encoding, period), bounded}, latency_deadline);
-    const double seconds = seconds_since(call_start);
-    calls.push_back({label + "latency <= " + std::to_string(mid), answer, seconds});
-    std::ostringstream line;
-    line << "repetend: " << label << "latency <= " << mid << ": " << answer_name(answer) << " (" << seconds
-         << " s)";
-    if (options.progress) options.progress(line.str());
-    if (answer == Answer::Sat) {
-      outcome.solution = checked_solution(window, options.memory_limit, period,
-                                          decode_starts(backend, encoding, period), max_in_flight);
-    } else if (answer == Answer::Unsat) {
-      low = mid + 1;
-    } else {
-      if (deadline.expired()) outcome.latency_gave_up = true;
-      else outcome.latency_unfinished = true;
-      break;
-    }
-  }
+void least_latency(const Placement& window, const SearchOptions& options, const Deadline& deadline,
+                   int max_in_flight, const ModuloRules& rules, const std::string& label, Backend& backend,
+                   const ModuloEncoding& encoding, WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  Deadline budget = deadline;
+  if (options.latency_budget) budget = budget.within(std::max(options.latency_min_seconds, outcome.period_seconds));
+  const LatencyOutcome least = bisect_latency({&window, *outcome.solution, max_in_flight, rules, label}, options,
+                                              deadline, budget, backend, encoding, calls);
+  outcome.solution = least.solution;
+  outcome.latency_gave_up = least.gave_up;
+  outcome.latency_unfinished = least.unfinished;
 }
 
 // Periods lower_bound .. last_period of the window placement, then the
@@ -534,7 +512,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
   }
 
   const auto latency_begin = std::chrono::steady_clock::now();
-  if (backend) bisect_latency(window, options, deadline, max_in_flight, label, *backend, encoding, outcome, calls);
+  if (backend) least_latency(window, options, deadline, max_in_flight, rules, label, *backend, encoding, outcome, calls);
   if (program_window && program_window->latency < outcome.solution->latency) {
     // The solver's bisection stopped above the least latency the program found.
     outcome.solution = program_window;

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The hard instances of the repetend search (period refutations that take
 # tens of seconds to minutes on one core), each run with --threads 1 and
-# --threads 2 in the same session, so that the 2/1 speedup is read from one
-# run of the machine however loaded it is. Windows k = 1 only and no
-# boundary shortening: the time is the period proof and the latency, which
-# the threads share, plus the makespan phases at 128 micro-batches (a plan
-# of 4.5 s from the start, at least 1 s after the period, which the threads
-# do not shorten). Columns: status, period found, proven bound (optimal
-# when equal), the seconds of each thread count, and speedup = t1 / t2.
-# Every run's schedule is checked by `tessel verify` (column verified); the
-# last line sums the list. With 2 threads the periods are raced (a
-# program's periods beside the solver's) and the last hard period is split
-# into cubes (docs/algorithms.md, "Threads"); 1 thread is the plain
-# descent, so the speedup is what the race and the cubes give together.
+# --threads 2 in turn, REPEATS times, in the same session, so that the 2/1
+# speedup is read from one run of the machine however loaded it is. Windows
+# k = 1 only and no boundary shortening: the time is the period proof and
+# the latency, which the threads share, plus the makespan phases at 128
+# micro-batches (a plan of 4.5 s from the start, at least 1 s after the
+# period, which the threads do not shorten). Columns: status, period
+# found, proven bound (optimal when equal), the median seconds of each
+# thread count, and speedup = t1 / t2. Every run's schedule is checked by
+# `tessel verify` (column verified: every run's); the last line sums the
+# list. With 2 threads a program's periods take both threads (their phase
+# choices shared), the solver's periods are raced, the latency has a second
+# solver and the last hard period is split into cubes (docs/algorithms.md,
+# "Threads", "Latency"); 1 thread is the plain descent. What two cores can
+# give at most on this work: cases/bench/core_ceiling.sh.
 #
 # The default list is what is hard today: mllm at memory D/4, whose periods
 # above the chain program's reach go to SAT, and kshape 64/16 (a scan of
@@ -22,16 +24,21 @@
 # chain and crossed-chains programs in 2-5 s on either thread count; with
 # "--tune period_method=1" it measures the SAT machinery on them.
 #
-# usage: cases/bench/hard_list.sh [TESSEL_BINARY] [TIME_LIMIT_SECONDS] [LIST] [FLAGS]
+# usage: cases/bench/hard_list.sh [TESSEL_BINARY] [TIME_LIMIT_SECONDS] [LIST] [FLAGS] [REPEATS]
 #   LIST: "case:D:M ..." (default: the four hard instances below)
 #   FLAGS: more `search` flags for every run, e.g. "--tune period_method=1"
 #     to decide the periods by the unit-step encoding instead of the
 #     chains' programs (the SAT machinery the threads share)
+#   REPEATS: runs of each thread count per row, 1 and 2 threads taking
+#     turns (default 3); each column is the median of its runs, so that
+#     one run slowed by another job on the machine does not make the ratio
+#     (single runs of the same row moved by 30% here)
 set -u
 tessel=${1:-build/tessel}
 limit=${2:-300}
 list=${3:-"mllm:16:4 mllm:32:8 mllm:64:16 kshape:64:16"}
 read -r -a flags <<< "${4:-}"
+repeats=${5:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -59,10 +66,19 @@ run() {
 printf '%-8s %3s %4s | %-13s %6s %6s | %8s %8s | %7s | %s\n' \
   case D mem status period proven t1_s t2_s speedup verified
 total1=0 total2=0
+# The median of the numbers on stdin.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
 for item in $list; do
   IFS=: read -r name ndevs memory <<< "$item"
-  read -r s1 p1 b1 t1 v1 <<< "$(run "$name" "$ndevs" "$memory" 1)"
-  read -r s2 p2 b2 t2 v2 <<< "$(run "$name" "$ndevs" "$memory" 2)"
+  times1="" times2="" v1=yes v2=yes
+  for ((r = 0; r < repeats; ++r)); do
+    read -r s1 p1 b1 t v <<< "$(run "$name" "$ndevs" "$memory" 1)"
+    times1+="$t"$'\n'; [ "$v" = yes ] || v1=no
+    read -r s2 p2 b2 t v <<< "$(run "$name" "$ndevs" "$memory" 2)"
+    times2+="$t"$'\n'; [ "$v" = yes ] || v2=no
+  done
+  t1=$(printf '%s' "$times1" | median) t2=$(printf '%s' "$times2" | median)
   speedup=$(echo "scale=2; $t1 / $t2" | bc)
   status=$s1 period=$p1 proven=$b1
   # Different answers (one thread count timed out): both, 1 thread first.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <random>
+#include <thread>
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
@@ -131,4 +132,39 @@ TEST_CASE("The program decides a chain the solver takes minutes to refute", "[ch
   CHECK(decided.result.period == 12);
   CHECK(decided.result.proven_lower_bound == 12);
   testing::check_repetend(decided.result);
+}
+
+TEST_CASE("A period's phase choices shared by several threads give the single thread's answer", "[chain]") {
+  // The race lets idle threads help a program (ChainPeriodWork::help): the
+  // answer, its least-latency repetend and the choices counted must not
+  // depend on how many helped. mllm, 16 devices, memory 4: periods 16-21
+  // refuted, 22 satisfiable, with thousands of choices each.
+  const Placement placement = make_case("mllm", 16, false);
+  const std::vector<long long> limits(16, 4);
+  const std::optional<MirroredChain> chain = mirrored_chain(placement, limits);
+  REQUIRE(chain);
+  const int in_flight = static_cast<int>(placement.blocks.size());
+  for (int period : {17, 22}) {
+    INFO("period " << period);
+    const ChainPeriod one = decide_chain_period(placement, *chain, period, in_flight, Deadline::none());
+    REQUIRE(one.answer == (period == 22 ? Answer::Sat : Answer::Unsat));
+    for (int threads : {2, 3}) {
+      INFO(threads << " threads");
+      ChainPeriodWork work(placement, *chain, period, in_flight);
+      std::vector<std::thread> helpers;
+      for (int t = 1; t < threads; ++t) helpers.emplace_back([&work] { work.help(Deadline::none()); });
+      work.help(Deadline::none());
+      const ChainPeriod shared = work.answer(Deadline::none());  // waits for the helpers' last choices
+      for (std::thread& helper : helpers) helper.join();
+      CHECK(shared.answer == one.answer);
+      CHECK(shared.starts == one.starts);
+      CHECK(shared.phase_choices == one.phase_choices);
+      CHECK_FALSE(work.open());
+    }
+  }
+  // Stopped part-way, the work answers Unknown, never Unsat.
+  ChainPeriodWork stopped(placement, *chain, 21, in_flight);
+  StopFlag stop{true};
+  stopped.help(Deadline::none(&stop));
+  CHECK(stopped.answer(Deadline::none()).answer == Answer::Unknown);
 }

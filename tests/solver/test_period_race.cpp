@@ -58,6 +58,7 @@ TEST_CASE("period race: the same answer and schedule on 1, 2 and 3 threads (cadi
   for (const char* name : {"nnshape", "xshape", "mshape", "kshape"})
     for (long long memory : {6, 9}) same_answer_for_any_threads("cadical", name, 6, memory);
   same_answer_for_any_threads("cadical", "nnshape", 8, 8);
+  same_answer_for_any_threads("cadical", "kshape", 16, 8);  // its latency settled by refutations (latency_bisection.hpp)
 }
 
 TEST_CASE("period race: the same answer and schedule on 1, 2 and 3 threads (z3)", "[period_race]") {
@@ -163,8 +164,8 @@ PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredCh
                                     int program_reach = 0, double head_start_seconds = 1) {
   const int in_flight = static_cast<int>(placement.blocks.size());
   PeriodRaceQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
-  question.program = [&placement, &chain, in_flight](int period, const Deadline& deadline) {
-    return decide_chain_period(placement, chain, period, in_flight, deadline);
+  question.program = [&placement, &chain, in_flight](int period) {
+    return std::make_shared<ChainPeriodWork>(placement, chain, period, in_flight);
   };
   question.program_name = "chain program";
   question.program_last = program_last;
