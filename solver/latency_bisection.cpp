@@ -5,6 +5,7 @@
 // moot (a flag per question, as in the period race).
 #include "solver/latency_bisection.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -26,7 +27,7 @@ struct Shared {
   std::mutex mutex;
   std::condition_variable changed;
   int best = 0;              // the bisection's window's latency
-  bool settled = false;      // "latency <= best - 1" refuted: best is least
+  std::atomic<bool> settled{false};  // "latency <= best - 1" refuted: best is least
   StopFlag finished{false};  // the bisection ended: the second solver stops
   StopFlag bisection_stop{false};                         // raised when settled
   std::unique_ptr<StopFlag> probe_stop = std::make_unique<StopFlag>(false);  // the second solver's question
@@ -172,8 +173,9 @@ LatencyOutcome bisect_latency(const LatencyQuestion& question, const SearchOptio
   shared.best = outcome.solution.latency;
   shared.calls = &calls;
   // One sibling flag per deadline: a bisection that already has one (it
-  // runs beside something else) runs alone.
-  const bool probing = options.threads >= 2 && !budget.sibling_stop;
+  // runs beside something else) runs alone; so does one with a single
+  // question left, the one the second solver would ask.
+  const bool probing = options.threads >= 2 && !budget.sibling_stop && outcome.solution.latency - low >= 2;
   const Deadline own = probing ? budget.with_sibling_stop(&shared.bisection_stop) : budget;
   std::optional<TopProbe> probe;
   if (probing) probe.emplace(question, options, budget, shared);

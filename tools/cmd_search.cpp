@@ -188,7 +188,7 @@ int run_search(int argc, char** argv) {
       ("micros-per-window", po::value<int>(), "repetend: micro-batches per window k (default 0 = try k = 1 .. 4)")
       ("total-micros", po::value<int>()->default_value(128), "N: the makespan is judged and the best schedule built for N micro-batches")
       ("time-limit", po::value<double>(), "seconds for the whole search (default: none); exit 3 with the best schedule so far")
-      ("threads", po::value<int>()->default_value(0), "threads (0 = every core): periods race (a chain's program beside the solver), and with cadical the last hard period is split into cubes shared by the threads (z3: periods only)")
+      ("threads", po::value<int>()->default_value(0), "threads (0 = every core): periods race (a chain's program shared by them), the latency gets a second solver, with cadical the last hard period is split into cubes shared by the threads (z3: no cubes)")
       ("tune", po::value<std::vector<std::string>>()->composing(), "set a tuning knob NAME=VALUE (repeatable; --tune help lists them)")
       ("output,o", po::value<std::string>(), "write the best schedule (tessel.schedule/1) here, also while searching")
       ("repetend-output", po::value<std::string>(), "repetend/fast: also write the repetend schedule (unrollable) here")
