@@ -1,5 +1,6 @@
 // The second objective of the repetend search: the least latency of one
-// window at the period found (docs/algorithms.md, "Latency").
+// window at the period found (docs/algorithms.md, "The repetend as a modulo
+// schedule", its paragraph on the latency).
 //
 // The latency is bisected on the solver that found the period, under
 // assumptions, from the critical path up to the latency in hand. With two

@@ -13,8 +13,9 @@
 # list. With 2 threads a program's periods take both threads (their phase
 # choices shared), the solver's periods are raced, the latency has a second
 # solver and the last hard period is split into cubes (docs/algorithms.md,
-# "Threads", "Latency"); 1 thread is the plain descent. What two cores can
-# give at most on this work: cases/bench/core_ceiling.sh.
+# "Threads" and the latency in "The repetend as a modulo schedule"); 1
+# thread is the plain descent. What two cores can give at most on this
+# work: cases/bench/core_ceiling.sh.
 #
 # The default list is what is hard today: mllm at memory D/4, whose periods
 # above the chain program's reach go to SAT, and kshape 64/16 (a scan of
