@@ -25,7 +25,6 @@
 
 #include <atomic>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -74,8 +73,9 @@ struct ChainPeriod {
 ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain& chain, int period,
                                 int max_in_flight, const Deadline& deadline);
 
-// One period's program as work several threads may share (the period race
-// lets a thread with nothing else to do join a period a program decides).
+// One period's program as work several threads may share (in the period
+// race a free thread joins a period a program decides before it starts
+// another, solver/period_race.hpp).
 class PeriodWork {
  public:
   virtual ~PeriodWork() = default;
