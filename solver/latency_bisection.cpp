@@ -152,15 +152,6 @@ class TopProbe {
 
 }  // namespace
 
-ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
-                                const std::vector<int>& starts, int max_in_flight) {
-  ModuloSolution solution = modulo_solution(window, period, starts);
-  if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
-    throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
-                           " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
-  return solution;
-}
-
 LatencyOutcome bisect_latency(const LatencyQuestion& question, const SearchOptions& options, const Deadline& deadline,
                               const Deadline& budget, Backend& backend, const ModuloEncoding& encoding,
                               std::vector<SolverCall>& calls) {

@@ -49,10 +49,4 @@ LatencyOutcome bisect_latency(const LatencyQuestion& question, const SearchOptio
                               const Deadline& budget, Backend& backend, const ModuloEncoding& encoding,
                               std::vector<SolverCall>& calls);
 
-// The decoded answer, re-checked from the definition (modulo_check.hpp): a
-// wrong encoding stops the search here (std::logic_error) instead of
-// reaching the user.
-ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
-                                const std::vector<int>& starts, int max_in_flight);
-
 }  // namespace tessel

@@ -4,6 +4,8 @@
 #include "model/input_error.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace tessel {
 
@@ -137,6 +139,15 @@ std::optional<std::string> modulo_violation(const Placement& placement, const st
   if (auto overlap = circle_overlap(placement, solution)) return overlap;
   if (memory_limit.empty()) return std::nullopt;
   return memory_over(placement, memory_limit, solution);
+}
+
+ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
+                                const std::vector<int>& starts, int max_in_flight) {
+  ModuloSolution solution = modulo_solution(window, period, starts);
+  if (auto violation = modulo_violation(window, memory_limit, solution, max_in_flight))
+    throw std::logic_error("repetend search: the solver's answer for period " + std::to_string(period) +
+                           " is not a valid repetend (" + *violation + "): a bug in the modulo encoding");
+  return solution;
 }
 
 }  // namespace tessel

@@ -40,4 +40,10 @@ std::vector<std::vector<long long>> modulo_memory(const Placement& placement, co
 std::optional<std::string> modulo_violation(const Placement& placement, const std::vector<long long>& memory_limit,
                                             const ModuloSolution& solution, int max_in_flight = 0);
 
+// A decoded solver answer re-checked by modulo_violation: a wrong encoding
+// stops the search here (std::logic_error naming the broken rule) instead of
+// reaching the user.
+ModuloSolution checked_solution(const Placement& window, const std::vector<long long>& memory_limit, int period,
+                                const std::vector<int>& starts, int max_in_flight);
+
 }  // namespace tessel
