@@ -15,6 +15,10 @@ set -u
 tessel=${1:-build/tessel}
 list=${2:-"mllm:16:4 mllm:32:8 mllm:64:16 kshape:64:16"}
 repeats=${3:-3}
+if ! [[ "$repeats" =~ ^[1-9][0-9]*$ ]]; then
+  echo "$(basename "$0"): REPEATS needs a whole number of at least 1, got '$repeats'" >&2
+  exit 2
+fi
 
 search() {
   "$tessel" search --case "$1" --ndevs "$2" --memory "$3" --threads 1 --micros-per-window 1 \

@@ -40,6 +40,10 @@ limit=${2:-300}
 list=${3:-"mllm:16:4 mllm:32:8 mllm:64:16 kshape:64:16"}
 read -r -a flags <<< "${4:-}"
 repeats=${5:-3}
+if ! [[ "$repeats" =~ ^[1-9][0-9]*$ ]]; then
+  echo "$(basename "$0"): REPEATS needs a whole number of at least 1, got '$repeats'" >&2
+  exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

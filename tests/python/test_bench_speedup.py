@@ -74,3 +74,13 @@ def test_core_ceiling_of_independent_runs_is_near_two():
         # Sleeping searches share nothing: the pair takes about as long as one.
         ceiling = float(lines[-1].split("|")[-1].strip().rstrip("x"))
         assert 1.3 <= ceiling <= 2.2, done.stdout
+
+
+def test_bad_repeat_counts_are_refused():
+    with tempfile.TemporaryDirectory() as directory:
+        binary = fake_tessel(directory)
+        for bad in ("0", "two", "-1"):
+            done = run("hard_list.sh", binary, "60", "toy:4:2", "", bad, state=directory)
+            assert done.returncode == 2 and "REPEATS needs a whole number" in done.stderr, done.stderr
+            done = run("core_ceiling.sh", binary, "toy:4:2", bad, state=directory)
+            assert done.returncode == 2 and "REPEATS needs a whole number" in done.stderr, done.stderr
