@@ -114,6 +114,19 @@ class Backend {
   // Values of the last Sat answer.
   virtual bool value(Lit lit) = 0;
   virtual int value(IntVar x) = 0;
+
+  // The large adders (add_no_overlap over many intervals: quadratic pairs
+  // for Z3, a constraint per step for CaDiCaL) stop part way once `deadline`
+  // passes, leaving the encoding incomplete: whoever builds with a deadline
+  // checks it after building and drops the encoding when it expired (a
+  // deadline never comes back). Without one, they always finish.
+  void stop_building_at(const Deadline& deadline) { build_deadline_ = deadline; }
+
+ protected:
+  bool building_stopped() const { return build_deadline_.expired(); }
+
+ private:
+  Deadline build_deadline_ = Deadline::none();
 };
 
 // Measured alternatives inside a backend (solver/tuning.hpp sets them):

@@ -172,6 +172,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
       last = std::max<long long>(last, (long long)s.hi + spans[i] - 1);
     }
     for (long long t = first; t <= last; ++t) {
+      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
       std::vector<Lit> occupants;
       for (size_t i = 0; i < starts.size(); ++i) {
         const cnf::OrderVar& s = order(starts[i]);

@@ -99,6 +99,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
   FullEncoding encoding;
   encoding.backend = make_backend(options.backend, options.backend_settings);
   Backend& backend = *encoding.backend;
+  backend.stop_building_at(options.deadline);
   auto out_of_time = [&]() {
     if (!options.deadline.expired()) return false;
     // Abandoned, not freed: tearing down a half-built encoding of this size

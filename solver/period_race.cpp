@@ -37,6 +37,7 @@
 #include <exception>
 #include <map>
 #include <set>
+#include <system_error>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -628,7 +629,15 @@ PeriodRaceOutcome race_periods(const PeriodRaceQuestion& question, const SearchO
                                const Deadline& deadline, std::vector<SolverCall>& calls) {
   Race race(question, options, deadline);
   std::vector<std::thread> helpers;
-  for (int t = 1; t < question.threads; ++t) helpers.emplace_back([&race] { race.work(); });
+  // A thread the system refuses (a process or memory cap) is not an error:
+  // the race runs on the threads that started.
+  for (int t = 1; t < question.threads; ++t) {
+    try {
+      helpers.emplace_back([&race] { race.work(); });
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   race.work();
   for (std::thread& helper : helpers) helper.join();
   return race.outcome(calls);

@@ -33,7 +33,11 @@
 
 namespace tessel {
 
-// Threads for a request: `requested`, or every core for 0.
+// Threads for a request: `requested`, or every core for 0. A request above
+// kMaxThreads is refused by solve() (exit 2): each thread holds a solver of
+// its own, and tens of thousands of them fail to start (std::system_error)
+// or exhaust memory long before they could help.
+constexpr int kMaxThreads = 256;
 int resolve_threads(int requested);
 
 // The solver that answered Sat at the found period, kept for the latency

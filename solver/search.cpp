@@ -114,6 +114,9 @@ void check_request(const SearchRequest& request) {
     throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
   if (request.micros_per_window < 0 || request.micros_per_window > 64)
     throw InputError("", "--micros-per-window", "must be in 0 .. 64 (0 = automatic)");
+  if (request.threads < 0 || request.threads > kMaxThreads)
+    throw InputError("", "--threads", "must be in 0 .. " + std::to_string(kMaxThreads) + " (0 = every core), not " +
+                                          std::to_string(request.threads));
   if (request.micros_per_window != 0 && request.strategy != Strategy::Repetend)
     throw InputError("", "--micros-per-window", "applies to strategy repetend only");
 }

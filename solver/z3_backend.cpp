@@ -89,12 +89,14 @@ class Z3Backend final : public Backend {
   }
 
   void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) override {
-    for (size_t i = 0; i < starts.size(); ++i)
+    for (size_t i = 0; i < starts.size(); ++i) {
+      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
       for (size_t j = i + 1; j < starts.size(); ++j) {
         const z3::expr& a = ints_.at(starts[i].index);
         const z3::expr& b = ints_.at(starts[j].index);
         solver_.add(a + spans[i] <= b || b + spans[j] <= a);
       }
+    }
   }
 
   // Each start becomes q * period + phase with the phase in [0, period); two
@@ -177,6 +179,16 @@ class Z3Backend final : public Backend {
     // Z3 takes its timeout in milliseconds as an unsigned; "unlimited" is its maximum.
     unsigned milliseconds = left > 4.0e6 ? 4294967295u : static_cast<unsigned>(std::max(1.0, left * 1000.0));
     params.set("timeout", milliseconds);
+    // Z3's own Ctrl-C handling (on by default) replaces the process's SIGINT
+    // handler for the length of each check and puts back the one it found.
+    // Checks on several threads (the period race, the improvements side by
+    // side) interleave those swaps, so a finished check's handler, pointing
+    // into a solver call that no longer exists, can stay installed: a SIGINT
+    // after it crashed the process (SIGSEGV, 8 of 8 trials in the shift
+    // search), and one during a check never reached the stop flag. The
+    // command's own handler (tools/interrupt.hpp) raises the flag, and the
+    // watcher below interrupts the context.
+    params.set("ctrl_c", false);
     solver_.set(params);
     z3::expr_vector terms(context_);
     for (Lit lit : assumptions) terms.push_back(expr_of(lit));

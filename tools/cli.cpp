@@ -72,6 +72,12 @@ int guarded(const std::string& command, const std::function<int()>& body) {
   } catch (const po::error& error) {
     std::cerr << "tessel " << command << ": " << error.what() << "\n";
     return kBadInput;
+  } catch (const std::bad_alloc&) {
+    // Not a bug and not bad input: the input is too large for the memory
+    // this process may use (a cap such as ulimit -v, or the machine's).
+    // The stack is unwound by now, so there is memory to say so.
+    std::cerr << "tessel " << command << ": " << kOutOfMemory << "\n";
+    return kGaveUp;
   } catch (const std::exception& error) {
     std::cerr << "tessel " << command << ": internal error (a bug in tessel): " << error.what() << "\n";
     return kInternal;

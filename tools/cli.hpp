@@ -20,9 +20,15 @@ enum ExitCode : int {
   kSuccess = 0,     // schedule found / schedule valid
   kNegative = 1,    // proven: no schedule within the limits; or schedule invalid
   kBadInput = 2,    // bad usage or bad input file
-  kGaveUp = 3,      // time limit or solver unknown
+  kGaveUp = 3,      // time limit, interrupt, out of memory, or solver unknown
   kInternal = 4,    // a bug in tessel (never expected)
 };
+
+// What a command prints when memory runs out (exit 3): the input is too
+// large for the memory the process may use.
+inline constexpr const char* kOutOfMemory =
+    "out of memory: the input is too large for the memory this process may use (a cap such as ulimit -v, or "
+    "the machine's)";
 
 struct Command {
   std::string name;
@@ -38,7 +44,8 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
                          po::variables_map& values);
 
 // Runs a subcommand body, turning InputError, verify::FormatError and
-// option errors into exit 2 with a message on stderr.
+// option errors into exit 2 with a message on stderr, and running out of
+// memory (std::bad_alloc) into exit 3 with kOutOfMemory.
 int guarded(const std::string& command, const std::function<int()>& body);
 
 // A JSON file for the verifier (verify/json_text.hpp bounds its depth and

@@ -4,6 +4,7 @@
 // limit always leave a valid file behind (exit 3).
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <thread>
 
 #include "model/input_error.hpp"
@@ -87,7 +88,6 @@ SearchRequest request_from(const po::variables_map& values) {
   request.deadline.stop = install_interrupt_handlers();
   if (values.count("resolution")) request.resolution = resolution_ticks(request.placement, values["resolution"].as<std::string>());
   request.threads = values["threads"].as<int>();
-  if (request.threads < 0) throw InputError("", "--threads", "must be >= 0 (0 = every core)");
   if (values.count("tune"))
     for (const std::string& assignment : values["tune"].as<std::vector<std::string>>())
       apply_tuning(request.tuning, assignment);
@@ -125,12 +125,22 @@ int run(const po::variables_map& values) {
   const bool json = values["json"].as<bool>();
   std::optional<std::string> output;
   if (values.count("output")) output = values["output"].as<std::string>();
+  bool written = false;
   SearchProgress progress(values["quiet"].as<bool>(), [&](const Schedule& schedule) {
-    if (output) write_atomically(*output, schedule);
+    if (!output) return;
+    write_atomically(*output, schedule);
+    written = true;
   });
   SearchReport report;
   try {
     report = solve(request, progress);
+  } catch (const std::bad_alloc&) {
+    // The search's memory is released by now; what -o holds is the best
+    // schedule offered before (tools/memory_reserve.hpp).
+    progress.finish();
+    std::cerr << "tessel search: gave up: " << kOutOfMemory
+              << (written ? "; the best schedule so far was written" : " (no schedule was written)") << "\n";
+    return kGaveUp;
   } catch (const InputError& error) {
     progress.finish();
     const std::string file = values.count("placement") ? values["placement"].as<std::string>() : "";

@@ -6,6 +6,7 @@
 #include "model/json_file.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
+#include "tools/memory_reserve.hpp"
 
 namespace {
 
@@ -40,6 +41,7 @@ void print_overview() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tessel::cli::install_memory_reserve();
   if (argc < 2) {
     print_overview();
     return tessel::cli::kBadInput;
