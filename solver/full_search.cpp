@@ -46,7 +46,51 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
   return schedule;
 }
 
+// Each start's domain within `horizon`, or InputError when the encoding on
+// them would not fit (encoding_budget.hpp). `room`: every domain is
+// non-empty.
+StartDomains admitted_domains(const Placement& placement, const SearchOptions& options, int nmicros, Time horizon,
+                              bool& room) {
+  const DeviceWorkBounds work(placement, nmicros);
+  const int nblocks = static_cast<int>(placement.blocks.size());
+  StartDomains domains(nblocks);
+  room = true;
+  for (int b = 0; b < nblocks; ++b)
+    for (int micro = 0; micro < nmicros; ++micro) {
+      const int earliest = static_cast<int>(work.head(b, micro));
+      const int latest = static_cast<int>(horizon - work.tail(b, micro));
+      domains[b].push_back({earliest, std::max(earliest, latest)});
+      room = room && latest >= earliest;
+    }
+  const EncodingSize size = full_encoding_size(placement, options.memory_limit, nmicros, domains);
+  if (size.memory_terms > kMaxMemoryTerms)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
+                     "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
+                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
+                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
+                     "micro-batches with 'tessel unroll') or fewer --nmicros");
+  if (size.literals > kMaxOrderLiterals)
+    throw InputError("", "--nmicros",
+                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+                         " ticks are too many for strategy full: its start variables would take " +
+                         std::to_string(size.literals) + " literals, more than the " +
+                         std::to_string(kMaxOrderLiterals) +
+                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
+                         "repetend, fewer --nmicros, or --resolution");
+
+  return domains;
+}
+
 }  // namespace
+
+void check_full_size(const Placement& placement, const SearchOptions& options) {
+  const int nmicros = options.nmicros.value_or(1);
+  const Time horizon = makespan_bound(placement, nmicros, options.memory_limit).value;
+  if (horizon > std::numeric_limits<int>::max() / 2) return;  // search_full refuses it with its own reason
+  bool room = true;
+  (void)admitted_domains(placement, options, nmicros, horizon, room);
+}
 
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
@@ -114,32 +158,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // Each start lies between the work its device must do before it and after
   // it (device_work_bounds.hpp). What cannot be built is refused up front
   // (see encoding_budget.hpp).
-  const DeviceWorkBounds work(placement, nmicros);
-  StartDomains domains(nblocks);
   bool room = true;
-  for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro < nmicros; ++micro) {
-      const int earliest = static_cast<int>(work.head(b, micro));
-      const int latest = static_cast<int>(horizon - work.tail(b, micro));
-      domains[b].push_back({earliest, std::max(earliest, latest)});
-      room = room && latest >= earliest;
-    }
-  const EncodingSize size = full_encoding_size(placement, options.memory_limit, nmicros, domains);
-  if (size.memory_terms > kMaxMemoryTerms)
-    throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
-                     "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
-                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
-                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
-                     "micro-batches with 'tessel unroll') or fewer --nmicros");
-  if (size.literals > kMaxOrderLiterals)
-    throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
-                         " ticks are too many for strategy full: its start variables would take " +
-                         std::to_string(size.literals) + " literals, more than the " +
-                         std::to_string(kMaxOrderLiterals) +
-                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
-                         "repetend, fewer --nmicros, or --resolution");
+  const StartDomains domains = admitted_domains(placement, options, nmicros, horizon, room);
+  const DeviceWorkBounds work(placement, nmicros);
 
   report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
          std::to_string(horizon) + " steps");

@@ -51,6 +51,7 @@
 #include "solver/crossed_chains.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/latency_bisection.hpp"
+#include "solver/encoding_budget.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
@@ -424,7 +425,17 @@ void least_latency(const Placement& window, const SearchOptions& options, const 
 WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
                             int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
                             std::vector<SolverCall>& calls) {
-  if (period_method(window, options.period_method) == PeriodMethod::CyclicOrder)
+  // The unit-step encoding grows with the periods it asks (a literal per
+  // phase of every start), and the first is the memory-rate bound when that
+  // is above L: a bound of 10 million steps (a long delay holding memory)
+  // built a modulo encoding of 7.5 GB for 20 s past a 5 s limit, where the
+  // cyclic orders decide it in milliseconds. Past the order-literal budget
+  // (encoding_budget.hpp) the cyclic orders decide.
+  const bool long_periods =
+      options.period_method == PeriodMethodChoice::Automatic &&
+      static_cast<double>(memory_rate_bound(window, options.memory_limit).period) *
+              static_cast<double>(window.blocks.size()) > static_cast<double>(kMaxOrderLiterals);
+  if (long_periods || period_method(window, options.period_method) == PeriodMethod::CyclicOrder)
     return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
   const auto begin = std::chrono::steady_clock::now();
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";

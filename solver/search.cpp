@@ -165,6 +165,7 @@ std::optional<Schedule> full_start(const Placement& placement, const SearchOptio
 SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   switch (request.strategy) {
     case Strategy::Full:
+      check_full_size(placement, options);
       return search_full(placement, options, full_start(placement, options, *options.nmicros));
     case Strategy::Fast:
       return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,
@@ -457,6 +458,20 @@ void skip_answer_at_total(const SearchRequest& request, double seconds, SearchRe
   report.message = report.message.empty() ? note : note + " (" + report.message + ")";
 }
 
+// With --resolution the search ran on the rounded times; the real ones may
+// be beyond what the searches of the answer at N represent (their starts
+// and makespans pass 2^31 ticks: a window period read as -727379967, or a
+// tabu search allocating per tick). Then the lifted repetend schedule is the
+// answer, verified on the real times; `tessel unroll` extends it.
+void answer_off_the_search_range(const SearchRequest& request, SearchReport& report) {
+  report.best = report.repetend;
+  const std::string note = "the real times are beyond the search's range of " + std::to_string(kLargestSearchTime) +
+                           " ticks per schedule, so the schedule at " + std::to_string(request.total_micros) +
+                           " micro-batches was not searched: the answer is the repetend schedule found at "
+                           "--resolution (tessel unroll extends it)";
+  report.message = report.message.empty() ? note : report.message + "; " + note;
+}
+
 // A search that ran into its limit gave up, whatever it answered before:
 // the work after the limit (the answer at N) was cut short.
 void mark_time_out(const Deadline& deadline, SearchReport& report) {
@@ -528,6 +543,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   }
   if (request.strategy == Strategy::Full) {
     full_makespan(request, placement, result, options, report, progress);
+  } else if (result.schedule && !times_searchable(request.placement)) {
+    answer_off_the_search_range(request, report);
   } else if (result.schedule) {
     const std::optional<double> overrun =
         answer_overrun(budget, *report.repetend, request.placement, request.total_micros);

@@ -5,15 +5,32 @@
 
 namespace tessel {
 
-std::vector<Memory> unit_step_limits(const Placement& placement, const std::vector<Memory>& limits) {
-  // One micro-batch's spans and delays: an upper bound on its latency, and
-  // a period that always works; times of the result stay below this times
-  // the micro-batches a makespan is reported for.
+namespace {
+
+// One micro-batch's spans and delays: an upper bound on its latency, and a
+// period that always works.
+__int128 serial_time(const Placement& placement) {
   __int128 serial = 0;
   for (const Block& block : placement.blocks) serial += block.span;
   for (const Edge& edge : placement.edges) serial += edge.delay;
-  const __int128 reach = serial * (placement.blocks.size() + 128);
-  if (reach > kLargestSearchTime)
+  return serial;
+}
+
+// Times of the result stay below the serial time times the micro-batches a
+// makespan is reported for.
+__int128 reach(const Placement& placement) {
+  return serial_time(placement) * static_cast<__int128>(placement.blocks.size() + 128);
+}
+
+}  // namespace
+
+bool times_searchable(const Placement& placement) {
+  return reach(placement) <= kLargestSearchTime;
+}
+
+std::vector<Memory> unit_step_limits(const Placement& placement, const std::vector<Memory>& limits) {
+  const __int128 serial = serial_time(placement);
+  if (reach(placement) > kLargestSearchTime)
     throw InputError("", "blocks",
                      "the time values are too large for the search: one micro-batch takes up to " +
                          std::to_string(static_cast<long long>(serial)) + " ticks, and its schedules must stay below " +

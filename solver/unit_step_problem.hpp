@@ -21,6 +21,11 @@ namespace tessel {
 // micro-batches one after another must stay below it.
 inline constexpr Time kLargestSearchTime = (1LL << 31) - 1;
 
+// Whether the placement's times are within what the search represents (the
+// check below, without throwing): with --resolution the search runs on the
+// rounded times, and the real ones may lie far outside.
+bool times_searchable(const Placement& placement);
+
 // Throws InputError (field "placement") when the placement's times cannot
 // be represented by the search. Static memory is folded into the limits:
 // the returned limits are what the blocks themselves may use.

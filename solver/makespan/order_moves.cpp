@@ -191,6 +191,26 @@ struct Searcher {
   }
   // Per step: every instance's tail (from its start to the end of the
   // longest path through it) and the memory level before it.
+  // Instance ids by start, ties by id: a counting sort while the makespan
+  // is within a few times the instances (starts are below it), a
+  // comparison sort beyond, where the counts would take 4 bytes per tick
+  // (5 GB for a makespan of 1.3 billion ticks, a long delay).
+  void sort_by_start(const Timing& timing) {
+    const size_t count = timing.start.size();
+    by_start.resize(count);
+    if (static_cast<double>(timing.makespan) > 8.0 * static_cast<double>(count) + 4096) {
+      for (size_t id = 0; id < count; ++id) by_start[id] = static_cast<int>(id);
+      std::stable_sort(by_start.begin(), by_start.end(),
+                       [&](int a, int b) { return timing.start[a] < timing.start[b]; });
+      return;
+    }
+    std::vector<int>& first = waiting;
+    first.assign(timing.makespan + 2, 0);
+    for (Time start : timing.start) ++first[start + 1];
+    for (size_t t = 1; t < first.size(); ++t) first[t] += first[t - 1];
+    for (size_t id = 0; id < count; ++id) by_start[first[timing.start[id]]++] = static_cast<int>(id);
+  }
+
   void prepare(const Timing& timing) {
     tail.assign(timing.start.size(), 0);
     for (auto it = timing.topological.rbegin(); it != timing.topological.rend(); ++it) {
@@ -206,13 +226,7 @@ struct Searcher {
       Memory level = 0;
       for (int id : order) level_before[id] = level, level += flat.memory[id % flat.nblocks];
     }
-    // Counting sort: starts are below the makespan.
-    std::vector<int>& first = waiting;
-    first.assign(timing.makespan + 2, 0);
-    for (Time start : timing.start) ++first[start + 1];
-    for (size_t t = 1; t < first.size(); ++t) first[t] += first[t - 1];
-    by_start.resize(timing.start.size());
-    for (size_t id = 0; id < timing.start.size(); ++id) by_start[first[timing.start[id]]++] = static_cast<int>(id);
+    sort_by_start(timing);
     latest_end.assign(by_start.size(), 0);
     ends_sum.assign(by_start.size(), 0);
     for (size_t i = 0; i < by_start.size(); ++i) {
