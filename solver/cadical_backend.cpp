@@ -44,6 +44,7 @@
 
 #include "solver/at_most_one.hpp"
 #include "solver/backend.hpp"
+#include "solver/background_free.hpp"
 #include "solver/cnf_sink.hpp"
 #include "solver/linear_order_cnf.hpp"
 #include "solver/order_encoding.hpp"
@@ -78,11 +79,19 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
   explicit CadicalBackend(const BackendSettings& settings) : pb_(*this, cardinality_of(settings)) {
     truth_ = new_var();
-    solver_.set("quiet", 1);
-    if (settings.configuration == 1) solver_.configure("sat");
-    if (settings.configuration == 2) solver_.configure("unsat");
-    solver_.add(truth_.code);
-    solver_.add(0);
+    solver_->set("quiet", 1);
+    if (settings.configuration == 1) solver_->configure("sat");
+    if (settings.configuration == 2) solver_->configure("unsat");
+    solver_->add(truth_.code);
+    solver_->add(0);
+  }
+
+  // A solver cut short by its deadline is freed off the critical path
+  // (solver/background_free.hpp): the caller is out of time.
+  ~CadicalBackend() override {
+    if (!abandoned_) return;
+    if (learner_) solver_->disconnect_learner();
+    free_in_background(std::move(solver_));
   }
 
   std::string name() const override { return "cadical"; }
@@ -103,8 +112,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
       if (l == ~truth_) continue;
       buffer_.push_back(l.code);
     }
-    for (int code : buffer_) solver_.add(code);
-    solver_.add(0);
+    for (int code : buffer_) solver_->add(code);
+    solver_->add(0);
   }
 
   // Backend -----------------------------------------------------------------
@@ -128,7 +137,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
       const Lit le = chain.le[i];
       if (le == truth_ || le == ~truth_) continue;
       const bool holds = value <= chain.lo + static_cast<int>(i);
-      solver_.phase(holds ? le.code : -le.code);
+      solver_->phase(holds ? le.code : -le.code);
     }
   }
 
@@ -213,21 +222,27 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
   Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) override {
     last_answer_ = Answer::Unknown;
-    if (deadline.expired()) return Answer::Unknown;
+    if (deadline.expired()) {
+      abandoned_ = true;
+      return Answer::Unknown;
+    }
     for (Lit l : assumptions) {
       check(l);
-      solver_.assume(l.code);
+      solver_->assume(l.code);
     }
     DeadlineTerminator terminator(deadline);
-    solver_.connect_terminator(&terminator);
-    int result = solver_.solve();
-    solver_.disconnect_terminator();
+    solver_->connect_terminator(&terminator);
+    int result = solver_->solve();
+    solver_->disconnect_terminator();
     if (result == 20) return last_answer_ = Answer::Unsat;
-    if (result != 10) return Answer::Unknown;
+    if (result != 10) {
+      abandoned_ = abandoned_ || deadline.expired();
+      return Answer::Unknown;
+    }
     // Keep the model: callers may add clauses before they read it, which
     // would leave CaDiCaL's satisfied state.
     model_.assign(variables_ + 1, false);
-    for (int v = 1; v <= variables_; ++v) model_[v] = solver_.val(v) > 0;
+    for (int v = 1; v <= variables_; ++v) model_[v] = solver_->val(v) > 0;
     return last_answer_ = Answer::Sat;
   }
 
@@ -237,18 +252,18 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     last_answer_ = Answer::Unknown;
     for (Lit l : assumptions) {
       check(l);
-      solver_.assume(l.code);
+      solver_->assume(l.code);
     }
     DeadlineTerminator terminator(deadline);
-    solver_.connect_terminator(&terminator);
-    CaDiCaL::Solver::CubesWithStatus generated = solver_.generate_cubes(depth, depth);
+    solver_->connect_terminator(&terminator);
+    CaDiCaL::Solver::CubesWithStatus generated = solver_->generate_cubes(depth, depth);
     // A terminator that fired inside the lookahead leaves CaDiCaL 1.5.3's
     // "termination forced" flag set, which would end the next solve() at
     // once (measured: the first cube answered unknown in 30 us); a
     // simplification of no rounds goes through the same reset and clears it
     // (and the assumptions generate_cubes leaves behind).
-    solver_.simplify(0);
-    solver_.disconnect_terminator();
+    solver_->simplify(0);
+    solver_->disconnect_terminator();
     // Status 20, or every cube refuted by the lookahead (none returned).
     if (generated.status == 20 || (generated.status == 0 && generated.cubes.empty())) {
       split.answer = Answer::Unsat;
@@ -268,11 +283,11 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   }
 
   void share_learned(int longest) override {
-    if (learner_) solver_.disconnect_learner();
+    if (learner_) solver_->disconnect_learner();
     learner_.reset();
     if (longest <= 0) return;
     learner_ = std::make_unique<ShortClauses>(longest);
-    solver_.connect_learner(learner_.get());
+    solver_->connect_learner(learner_.get());
   }
 
   std::vector<std::vector<int>> take_learned() override {
@@ -287,8 +302,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
       bool known = true;
       for (int code : clause) known = known && code != 0 && std::abs(code) <= variables_;
       if (!known) continue;
-      for (int code : clause) solver_.add(code);
-      solver_.add(0);
+      for (int code : clause) solver_->add(code);
+      solver_->add(0);
     }
   }
 
@@ -350,7 +365,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     std::vector<std::vector<int>> kept_;
   };
 
-  CaDiCaL::Solver solver_;
+  std::unique_ptr<CaDiCaL::Solver> solver_ = std::make_unique<CaDiCaL::Solver>();
+  bool abandoned_ = false;  // a solve() was cut short by its deadline
   std::unique_ptr<ShortClauses> learner_;  // connected by share_learned()
   int variables_ = 0;
   Lit truth_;
