@@ -74,7 +74,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   }
 
   const auto build_begin = std::chrono::steady_clock::now();
-  WarmupCooldown built = build_warmup_cooldown(placement, options.memory_limit, chosen);
+  WarmupCooldown built = build_warmup_cooldown(placement, options.memory_limit, chosen, options.deadline);
   bool shortened_complete = false, shortened_improved = false;
   // The shortening's encoding does not watch the deadline while it is being
   // built, and past about a thousand instances building alone takes longer

@@ -160,6 +160,10 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     for (const MemoryGap& gap : held.gaps)
       add_distance_implications(backend, encoding, gap.pair, distances(gap.pair.allocates)[gap.pair.frees], gap.gap);
     for (int phase = 0; phase + 1 < encoding.last_period; ++phase) {
+      // Per phase too: each bound may be a diagram of 200,000 nodes, and a
+      // long period (a delay of 100 steps under memory 125) built 3.5 GB in
+      // 50 s past a 5 s limit between two checks per device.
+      if (deadline.expired()) return false;
       LinearSum sum = held.held;
       for (size_t b : blocks)
         sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
