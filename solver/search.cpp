@@ -11,11 +11,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
+#include "solver/background_free.hpp"
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
@@ -178,7 +180,11 @@ SearchResult run_strategy(const SearchRequest& request, const Placement& placeme
 
 // The verifier's verdict; a rejected schedule is a bug in tessel's search.
 verify::Report verified(const Schedule& schedule, const std::string& what) {
-  verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  auto document = std::make_unique<nlohmann::json>(schedule_to_json(schedule));
+  verify::Report report = verify::check_schedule(*document);
+  // A document of millions of instances takes most of a second to free
+  // (an allocation per instance): not on the way to the answer.
+  free_in_background(std::move(document));
   if (!report.valid)
     throw std::logic_error("the verifier REJECTS the " + what + " (a bug in tessel's search):\n" +
                            verify::report_to_text(report));
