@@ -84,14 +84,6 @@ StartDomains admitted_domains(const Placement& placement, const SearchOptions& o
 
 }  // namespace
 
-void check_full_size(const Placement& placement, const SearchOptions& options) {
-  const int nmicros = options.nmicros.value_or(1);
-  const Time horizon = makespan_bound(placement, nmicros, options.memory_limit).value;
-  if (horizon > std::numeric_limits<int>::max() / 2) return;  // search_full refuses it with its own reason
-  bool room = true;
-  (void)admitted_domains(placement, options, nmicros, horizon, room);
-}
-
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
   const auto begin = std::chrono::steady_clock::now();

@@ -21,12 +21,6 @@ namespace tessel {
 // bounds the horizon and is the answer if time runs out. `known_bound`, a
 // bound the caller proved at the same N and limits (the makespan search's
 // exact ends), replaces the exact ends here.
-// Refuses (InputError, as search_full would) an encoding too large to build
-// even over the shortest horizon, the makespan bound: checked before the
-// start schedules are built, whose own searches would otherwise allocate
-// for seconds (7.8 GB and 20 s on a 1,048,576-step delay) before the refusal.
-void check_full_size(const Placement& placement, const SearchOptions& options);
-
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule = std::nullopt,
                          const MakespanBound* known_bound = nullptr);

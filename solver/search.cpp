@@ -167,7 +167,6 @@ std::optional<Schedule> full_start(const Placement& placement, const SearchOptio
 SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   switch (request.strategy) {
     case Strategy::Full:
-      check_full_size(placement, options);
       return search_full(placement, options, full_start(placement, options, *options.nmicros));
     case Strategy::Fast:
       return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,

@@ -128,10 +128,11 @@ TEST_CASE("--resolution whose real times pass 2^31 ticks answers with the repete
 }
 
 TEST_CASE("a 1,048,576-step delay is refused or searched without allocating gigabytes", "[cli][repro][memory]") {
-  // 4 blocks, memory 1.5,1,1: strategy full built its start schedules for
-  // 20 s and 7.8 GB before refusing; the repetend strategy's unit-step
-  // encoding at the memory-rate bound (10 million steps) took 7.4 GB. Under
-  // a 2 GB cap both must end cleanly and quickly.
+  // 4 blocks, memory 1.5,1,1: the repetend strategy's unit-step encoding at
+  // the memory-rate bound (10 million steps) took 7.4 GB past the limit, and
+  // so did strategy full, whose start is a quick repetend search, for 20 s
+  // before refusing. Now the cyclic orders decide such periods. Under a
+  // 2 GB cap both must end cleanly and quickly.
   double seconds = 0;
   const double before = children_cpu_seconds();
   const CommandResult full = capped(2000000, "search --placement " + data("full_long_delay.placement.json") +
