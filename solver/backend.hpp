@@ -119,7 +119,8 @@ class Backend {
   // for Z3, a constraint per step for CaDiCaL) stop part way once `deadline`
   // passes, leaving the encoding incomplete: whoever builds with a deadline
   // checks it after building and drops the encoding when it expired (a
-  // deadline never comes back). Without one, they always finish.
+  // deadline never comes back), and sets none again once the encoding is
+  // whole. Without one, they always finish.
   void stop_building_at(const Deadline& deadline) { build_deadline_ = deadline; }
 
  protected:

@@ -151,6 +151,9 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
       return std::nullopt;
   }
   if (out_of_time()) return std::nullopt;
+  // Built whole: what is added later (by the caller, under its own
+  // deadlines) must never be cut short by this one.
+  backend.stop_building_at(Deadline::none());
   return encoding;
 }
 

@@ -102,7 +102,7 @@ void no_bug_reported(const std::string& err) {
 
 }  // namespace
 
-TEST_CASE("--resolution whose real times pass 2^31 ticks answers with the repetend", "[cli][repro][resolution]") {
+TEST_CASE("search: a --resolution whose real times pass 2^31 ticks answers with the repetend", "[cli][repro][resolution]") {
   // Spans from 1e-9 to 1e6: the rounded search is small, the real times are
   // not. Once: a window period read as -727379967 (32-bit), "2000001000
   // decided impossible", or std::bad_alloc (exit 4).
@@ -263,7 +263,7 @@ TEST_CASE("running out of memory is exit 3 with a message in every command", "[c
   no_bug_reported(search.err);
 }
 
-TEST_CASE("--threads outside 0 .. 256 is bad input", "[cli][repro][threads]") {
+TEST_CASE("search: --threads outside 0 .. 256 is bad input", "[cli][repro][threads]") {
   // r2-05: 100000 threads ended in "terminate called without an active
   // exception" (a thread that failed to start, others running).
   for (const char* threads : {"100000", "257", "-1"}) {
