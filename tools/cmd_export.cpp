@@ -1,7 +1,6 @@
 // `tessel export --to FORMAT SCHEDULE`: a tessel.schedule/1 for other tools —
 // PyTorch pipelining's action table, a Perfetto/Chrome trace, or an SVG
 // timeline picture.
-#include <fstream>
 #include <iostream>
 
 #include "model/formats/chrome_trace.hpp"
@@ -10,6 +9,7 @@
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/output_file.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -49,9 +49,7 @@ void write_text(const std::string& path, const std::string& text) {
     std::cout << text;
     return;
   }
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "", "cannot write the file");
-  out << text;
+  write_output_file(path, text);
 }
 
 }  // namespace
