@@ -149,7 +149,8 @@ void write_pytorch_table(const Schedule& schedule, const std::string& path, bool
   if (comms && !carries_stages(schedule.placement))
     throw InputError("", "placement", "comms=True needs blocks that carry their stage ('stage' in the placement)");
   write_text_file(path, comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule));
-  write_json_file(sidecar_path(path), sidecar_json(schedule));
+  // A device or pipe gets no sidecar beside it (docs/cli.md, "Output files").
+  if (output_is_replaceable(path)) write_json_file(sidecar_path(path), sidecar_json(schedule));
 }
 
 void bind_schedule(py::module_& module) {
