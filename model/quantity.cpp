@@ -156,16 +156,36 @@ std::optional<Decimal> parse_decimal(const std::string& text) {
   return result;
 }
 
+namespace {
+
+bool same_number(const Literal& a, const Literal& b) {
+  if (a.digits.empty() || b.digits.empty()) return a.digits.empty() && b.digits.empty();
+  return a.negative == b.negative && a.digits == b.digits && a.exponent == b.exponent;
+}
+
+// `value` printed in scientific notation: the shortest text that reads back
+// as it (precision < 0), or with `precision` digits after the point.
+std::optional<Literal> printed(double value, int precision) {
+  char buffer[64];
+  auto [end, error] = precision < 0
+                          ? std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific)
+                          : std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, precision);
+  if (error != std::errc()) return std::nullopt;
+  return split_literal(std::string(buffer, end));
+}
+
+}  // namespace
+
 bool double_is_literal(double value, const std::string& text) {
   std::optional<Literal> written = split_literal(text);
   if (!written || !std::isfinite(value)) return false;
-  char buffer[64];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-  if (error != std::errc()) return false;
-  std::optional<Literal> held = split_literal(std::string(buffer, end));
-  if (!held) return false;
-  if (written->digits.empty() || held->digits.empty()) return written->digits.empty() && held->digits.empty();
-  return written->negative == held->negative && written->digits == held->digits && written->exponent == held->exponent;
+  // The two ways writers print a double: the shortest text, or printf's
+  // %.17g (17 significant digits, e.g. 0.10000000000000001 for 0.1).
+  for (int precision : {-1, 16}) {
+    std::optional<Literal> held = printed(value, precision);
+    if (held && same_number(*written, *held)) return true;
+  }
+  return false;
 }
 
 std::optional<Decimal> parse_quantity(const std::string& text) {

@@ -61,11 +61,12 @@ double ticks_to_double(long long ticks, int decimals);
 // refused, not read as 4).
 std::optional<Decimal> parse_decimal(const std::string& text);
 
-// True when the JSON number literal `text` is exactly the double `value`
-// it was parsed into (the shortest text of the double has the same digits),
-// so exact_decimal(value) gives the number the file wrote. False for
-// 0.99999999999999999 (which parses to 1): the JSON readers refuse such
-// numbers instead of judging a rounding.
+// True when the JSON number literal `text` is what a writer prints for the
+// double `value` it was parsed into: the double's shortest text, or its 17
+// significant digits (printf's %.17g), so exact_decimal(value) gives the
+// number the writer meant. False for 0.99999999999999999 (which parses to
+// 1, printed "1" either way): the JSON readers refuse such numbers instead
+// of judging a rounding.
 bool double_is_literal(double value, const std::string& text);
 
 // Byte units on the command line: "40GiB", "512MiB", "1.5GB", "1e9", "6".

@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-#include <unistd.h>
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"

@@ -114,10 +114,15 @@ class ExactBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json
   void step() {
     if (!path.empty() && path.back().array) ++path.back().seen;
   }
+  // The literal is what a writer prints for the double: its shortest text,
+  // or printf's %.17g (0.10000000000000001 for 0.1).
   static bool holds(double value, const std::string& text) {
-    char shortest[64];
+    char shortest[64], full[64];
     auto [end, error] = std::to_chars(shortest, shortest + sizeof shortest, value, std::chars_format::scientific);
-    return error == std::errc() && digits_of(text) == digits_of(std::string(shortest, end));
+    auto [full_end, full_error] = std::to_chars(full, full + sizeof full, value, std::chars_format::scientific, 16);
+    const Digits written = digits_of(text);
+    return (error == std::errc() && written == digits_of(std::string(shortest, end))) ||
+           (full_error == std::errc() && written == digits_of(std::string(full, full_end)));
   }
   std::string field() const {
     std::string text;

@@ -45,6 +45,8 @@ TEST_CASE("JSON numbers: a literal a double does not hold as written is refused 
   CHECK(double_is_literal(1.0, "1.000"));
   CHECK(double_is_literal(1500.0, "1.5e3"));
   CHECK(double_is_literal(0.30000000000000004, "0.30000000000000004"));
+  CHECK(double_is_literal(0.1, "0.10000000000000001"));  // printf's %.17g
+  CHECK_FALSE(double_is_literal(0.1, "0.100000000000000001"));
   CHECK_FALSE(double_is_literal(1.0, "0.99999999999999999"));
   CHECK_FALSE(double_is_literal(0.0, "1e-400"));
 
