@@ -15,6 +15,9 @@ namespace {
 class CheckedBuffer : public std::streambuf {
  public:
   int error = 0;  // errno of the first failed write
+  // On a terminal each line is shown when complete (as stdio does), so that
+  // a long command's table rows appear as they are printed.
+  bool by_line = ::isatty(1) == 1;
 
   bool flush_all() {
     size_t done = 0;
@@ -32,12 +35,12 @@ class CheckedBuffer : public std::streambuf {
   int overflow(int c) override {
     if (c == traits_type::eof()) return traits_type::not_eof(c);
     pending.push_back(static_cast<char>(c));
-    if (pending.size() >= kChunk) flush_all();
+    if (pending.size() >= kChunk || (by_line && c == '\n')) flush_all();
     return c;
   }
   std::streamsize xsputn(const char* text, std::streamsize n) override {
     pending.append(text, static_cast<size_t>(n));
-    if (pending.size() >= kChunk) flush_all();
+    if (pending.size() >= kChunk || (by_line && pending.find('\n') != std::string::npos)) flush_all();
     return n;
   }
   int sync() override { return flush_all() ? 0 : -1; }
