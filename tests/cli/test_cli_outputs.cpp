@@ -99,6 +99,15 @@ TEST_CASE("r2-07: a device node is written into, never replaced; a directory is 
     CHECK(run.code == 2);
     CHECK_THAT(run.err, Catch::Contains("is a directory"));
   }
+  // A named pipe gets the schedule once, at the end, not every improvement.
+  REQUIRE(::mkfifo(dir.file("pipe").c_str(), 0666) == 0);
+  const std::string fifo = "cd '" + dir.path.string() + "' && { timeout 60 cat pipe > got.json & " +
+                           std::string(TESSEL_BINARY) + " search --case vshape --ndevs 4 --memory 4 --quiet -o pipe; " +
+                           "code=\\$?; wait; exit \\$code; }";
+  const int status = std::system(("bash -c \"" + fifo + "\"").c_str());
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(fs::is_fifo(dir.path / "pipe"));
+  CHECK(run_in(dir, "verify got.json").code == 0);
   if (!root()) {
     WARN("not root: no device node to make");
     return;
