@@ -15,26 +15,24 @@ namespace tessel::classic {
 
 namespace {
 
-std::string cell_place(const PytorchAction& action) {
-  return "row " + std::to_string(action.rank) + " (rank " + std::to_string(action.rank) + "), column " +
-         std::to_string(action.column);
-}
+std::string cell_place(const PytorchAction& action) { return pytorch_cell_place(action.rank, action.column); }
 
-// Re-words a deadlock in the table's terms: rows and columns of the cells.
+// Re-words a deadlock in the table's terms: ranks and steps (from 0, as in
+// PyTorch) of the cells.
 [[noreturn]] void rethrow_with_cells(const DeadlockError& error, const Placement& placement,
                                      const std::vector<std::vector<int>>& columns) {
   std::ostringstream text;
   text << "deadlock: this table can never run (no rank can take its next action); stuck:";
   for (const StuckDevice& stuck : error.stuck) {
     text << "\n  rank " << stuck.device << " at " << pytorch_instance_name(placement, stuck.head)
-         << " (column " << columns[stuck.device][stuck.position] << ") waits for";
+         << " (step " << columns[stuck.device][stuck.position] << ") waits for";
     for (size_t i = 0; i < stuck.waits_for.size(); ++i) {
       const StuckDevice::Wait& wait = stuck.waits_for[i];
       text << (i ? "," : "") << " " << pytorch_instance_name(placement, wait.instance);
       if (wait.device < 0)
         text << " (in no rank's row)";
       else
-        text << " (rank " << wait.device << ", column " << columns[wait.device][wait.position] << ")";
+        text << " (rank " << wait.device << ", step " << columns[wait.device][wait.position] << ")";
     }
   }
   throw DeadlockError(text.str(), error.stuck);

@@ -49,7 +49,7 @@ std::vector<DagEdge> read_dag_edges(const nlohmann::json& document, const std::m
     const nlohmann::json& edge = list[i];
     const bool triple = allow_delay && edge.is_array() && edge.size() == 3;
     if (!edge.is_array() || (edge.size() != 2 && !triple) || !edge[0].is_string() || !edge[1].is_string())
-      at.fail("an edge is " + shape + ", got " + edge.dump().substr(0, 200));
+      at.fail("an edge is " + shape + ", got " + shown_value(edge));
     const std::string from = edge[0].get<std::string>();
     const std::string to = edge[1].get<std::string>();
     auto from_index = index.find(from);
@@ -60,7 +60,7 @@ std::vector<DagEdge> read_dag_edges(const nlohmann::json& document, const std::m
     DagEdge read{from_index->second, to_index->second, {}};
     if (triple) {
       read.delay = as_decimal(edge[2], at.index(2));
-      if (read.delay.digits < 0) at.index(2).fail("a delay must be >= 0, got " + edge[2].dump());
+      if (read.delay.digits < 0) at.index(2).fail("a delay must be >= 0, got " + shown_value(edge[2]));
     }
     edges.push_back(read);
     successors[from_index->second].push_back(to_index->second);

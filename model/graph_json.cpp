@@ -39,7 +39,7 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     JsonPlace at = place.field("nodes").index(i);
     const nlohmann::json& value = nodes[i];
-    if (!value.is_object()) at.fail("expected a node object, got " + value.dump());
+    if (!value.is_object()) at.fail("expected a node object, got " + shown_value(value));
     require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes"}, at);
     GraphNode node;
     node.id = require_string(value, "id", at);

@@ -26,4 +26,12 @@ struct InputError : std::runtime_error {
   }
 };
 
+// A token from the input as an error message quotes it: whole when short,
+// else its first `keep` characters, "..." and its length, so that a
+// 200,000-character cell does not become a 200 KB message.
+inline std::string shown_token(const std::string& token, size_t keep = 40) {
+  if (token.size() <= keep + 20) return token;
+  return token.substr(0, keep) + "... (" + std::to_string(token.size()) + " characters)";
+}
+
 }  // namespace tessel

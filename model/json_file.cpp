@@ -1,5 +1,6 @@
 // JSON files and typed fields, with errors naming file and field.
 #include "model/json_file.hpp"
+#include "model/output_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -40,12 +41,80 @@ void check_nesting(const std::string& text, const std::string& path) {
   }
 }
 
+// nlohmann's own document builder, which also sees each number's text:
+// a number the double does not hold as written (0.99999999999999999 reads
+// as 1) stops the parse, and the JSON path of the value is kept for the
+// message. Every number tessel reads is then exactly what the file says.
+class ExactNumberBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  explicit ExactNumberBuilder(nlohmann::json& root) : Base(root) {}
+
+  std::string bad_number;  // the literal that stopped the parse
+  std::string bad_place;   // and its JSON path
+
+  bool null() { return next(), Base::null(); }
+  bool boolean(bool value) { return next(), Base::boolean(value); }
+  bool number_integer(number_integer_t value) { return next(), Base::number_integer(value); }
+  bool number_unsigned(number_unsigned_t value) { return next(), Base::number_unsigned(value); }
+  bool string(string_t& value) { return next(), Base::string(value); }
+  bool binary(binary_t& value) { return next(), Base::binary(value); }
+  bool number_float(number_float_t value, const string_t& text) {
+    next();
+    if (double_is_literal(value, text)) return Base::number_float(value, text);
+    bad_number = text;
+    bad_place = place();
+    return false;
+  }
+  bool start_object(std::size_t size) { return next(), levels.push_back({false, 0, ""}), Base::start_object(size); }
+  bool key(string_t& name) { return levels.back().key = name, Base::key(name); }
+  bool end_object() { return levels.pop_back(), Base::end_object(); }
+  bool start_array(std::size_t size) { return next(), levels.push_back({true, 0, ""}), Base::start_array(size); }
+  bool end_array() { return levels.pop_back(), Base::end_array(); }
+
+ private:
+  struct Level {
+    bool array;
+    size_t count;  // values seen in an array
+    std::string key;
+  };
+  std::vector<Level> levels;
+
+  void next() {
+    if (!levels.empty() && levels.back().array) ++levels.back().count;
+  }
+  std::string place() const {
+    std::string path;
+    for (const Level& level : levels) {
+      if (level.array) path += "[" + std::to_string(level.count - 1) + "]";
+      else path += (path.empty() ? "" : ".") + shown_token(level.key);
+    }
+    return path;
+  }
+};
+
+nlohmann::json parse_exact(const std::string& text, const std::string& path) {
+  nlohmann::json document;
+  ExactNumberBuilder builder(document);
+  const bool complete = nlohmann::json::sax_parse(text, &builder);
+  if (!builder.bad_number.empty()) {
+    const double read_as = std::strtod(builder.bad_number.c_str(), nullptr);
+    std::optional<Decimal> near = exact_decimal(read_as);
+    throw InputError(path, builder.bad_place,
+                     "number " + shown_token(builder.bad_number) + " has more digits than tessel reads exactly" +
+                         (near ? " (a double would make it " + format_ticks(near->digits, near->decimals) + ")" : "") +
+                         "; write at most 15 significant digits and " + std::to_string(kMaxDecimals) + " decimals");
+  }
+  if (!complete) throw InputError(path, "", "not valid JSON");
+  return document;
+}
+
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   check_nesting(text, path);
   try {
-    return nlohmann::json::parse(text);
+    return parse_exact(text, path);
   } catch (const nlohmann::json::parse_error& error) {
     throw InputError(path, "", std::string("not valid JSON: ") + error.what());
   } catch (const nlohmann::json::exception& error) {
@@ -66,9 +135,7 @@ nlohmann::json read_json_file(const std::string& path) {
 }
 
 void write_json_file(const std::string& path, const nlohmann::json& value) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "", "cannot write file");
-  out << value.dump(1) << "\n";
+  write_output_file(path, value.dump(1) + "\n");
 }
 
 const nlohmann::json& require(const nlohmann::json& object, const std::string& key,
@@ -82,30 +149,30 @@ const nlohmann::json& require(const nlohmann::json& object, const std::string& k
 long long as_integer(const nlohmann::json& value, const JsonPlace& place) {
   if (value.is_number_unsigned() &&
       value.get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
-    place.fail("integer " + value.dump() + " is too large (at most 2^63 - 1)");
+    place.fail("integer " + shown_value(value) + " is too large (at most 2^63 - 1)");
   if (value.is_number_integer()) return value.get<long long>();
   if (value.is_number_float()) {
     // Range first: converting a double outside long long is undefined.
     const double number = value.get<double>();
     if (!(number >= -0x1p63 && number < 0x1p63))
-      place.fail("integer " + value.dump() + " is out of range (|n| < 2^63)");
+      place.fail("integer " + shown_value(value) + " is out of range (|n| < 2^63)");
     if (number == std::trunc(number)) return static_cast<long long>(number);
   }
-  place.fail("expected an integer, got " + value.dump());
+  place.fail("expected an integer, got " + shown_value(value));
 }
 
 Decimal as_decimal(const nlohmann::json& value, const JsonPlace& place) {
   if (value.is_number_integer()) {
     if (value.is_number_unsigned() && value.get<unsigned long long>() > static_cast<unsigned long long>(kMaxTicks))
-      place.fail("number " + value.dump() + " is too large");
+      place.fail("number " + shown_value(value) + " is too large");
     const long long number = value.get<long long>();
-    if (number > kMaxTicks || number < -kMaxTicks) place.fail("number " + value.dump() + " is too large");
+    if (number > kMaxTicks || number < -kMaxTicks) place.fail("number " + shown_value(value) + " is too large");
     return {number, 0};
   }
-  if (!value.is_number_float()) place.fail("expected a number, got " + value.dump());
+  if (!value.is_number_float()) place.fail("expected a number, got " + shown_value(value));
   std::optional<Decimal> decimal = exact_decimal(value.get<double>());
   if (!decimal)
-    place.fail("number " + value.dump() + " is out of range or has more than " + std::to_string(kMaxDecimals) +
+    place.fail("number " + shown_value(value) + " is out of range or has more than " + std::to_string(kMaxDecimals) +
                " decimals");
   return *decimal;
 }
@@ -184,14 +251,14 @@ long long require_integer(const nlohmann::json& object, const std::string& key,
 std::string require_string(const nlohmann::json& object, const std::string& key,
                            const JsonPlace& place) {
   const nlohmann::json& value = require(object, key, place);
-  if (!value.is_string()) place.field(key).fail("expected a string, got " + value.dump());
+  if (!value.is_string()) place.field(key).fail("expected a string, got " + shown_value(value));
   return value.get<std::string>();
 }
 
 const nlohmann::json& require_array(const nlohmann::json& object, const std::string& key,
                                     const JsonPlace& place) {
   const nlohmann::json& value = require(object, key, place);
-  if (!value.is_array()) place.field(key).fail("expected a list, got " + value.dump());
+  if (!value.is_array()) place.field(key).fail("expected a list, got " + shown_value(value));
   return value;
 }
 

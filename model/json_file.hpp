@@ -18,8 +18,13 @@ namespace tessel {
 nlohmann::json read_json_file(const std::string& path);
 nlohmann::json parse_json_text(const std::string& text, const std::string& path);
 
-// Writes pretty JSON; an unwritable path is an InputError.
+// Writes pretty JSON through write_output_file (model/output_file.hpp): links
+// followed, atomic replace, every write error an InputError.
 void write_json_file(const std::string& path, const nlohmann::json& value);
+
+// A value as an error message quotes it: its JSON text, cut to its first
+// 40 characters when long (input_error.hpp, shown_token).
+inline std::string shown_value(const nlohmann::json& value) { return shown_token(value.dump()); }
 
 // Where a value sits: the file, and the JSON path inside it.
 struct JsonPlace {

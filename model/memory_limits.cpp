@@ -15,8 +15,9 @@ std::vector<Decimal> parse_amounts(const std::string& text, int ndevs, const std
   while (std::getline(stream, item, ',')) {
     std::optional<Decimal> amount = parse_quantity(item);
     if (!amount)
-      throw InputError("", field, "'" + item + "' is not an amount (a number such as 6 or 1.5, or bytes such as 40GiB, 512MiB, 2GB)");
-    if (amount->digits < 0) throw InputError("", field, "'" + item + "' is negative; a limit is >= 0");
+      throw InputError("", field, "'" + shown_token(item) + "' is not an amount (a number such as 6 or 1.5, at most " +
+                                      std::to_string(kMaxDecimals) + " decimals and 18 digits, or bytes such as 40GiB, 512MiB, 2GB)");
+    if (amount->digits < 0) throw InputError("", field, "'" + shown_token(item) + "' is negative; a limit is >= 0");
     amounts.push_back(*amount);
   }
   if (amounts.size() == 1) amounts.assign(ndevs, amounts.front());

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <limits>
 
 namespace tessel {
@@ -93,7 +94,99 @@ bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A literal split into its parts: value = (negative ? -1 : 1) * digits * 10^exponent.
+struct Literal {
+  bool negative = false;
+  std::string digits;  // significant digits, no leading or trailing zeros ("" = zero)
+  long long exponent = 0;
+};
+
+// "-12.50e3": an optional minus, digits with at most one point (at least one
+// digit), an optional exponent. nullopt for anything else.
+std::optional<Literal> split_literal(const std::string& text) {
+  Literal literal;
+  size_t i = 0;
+  if (i < text.size() && text[i] == '-') literal.negative = true, ++i;
+  bool point = false;
+  bool any_digit = false;
+  long long fraction = 0;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') return std::nullopt;
+    any_digit = true;
+    if (point) ++fraction;
+    if (literal.digits.empty() && c == '0') continue;
+    literal.digits += c;
+  }
+  if (!any_digit) return std::nullopt;
+  long long exponent = 0;
+  if (i < text.size()) {
+    ++i;
+    bool minus = false;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) minus = text[i] == '-', ++i;
+    if (i == text.size()) return std::nullopt;
+    for (; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9') return std::nullopt;
+      exponent = std::min(exponent * 10 + (text[i] - '0'), 1000000LL);  // saturates: far beyond any range
+    }
+    if (minus) exponent = -exponent;
+  }
+  literal.exponent = exponent - fraction;
+  while (!literal.digits.empty() && literal.digits.back() == '0') literal.digits.pop_back(), ++literal.exponent;
+  return literal;
+}
+
 }  // namespace
+
+std::optional<Decimal> parse_decimal(const std::string& text) {
+  std::optional<Literal> literal = split_literal(text);
+  if (!literal) return std::nullopt;
+  if (literal->digits.empty()) return Decimal{};
+  const long long whole_digits = static_cast<long long>(literal->digits.size()) + std::max(literal->exponent, 0LL);
+  if (literal->exponent < -kMaxDecimals || whole_digits > 18) return std::nullopt;
+  Decimal result;
+  for (char c : literal->digits) result.digits = result.digits * 10 + (c - '0');
+  for (long long e = 0; e < literal->exponent; ++e) result.digits *= 10;
+  result.decimals = literal->exponent < 0 ? static_cast<int>(-literal->exponent) : 0;
+  if (literal->negative) result.digits = -result.digits;
+  return result;
+}
+
+namespace {
+
+bool same_number(const Literal& a, const Literal& b) {
+  if (a.digits.empty() || b.digits.empty()) return a.digits.empty() && b.digits.empty();
+  return a.negative == b.negative && a.digits == b.digits && a.exponent == b.exponent;
+}
+
+// `value` printed in scientific notation: the shortest text that reads back
+// as it (precision < 0), or with `precision` digits after the point.
+std::optional<Literal> printed(double value, int precision) {
+  char buffer[64];
+  auto [end, error] = precision < 0
+                          ? std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific)
+                          : std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, precision);
+  if (error != std::errc()) return std::nullopt;
+  return split_literal(std::string(buffer, end));
+}
+
+}  // namespace
+
+bool double_is_literal(double value, const std::string& text) {
+  std::optional<Literal> written = split_literal(text);
+  if (!written || !std::isfinite(value)) return false;
+  // The two ways writers print a double: the shortest text, or printf's
+  // %.17g (17 significant digits, e.g. 0.10000000000000001 for 0.1).
+  for (int precision : {-1, 16}) {
+    std::optional<Literal> held = printed(value, precision);
+    if (held && same_number(*written, *held)) return true;
+  }
+  return false;
+}
 
 std::optional<Decimal> parse_quantity(const std::string& text) {
   std::string number = text;
@@ -104,11 +197,7 @@ std::optional<Decimal> parse_quantity(const std::string& text) {
     factor = unit.factor;
     break;
   }
-  if (number.empty()) return std::nullopt;
-  double value = 0;
-  auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (error != std::errc() || end != number.data() + number.size()) return std::nullopt;
-  std::optional<Decimal> decimal = exact_decimal(value);
+  std::optional<Decimal> decimal = parse_decimal(number);
   if (!decimal) return std::nullopt;
   // Multiply exactly, then take back the decimals the factor absorbed.
   if (decimal->digits != 0 && std::llabs(decimal->digits) > std::numeric_limits<long long>::max() / factor)

@@ -55,9 +55,24 @@ std::string format_ticks(long long ticks, int decimals);
 // back to the same ticks through exact_decimal).
 double ticks_to_double(long long ticks, int decimals);
 
+// The decimal `text` exactly as written, never through a double: "-12.5",
+// "3.712", "1e9", "2.5E-3". nullopt when it is not such a number, needs more
+// than kMaxDecimals decimals, or more than 18 digits (3.9999999999999999 is
+// refused, not read as 4).
+std::optional<Decimal> parse_decimal(const std::string& text);
+
+// True when the JSON number literal `text` is what a writer prints for the
+// double `value` it was parsed into: the double's shortest text, or its 17
+// significant digits (printf's %.17g), so exact_decimal(value) gives the
+// number the writer meant. False for 0.99999999999999999 (which parses to
+// 1, printed "1" either way): the JSON readers refuse such numbers instead
+// of judging a rounding.
+bool double_is_literal(double value, const std::string& text);
+
 // Byte units on the command line: "40GiB", "512MiB", "1.5GB", "1e9", "6".
 // Binary (KiB, MiB, GiB, TiB) and decimal (kB, MB, GB, TB) suffixes, case as
-// written; a plain number is taken as is. nullopt for anything else.
+// written; a plain number is taken as is (parse_decimal). nullopt for
+// anything else.
 std::optional<Decimal> parse_quantity(const std::string& text);
 
 }  // namespace tessel

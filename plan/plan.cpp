@@ -14,6 +14,7 @@
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/output_file.hpp"
 #include "model/memory_limits.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
@@ -92,11 +93,7 @@ std::string gib(long long bytes) {
   return text.str();
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "", "cannot write the file");
-  out << text;
-}
+void write_text(const std::string& path, const std::string& text) { write_output_file(path, text); }
 
 }  // namespace
 
@@ -174,7 +171,7 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
 
 void write_plan_files(const Graph& graph, const PlanRequest& request, const PlanResult& result,
                       const std::string& directory) {
-  std::filesystem::create_directories(directory);
+  create_output_directory(directory);
   const Schedule& schedule = *result.schedule;
   auto path = [&](const std::string& name) { return (std::filesystem::path(directory) / name).string(); };
   write_json_file(path("placement.json"), placement_to_json(schedule.placement));

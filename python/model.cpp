@@ -2,7 +2,6 @@
 // the file formats, unroll, the exports and the verifier. A placement built
 // block by block is checked as a whole (the file reader's rules: known
 // kinds, devices in range, no cycle) whenever it is used or saved.
-#include <fstream>
 
 #include <pybind11/stl.h>
 
@@ -14,6 +13,7 @@
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/output_file.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
 #include "model/time_window.hpp"
@@ -30,11 +30,7 @@ Placement checked(const Placement& placement) {
   return placement_from_json(placement_to_json(placement), JsonPlace{"", "placement"});
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "", "cannot write file");
-  out << text;
-}
+void write_text_file(const std::string& path, const std::string& text) { write_output_file(path, text); }
 
 Placement empty_placement(int ndevs, const std::string& name) {
   if (ndevs < 1 || ndevs > 100000) throw InputError("", "ndevs", "must be in [1, 100000]");
@@ -153,7 +149,8 @@ void write_pytorch_table(const Schedule& schedule, const std::string& path, bool
   if (comms && !carries_stages(schedule.placement))
     throw InputError("", "placement", "comms=True needs blocks that carry their stage ('stage' in the placement)");
   write_text_file(path, comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule));
-  write_json_file(sidecar_path(path), sidecar_json(schedule));
+  // A device or pipe gets no sidecar beside it (docs/cli.md, "Output files").
+  if (output_is_replaceable(path)) write_json_file(sidecar_path(path), sidecar_json(schedule));
 }
 
 void bind_schedule(py::module_& module) {

@@ -77,11 +77,33 @@ bool print_schedule_report(const Schedule& schedule, std::ostream& out) {
   return true;
 }
 
+namespace {
+
+// "" when the schedule keeps its --memory-limit, else what it needs: a
+// schedule that breaks its own limit is not written (the scheme's order is
+// fixed, so no other order of it would fit).
+std::string limit_excess(const Schedule& schedule) {
+  verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  if (report.violation_counts["memory"] == 0) return "";
+  std::string peaks, limits;
+  for (size_t d = 0; d < report.peak_memory.size() && d < schedule.memory_limit.size(); ++d) {
+    peaks += (d ? ", " : "") + format_ticks(report.peak_memory[d], report.memory_decimals);
+    limits += (d ? ", " : "") + format_ticks(schedule.memory_limit[d], schedule.placement.memory_decimals);
+  }
+  return "the schedule needs memory [" + peaks + "] per device (its peak), above the limit [" + limits + "]";
+}
+
+}  // namespace
+
 int write_classic_output(const boost::program_options::variables_map& values, Schedule& schedule) {
   if (values.count("memory-limit")) {
     schedule.memory_limit = memory_limits_for(schedule.placement, values["memory-limit"].as<std::string>(),
                                               "--memory-limit");
     schedule.uniform_limit = values["memory-limit"].as<std::string>().find(',') == std::string::npos;
+    if (const std::string excess = limit_excess(schedule); !excess.empty()) {
+      std::cerr << "tessel: field '--memory-limit': " << excess << "; nothing written\n";
+      return int(kNegative);
+    }
   }
   if (values.count("placement-out"))
     write_json_file(values["placement-out"].as<std::string>(), placement_to_json(schedule.placement));

@@ -1,18 +1,18 @@
 // Option parsing, error reporting and placement selection for all commands.
 #include "tools/cli.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <filesystem>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-#include <unistd.h>
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
 #include "model/memory_limits.hpp"
+#include "model/output_file.hpp"
 #include "model/placement_json.hpp"
 #include "verify/json_text.hpp"
 #include "verify/verify.hpp"
@@ -122,23 +122,34 @@ std::vector<Decimal> parse_quantities(const std::string& text, int ndevs, const 
   return parse_amounts(text, ndevs, option);
 }
 
+namespace {
+
+// A limit in bytes ("6GB") for a placement whose memory amounts are all
+// below 1 KiB: those are not bytes (a built-in case counts activations, a
+// file may count GiB), so the limit would be read billions of units large
+// and every schedule would fit.
+void require_byte_unit(const Placement& placement, const std::string& text, const std::string& option) {
+  const bool bytes = text.find('B') != std::string::npos;
+  if (!bytes) return;
+  Memory largest = 0;
+  for (const Block& block : placement.blocks) largest = std::max(largest, std::llabs(block.memory));
+  for (Memory amount : placement.static_memory) largest = std::max(largest, std::llabs(amount));
+  if (largest >= 1024 * power_of_ten(placement.memory_decimals)) return;
+  throw InputError("", option, "'" + shown_token(text) + "' is in bytes, but the placement has no byte unit: its " +
+                                   "memory amounts are at most " + format_ticks(largest, placement.memory_decimals) +
+                                   " (units such as activations); give a plain number such as 6");
+}
+
+}  // namespace
+
 std::vector<Memory> memory_limits_for(Placement& placement, const std::string& text, const std::string& option) {
+  require_byte_unit(placement, text, option);
   return tessel::memory_limits_for(placement, text, option);
 }
 
 void require_writable_output(const po::variables_map& values, const std::string& option) {
   if (!values.count(option)) return;
-  const std::filesystem::path path = values[option].as<std::string>();
-  const std::string field = "--" + option;
-  if (path.empty()) throw InputError("", field, "the file name is empty");
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    throw InputError(path.string(), field, "is a directory, not a file");
-  const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
-  if (!std::filesystem::is_directory(directory, error))
-    throw InputError(path.string(), field, "the directory " + directory.string() + " does not exist");
-  if (::access(directory.c_str(), W_OK) != 0)
-    throw InputError(path.string(), field, "the directory " + directory.string() + " is not writable");
+  check_output_path(values[option].as<std::string>(), "--" + option);
 }
 
 }  // namespace tessel::cli

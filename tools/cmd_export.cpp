@@ -1,7 +1,6 @@
 // `tessel export --to FORMAT SCHEDULE`: a tessel.schedule/1 for other tools —
 // PyTorch pipelining's action table, a Perfetto/Chrome trace, or an SVG
 // timeline picture.
-#include <fstream>
 #include <iostream>
 
 #include "model/formats/chrome_trace.hpp"
@@ -10,6 +9,7 @@
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/output_file.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -49,9 +49,7 @@ void write_text(const std::string& path, const std::string& text) {
     std::cout << text;
     return;
   }
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "", "cannot write the file");
-  out << text;
+  write_output_file(path, text);
 }
 
 }  // namespace
@@ -83,16 +81,20 @@ int run_export(int argc, char** argv) {
       if (values.count(option) && format != "svg")
         throw InputError("", std::string("--") + option, "applies to --to svg only (Perfetto zooms by itself)");
     if (format == "pytorch-csv") {
+      std::string table;
       try {
         if (with_comms && !carries_stages(schedule.placement))
           throw InputError("", "placement", "--with-comms needs blocks that carry their stage ('stage' in the placement)");
-        write_text(output, with_comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule));
-        if (!output.empty()) write_json_file(sidecar_path(output), sidecar_json(schedule));
-        else std::cerr << "tessel export: note: writing to stdout, no sidecar: spans and memory are lost on import\n";
+        table = with_comms ? write_pytorch_csv_staged(schedule, true) : write_pytorch_csv(schedule);
       } catch (const InputError& error) {
         if (!error.file.empty()) throw;
         throw InputError(file, error.field, error.reason);
       }
+      write_text(output, table);
+      // A device or pipe gets no sidecar beside it (no /dev/null.tessel.json).
+      if (!output.empty() && output_is_replaceable(output)) write_json_file(sidecar_path(output), sidecar_json(schedule));
+      else std::cerr << "tessel export: note: writing to " << (output.empty() ? "stdout" : output)
+                     << ", no sidecar: spans and memory are lost on import\n";
     } else if (format == "chrome-trace") {
       write_text(output, chrome_trace(schedule).dump() + "\n");
     } else {

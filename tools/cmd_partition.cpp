@@ -171,6 +171,7 @@ int run_partition(int argc, char** argv) {
     if (values.count("check")) return run_check(graph_path, values["check"].as<std::string>(), json);
 
     require_writable_output(values, "output");
+    require_writable_output(values, "placement-out");
     std::optional<PipelineOptions> pipeline = pipeline_from(values);
     if (!values.count("stages") && !pipeline) throw InputError("", "--stages", "give the number of stages (or --devices)");
     PartitionRequest request;

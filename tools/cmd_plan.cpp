@@ -7,6 +7,7 @@
 
 #include "model/graph_json.hpp"
 #include "model/input_error.hpp"
+#include "model/output_file.hpp"
 #include "plan/plan.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -114,6 +115,7 @@ int run_plan(int argc, char** argv) {
     PlanRequest request = request_from(values);
     Graph graph = read_graph_file(values["graph"].as<std::string>());
     const std::string directory = values["output"].as<std::string>();
+    check_output_directory(directory, "-o");  // before the search, not after
     SearchProgress progress(values["quiet"].as<bool>(), {});
     PlanResult result;
     try {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "model/input_error.hpp"
+#include "model/output_file.hpp"
 #include "model/quantity.hpp"
 #include "model/schedule_json.hpp"
 #include "solver/search.hpp"
@@ -94,13 +95,9 @@ SearchRequest request_from(const po::variables_map& values) {
   return request;
 }
 
-// Writes via a temporary file and a rename, so that a reader (or an
-// interrupt) never sees half a file.
-void write_atomically(const std::string& path, const Schedule& schedule) {
-  const std::string partial = path + ".partial";
-  write_schedule_file(partial, schedule);
-  if (std::rename(partial.c_str(), path.c_str()) != 0) throw InputError(path, "-o", "cannot replace the file");
-}
+// write_schedule_file replaces a file atomically (model/output_file.hpp), so
+// a reader (or an interrupt) never sees half a file.
+void write_atomically(const std::string& path, const Schedule& schedule) { write_schedule_file(path, schedule); }
 
 int exit_code(const SearchReport& report) {
   switch (report.outcome) {
@@ -126,8 +123,10 @@ int run(const po::variables_map& values) {
   std::optional<std::string> output;
   if (values.count("output")) output = values["output"].as<std::string>();
   bool written = false;
+  // A device or pipe gets the final schedule only, not every improvement.
+  const bool write_while_searching = output && output_is_replaceable(*output);
   SearchProgress progress(values["quiet"].as<bool>(), [&](const Schedule& schedule) {
-    if (!output) return;
+    if (!write_while_searching) return;
     write_atomically(*output, schedule);
     written = true;
   });

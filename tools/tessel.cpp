@@ -7,6 +7,7 @@
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/memory_reserve.hpp"
+#include "tools/standard_output.hpp"
 
 namespace {
 
@@ -38,10 +39,20 @@ void print_overview() {
                "            3 gave up (time limit or solver unknown), 4 internal error\n";
 }
 
+// A report that did not reach stdout (a full disk, a closed descriptor) is
+// not a success: exit 2 saying so, unless the command already failed worse.
+int with_checked_stdout(const std::string& command, int code) {
+  const std::string problem = tessel::cli::standard_output_problem();
+  if (problem.empty()) return code;
+  std::cerr << "tessel " << command << ": cannot write standard output: " << problem << "\n";
+  return code == tessel::cli::kInternal ? code : tessel::cli::kBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   tessel::cli::install_memory_reserve();
+  tessel::cli::check_standard_output();
   if (argc < 2) {
     print_overview();
     return tessel::cli::kBadInput;
@@ -56,7 +67,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> names = {"help", "version"};
   for (const auto& command : commands()) {
-    if (command.name == argv[1]) return command.run(argc - 1, argv + 1);
+    if (command.name == argv[1]) return with_checked_stdout(command.name, command.run(argc - 1, argv + 1));
     names.push_back(command.name);
   }
   const std::string nearest = tessel::nearest_name(argv[1], names);

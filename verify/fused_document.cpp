@@ -6,6 +6,7 @@
 // members are scheduled and start together is fused.cpp's question.
 #include <map>
 
+#include "verify/json_text.hpp"
 #include "verify/schedule_document.hpp"
 #include "verify/verify.hpp"
 
@@ -21,7 +22,7 @@ long long whole_number(const nlohmann::json& value, const std::string& field, lo
     if (number >= low && number <= high) return number;
   }
   fail(field, "expected an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " +
-                  value.dump());
+                  short_text(value.dump()));
 }
 
 }  // namespace
@@ -29,7 +30,7 @@ long long whole_number(const nlohmann::json& value, const std::string& field, lo
 void read_fused(const nlohmann::json& document, ScheduleDocument& schedule) {
   auto it = document.find("fused");
   if (it == document.end() || it->is_null()) return;
-  if (!it->is_array()) fail("fused", "expected a list of fused units, got " + it->dump());
+  if (!it->is_array()) fail("fused", "expected a list of fused units, got " + short_text(it->dump()));
   std::map<std::string, int> index;
   for (size_t b = 0; b < schedule.blocks.size(); ++b) index.emplace(schedule.blocks[b].id, static_cast<int>(b));
   for (size_t u = 0; u < it->size(); ++u) {
@@ -44,13 +45,13 @@ void read_fused(const nlohmann::json& document, ScheduleDocument& schedule) {
     FusedSpec spec;
     spec.position = u;
     spec.span = read_time(schedule, unit["span"], path + ".span");
-    if (spec.span <= 0) fail(path + ".span", "a unit's span must be > 0, got " + unit["span"].dump());
+    if (spec.span <= 0) fail(path + ".span", "a unit's span must be > 0, got " + short_text(unit["span"].dump()));
     const nlohmann::json& members = unit["instances"];
     for (size_t m = 0; m < members.size(); ++m) {
       std::string at = path + ".instances[" + std::to_string(m) + "]";
       const nlohmann::json& member = members[m];
       if (!member.is_array() || member.size() != 2 || !member[0].is_string())
-        fail(at, "expected [block id, micro-batch], got " + member.dump());
+        fail(at, "expected [block id, micro-batch], got " + short_text(member.dump()));
       auto block = index.find(member[0].get<std::string>());
       if (block == index.end()) fail(at, "no block '" + member[0].get<std::string>() + "' in the placement");
       spec.members.push_back({block->second, whole_number(member[1], at, 0, 1000000000)});

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "verify/json_text.hpp"
 #include "verify/known_keys.hpp"
 
 namespace tessel::verify {
@@ -94,7 +95,7 @@ void compare_list(const nlohmann::json& partition, const std::string& key,
   for (size_t i = 0; same && i < actual.size(); ++i)
     same = stated[i].is_number_integer() && stated[i].get<long long>() == actual[i];
   if (!same)
-    problems.push_back("'" + key + "' says " + stated.dump() + " but the graph gives " +
+    problems.push_back("'" + key + "' says " + short_text(stated.dump()) + " but the graph gives " +
                        nlohmann::json(actual).dump());
 }
 
@@ -103,7 +104,7 @@ void compare_number(const nlohmann::json& partition, const std::string& key, lon
   if (!partition.contains(key)) return;
   const nlohmann::json& stated = partition[key];
   if (!stated.is_number_integer() || stated.get<long long>() != actual)
-    problems.push_back("'" + key + "' says " + stated.dump() + " but the graph gives " +
+    problems.push_back("'" + key + "' says " + short_text(stated.dump()) + " but the graph gives " +
                        std::to_string(actual));
 }
 

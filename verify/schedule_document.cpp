@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "verify/json_text.hpp"
 #include "verify/known_keys.hpp"
 #include "verify/numbers.hpp"
 #include "verify/verify.hpp"
@@ -31,7 +32,7 @@ std::string at_index(const std::string& path, size_t index) {
 
 const nlohmann::json& member(const nlohmann::json& object, const std::string& key,
                              const std::string& path) {
-  if (!object.is_object()) fail(path, "expected an object, got " + object.dump());
+  if (!object.is_object()) fail(path, "expected an object, got " + short_text(object.dump()));
   auto it = object.find(key);
   if (it == object.end()) fail(join(path, key), "missing");
   return *it;
@@ -40,14 +41,14 @@ const nlohmann::json& member(const nlohmann::json& object, const std::string& ke
 // Integers only: 2.5 or "2" in a step or a span is a mistake, not a rounding.
 long long integer(const nlohmann::json& value, const std::string& field) {
   if (value.is_number_unsigned() && value.get<unsigned long long>() > 4000000000000000000ULL)
-    fail(field, "integer too large: " + value.dump());
+    fail(field, "integer too large: " + short_text(value.dump()));
   if (value.is_number_integer()) return value.get<long long>();
   if (value.is_number_float()) {
     double number = value.get<double>();
     if (number >= -4e18 && number <= 4e18 && number == std::floor(number))
       return static_cast<long long>(number);
   }
-  fail(field, "expected an integer, got " + value.dump());
+  fail(field, "expected an integer, got " + short_text(value.dump()));
 }
 
 long long integer_member(const nlohmann::json& object, const std::string& key, const std::string& path) {
@@ -56,14 +57,14 @@ long long integer_member(const nlohmann::json& object, const std::string& key, c
 
 std::string string_member(const nlohmann::json& object, const std::string& key, const std::string& path) {
   const nlohmann::json& value = member(object, key, path);
-  if (!value.is_string()) fail(join(path, key), "expected a string, got " + value.dump());
+  if (!value.is_string()) fail(join(path, key), "expected a string, got " + short_text(value.dump()));
   return value.get<std::string>();
 }
 
 const nlohmann::json& array_member(const nlohmann::json& object, const std::string& key,
                                    const std::string& path) {
   const nlohmann::json& value = member(object, key, path);
-  if (!value.is_array()) fail(join(path, key), "expected a list, got " + value.dump());
+  if (!value.is_array()) fail(join(path, key), "expected a list, got " + short_text(value.dump()));
   return value;
 }
 
@@ -105,9 +106,9 @@ void rescale_memory(ScheduleDocument& schedule, int decimals, const std::string&
 Exact exact(const nlohmann::json& value, const std::string& field) {
   std::optional<Exact> number = exact_number(value);
   if (!number)
-    fail(field, value.is_number() ? "number " + value.dump() + " is out of range or has more than " +
+    fail(field, value.is_number() ? "number " + short_text(value.dump()) + " is out of range or has more than " +
                                         std::to_string(kMaxDecimals) + " decimals"
-                                  : "expected a number, got " + value.dump());
+                                  : "expected a number, got " + short_text(value.dump()));
   return *number;
 }
 
@@ -115,7 +116,7 @@ long long read_memory(ScheduleDocument& schedule, const nlohmann::json& value, c
   const Exact number = exact(value, field);
   if (number.decimals > schedule.memory_decimals) rescale_memory(schedule, number.decimals, field);
   std::optional<long long> ticks = ticks_at(number, schedule.memory_decimals);
-  if (!ticks) fail(field, "number " + value.dump() + " is too large");
+  if (!ticks) fail(field, "number " + short_text(value.dump()) + " is too large");
   return *ticks;
 }
 
@@ -138,7 +139,7 @@ BlockSpec read_block(const nlohmann::json& value, ScheduleDocument& schedule, co
   block.id = string_member(value, "id", path);
   if (block.id.empty()) fail(join(path, "id"), "block id must not be empty");
   block.span = read_time(schedule, member(value, "span", path), join(path, "span"));
-  if (block.span <= 0) fail(join(path, "span"), "span must be > 0, got " + member(value, "span", path).dump());
+  if (block.span <= 0) fail(join(path, "span"), "span must be > 0, got " + short_text(member(value, "span", path).dump()));
   // `memory` and `kind` may be left out (memory 0; kind only labels drawings).
   if (value.contains("memory")) block.memory = read_memory(schedule, value["memory"], join(path, "memory"));
   const nlohmann::json& devices = array_member(value, "devices", path);
@@ -183,7 +184,7 @@ void read_static_memory(const nlohmann::json& placement, ScheduleDocument& sched
 void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
                     std::unordered_map<std::string, int>& index) {
   const std::string path = "placement";
-  if (!value.is_object()) fail(path, "expected a placement object, got " + value.dump());
+  if (!value.is_object()) fail(path, "expected a placement object, got " + short_text(value.dump()));
   require_known_keys(value, {"format", "name", "ndevs", "blocks", "edges", "static_memory"}, path);
   check_format(value, kPlacementFormat, path);
   long long ndevs = integer_member(value, "ndevs", path);
@@ -208,7 +209,7 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
     std::string edge_path = at_index(join(path, "edges"), i);
     const nlohmann::json& edge = edges[i];
     if (!edge.is_array() || edge.size() < 2 || edge.size() > 3 || !edge[0].is_string() || !edge[1].is_string())
-      fail(edge_path, "an edge is [\"a\", \"b\"] or [\"a\", \"b\", delay], got " + edge.dump());
+      fail(edge_path, "an edge is [\"a\", \"b\"] or [\"a\", \"b\", delay], got " + short_text(edge.dump()));
     EdgeSpec parsed;
     for (size_t end = 0; end < 2; ++end) {
       auto found = index.find(edge[end].get<std::string>());
@@ -221,7 +222,7 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
     if (edge.size() < 3) continue;
     // Read after the push, so that a finer unit rescales it with the rest.
     const long long delay = read_time(schedule, edge[2], at_index(edge_path, 2));
-    if (delay < 0) fail(at_index(edge_path, 2), "a delay must be >= 0, got " + edge[2].dump());
+    if (delay < 0) fail(at_index(edge_path, 2), "a delay must be >= 0, got " + short_text(edge[2].dump()));
     schedule.edges.back().delay = delay;
   }
 }
@@ -297,7 +298,7 @@ void read_repetend(const nlohmann::json& document, ScheduleDocument& schedule) {
   const std::string path = "repetend";
   schedule.repetend = ClaimedRepetend{};
   ClaimedRepetend& repetend = *schedule.repetend;  // rescaled with the other times while being read
-  if (!it->is_object()) fail(path, "expected an object, got " + it->dump());
+  if (!it->is_object()) fail(path, "expected an object, got " + short_text(it->dump()));
   require_known_keys(*it, {"start", "end", "period", "micros_per_period"}, path);
   for (const char* key : {"start", "end", "period"}) {
     const long long value = read_time(schedule, member(*it, key, path), join(path, key));
@@ -317,7 +318,7 @@ long long read_time(ScheduleDocument& schedule, const nlohmann::json& value, con
   const Exact number = exact(value, field);
   if (number.decimals > schedule.time_decimals) rescale_times(schedule, number.decimals, field);
   std::optional<long long> ticks = ticks_at(number, schedule.time_decimals);
-  if (!ticks) fail(field, "number " + value.dump() + " is too large");
+  if (!ticks) fail(field, "number " + short_text(value.dump()) + " is too large");
   return *ticks;
 }
 

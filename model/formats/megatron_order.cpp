@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 
 namespace tessel {
 
@@ -15,11 +16,11 @@ MegatronStep step_of(const nlohmann::json& code, const std::string& file, const 
   const char* expected = "expected +k (forward of chunk k), -k (its backward) or -(k + 0.5) (its weight gradient, "
                          "layer-wise orders), k in 1..1000, got ";
   if (code.is_number_unsigned() && code.get<unsigned long long>() > 1000)
-    throw InputError(file, at, expected + code.dump());
+    throw InputError(file, at, expected + shown_value(code));
   if (code.is_number_integer()) {
     long long value = code.get<long long>();
     // Range first: the absolute value of the most negative integer overflows.
-    if (value == 0 || value < -1000 || value > 1000) throw InputError(file, at, expected + code.dump());
+    if (value == 0 || value < -1000 || value > 1000) throw InputError(file, at, expected + shown_value(code));
     return {value > 0 ? 'F' : 'B', static_cast<int>(value > 0 ? value : -value)};
   }
   if (code.is_number_float()) {
@@ -29,7 +30,7 @@ MegatronStep step_of(const nlohmann::json& code, const std::string& file, const 
     if (half_integer && value < -1 && value >= -1000.5)
       return {'W', static_cast<int>(-(value + 0.5))};
   }
-  throw InputError(file, at, expected + code.dump());
+  throw InputError(file, at, expected + shown_value(code));
 }
 
 }  // namespace

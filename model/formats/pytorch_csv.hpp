@@ -38,12 +38,17 @@ struct PytorchTable {
 };
 
 // Parses the CSV text. An unknown action, a compute action without a
-// micro-batch or a malformed cell is an InputError naming `file`, the row
-// (rank) and the column (step). `(a;b)OVERLAP_F_B` cells give both actions,
+// micro-batch or a malformed cell is an InputError naming `file`, the cell
+// (pytorch_cell_place) and its text as written (shortened when long). `(a;b)OVERLAP_F_B` cells give both actions,
 // the first marked `overlaps_next`. `BW` (the legacy full backward) is read
 // in the legacy dialect only; in the current one it is an error suggesting
 // --dialect legacy.
 PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, PytorchDialect dialect);
+
+// Where a cell is, as errors name it: "row 2, column 3 (rank 1, step 2)".
+// Rows and columns count from 1 as in a spreadsheet; ranks and steps from 0
+// as in PyTorch.
+std::string pytorch_cell_place(int rank, int column);
 PytorchTable read_pytorch_csv_file(const std::string& path, PytorchDialect dialect);
 
 // The compute-only table in the current dialect: each block must run on one

@@ -56,14 +56,16 @@ std::string trim(const std::string& text) {
 }
 
 int small_number(const std::string& digits, const std::string& file, const std::string& where) {
-  if (digits.size() > 7) throw InputError(file, where, "number '" + digits + "' is too large");
+  if (digits.size() > 7) throw InputError(file, where, "number '" + shown_token(digits) + "' is too large");
   return std::stoi(digits);
 }
 
-PytorchAction parse_action(const std::string& text, int rank, int column, const std::string& file,
-                           PytorchDialect dialect) {
-  std::string where = "row " + std::to_string(rank) + " (rank " + std::to_string(rank) + "), column " +
-                      std::to_string(column) + " (step " + std::to_string(column) + ")";
+// `text` is one action of the cell `cell` (the cell as written, for the
+// message when the action is one of an OVERLAP_F_B pair).
+PytorchAction parse_action(const std::string& text, const std::string& cell, int rank, int column,
+                           const std::string& file, PytorchDialect dialect) {
+  std::string where = pytorch_cell_place(rank, column);
+  if (cell != text) where += " \"" + shown_token(cell) + "\"";
   std::optional<CellParts> match = split_cell(text, dialect);
   if (!match) {
     std::string hint;
@@ -71,7 +73,7 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
       hint = " (the legacy dialect has no I; try --dialect current)";
     if (dialect == PytorchDialect::current && text.find("BW") != std::string::npos)
       hint = " (BW is the full backward of PyTorch ~2.4/2.5 tables; try --dialect legacy)";
-    throw InputError(file, where, "unknown action '" + text + "'" + hint);
+    throw InputError(file, where, "unknown action '" + shown_token(text) + "'" + hint);
   }
   PytorchAction action;
   action.rank = rank;
@@ -80,13 +82,18 @@ PytorchAction parse_action(const std::string& text, int rank, int column, const 
   action.action = match->action;
   if (!match->micro.empty()) action.micro = small_number(match->micro, file, where);
   if (action.stage > 100000 || action.micro > 100000)
-    throw InputError(file, where, "stage or micro-batch number above 100000 in '" + text + "'");
+    throw InputError(file, where, "stage or micro-batch number above 100000 in '" + shown_token(text) + "'");
   if (action.compute() && action.micro < 0)
-    throw InputError(file, where, "compute action '" + text + "' has no micro-batch");
+    throw InputError(file, where, "compute action '" + shown_token(text) + "' has no micro-batch");
   return action;
 }
 
 }  // namespace
+
+std::string pytorch_cell_place(int rank, int column) {
+  return "row " + std::to_string(rank + 1) + ", column " + std::to_string(column + 1) + " (rank " +
+         std::to_string(rank) + ", step " + std::to_string(column) + ")";
+}
 
 PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, PytorchDialect dialect) {
   PytorchTable table;
@@ -110,14 +117,15 @@ PytorchTable read_pytorch_csv(const std::string& text, const std::string& file, 
         std::string part;
         size_t first = table.actions.size();
         while (std::getline(parts, part, ';')) {
-          table.actions.push_back(parse_action(trim(part), rank, column, file, dialect));
+          table.actions.push_back(parse_action(trim(part), cells[column], rank, column, file, dialect));
           table.actions.back().overlaps_next = true;
         }
-        if (table.actions.size() == first) throw InputError(file, "row " + std::to_string(rank), "empty OVERLAP_F_B cell");
+        if (table.actions.size() == first)
+          throw InputError(file, pytorch_cell_place(rank, column), "empty OVERLAP_F_B cell '" + shown_token(cells[column]) + "'");
         table.actions.back().overlaps_next = false;
         continue;
       }
-      table.actions.push_back(parse_action(value, rank, column, file, dialect));
+      table.actions.push_back(parse_action(value, cells[column], rank, column, file, dialect));
     }
     ++rank;
   }

@@ -40,7 +40,7 @@ std::string device_list(const std::vector<int>& devices) {
 }
 
 Instance instance_from_block(const nlohmann::json& value, const Placement& placement, const JsonPlace& at) {
-  if (!value.is_object()) at.fail("expected a block object, got " + value.dump());
+  if (!value.is_object()) at.fail("expected a block object, got " + shown_value(value));
   const nlohmann::json& gid_value = require(value, "gid", at);
   if (gid_value.is_null()) at.field("gid").fail("is null: the Python tool numbers blocks only after chain_blocks()");
   long long gid = as_integer(gid_value, at.field("gid"));
@@ -220,12 +220,12 @@ Schedule import_tessel_json(const nlohmann::json& document, const Placement& pla
   auto found = document.find("repetend");
   if (found == document.end() || found->is_null()) return schedule;
   JsonPlace at = place.field("repetend");
-  if (!found->is_array() || found->size() != 2) at.fail("expected [start, end], got " + found->dump());
+  if (!found->is_array() || found->size() != 2) at.fail("expected [start, end], got " + shown_value(*found));
   Repetend repetend;
   long long start = as_integer((*found)[0], at.index(0));
   long long end = as_integer((*found)[1], at.index(1));
   if (start < 0 || end < start || end > 1000000000)
-    at.fail("expected 0 <= start <= end, got " + found->dump());
+    at.fail("expected 0 <= start <= end, got " + shown_value(*found));
   repetend.start = static_cast<int>(start);
   repetend.end = static_cast<int>(end);
   schedule.meta["tessel_repetend"] = {start, end};
