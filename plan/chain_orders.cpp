@@ -62,7 +62,7 @@ std::vector<std::pair<std::string, classic::RankOrders>> orders_to_try(const Pla
   const std::string name = split ? "1F1B order (W after its I)" : "1F1B order";
   tried.push_back({name, capped_one_f_one_b(ranks, nmicros, ranks, split)});
   for (int cap = std::min(ranks, nmicros) - 1; cap >= 1; --cap)
-    tried.push_back({name + ", at most " + std::to_string(cap) + " micro-batches in flight",
+    tried.push_back({name + ", at most " + std::to_string(cap) + (cap == 1 ? " micro-batch" : " micro-batches") + " in flight",
                      capped_one_f_one_b(ranks, nmicros, cap, split)});
   return tried;
 }

@@ -2,6 +2,7 @@
 // tessel.graph/1) to the files a PyTorch run needs, in one command. Parses
 // the options, calls plan_pipeline (plan/plan.hpp), writes the directory
 // and prints the numbers; the pipeline itself lives in the library.
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 
@@ -155,12 +156,16 @@ int run_plan(int argc, char** argv) {
     Graph graph = read_graph_file(values["graph"].as<std::string>());
     const std::string directory = values["output"].as<std::string>();
     const bool quiet = values["quiet"].as<bool>();
+    const auto begin = std::chrono::steady_clock::now();
     PlanAnswer answer = plan_pipeline(graph, request, [&](const std::string& line) {
       if (!quiet) std::cerr << "plan: " << line << std::endl;
     });
     const bool written = answer.chosen.schedule.has_value();
     if (written) write_plan_files(graph, request, answer, directory);
-    if (!quiet && written) std::cerr << "plan: files: " << directory << " written" << std::endl;
+    if (!quiet && written)
+      std::cerr << "plan: [" << std::fixed << std::setprecision(1)
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() << " s] files: "
+                << directory << " written" << std::defaultfloat << std::endl;
     if (values["json"].as<bool>()) std::cout << plan_json(request, answer, directory).dump(1) << "\n";
     else print_summary(request, answer, directory);
     if (!written && answer.outcome == Outcome::Infeasible) {

@@ -41,8 +41,12 @@ plan_row() {
       (if .status == "infeasible" then "no-fit" else .status end),
       (if (.mapping + (if .split_backward then "+split" else "" end)) == $asked then "" else "*" end)] | join(" ")' \
       "$out/answer.json" 2>/dev/null || echo "- - - none")
+  set -f  # the marker is a literal *
+  # shellcheck disable=SC2086
   set -- $fields
-  printf '%s %s %s %s %s%s %s %s %.2f\n' "$graph" "$memory" "$asked" "$1" "$2" "${5:-}" "$3" "$4" "$wall"
+  ratio=$(awk -v r="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.3f", r }')
+  printf '%s %s %s %s %s%s %s %s %.2f\n' "$graph" "$memory" "$asked" "$1" "$ratio" "${5:-}" "$3" "$4" "$wall"
+  set +f
 }
 
 # Every mapping of GRAPHS at MEMORY, appended to FILE.
@@ -67,8 +71,9 @@ summary() {
     BEGIN { print "| model | memory | chain (1F1B) | chain, split | interleaved | v | v, split |";
             print "|---|---|---:|---:|---:|---:|---:|" }
     { key = $1 " | " $2; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-      cell[key, $3] = ($7 == "no-fit") ? "no fit" : ($5 == "-" ? "-" : $5 "x") }
       # a trailing * on the ratio: the plan kept a chain over the asked mapping
+      kept = sub(/\*$/, "", $5) ? "*" : ""
+      cell[key, $3] = ($7 == "no-fit") ? "no fit" : ($5 == "-" ? "-" : $5 "x" kept) }
     END { for (i = 1; i <= n; i++) { k = order[i]; printf "| %s | %s | %s | %s | %s | %s |\n", k,
             cell[k, "chain"], cell[k, "chain+split"], cell[k, "interleaved"], cell[k, "v"], cell[k, "v+split"] } }' "$1"
 }
