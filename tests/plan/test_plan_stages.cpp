@@ -195,3 +195,22 @@ TEST_CASE("tessel plan --mapping auto --json: every mapping compared, the fastes
                                      "--memory 8GiB -o " + dir.file("x"));
   CHECK(refused.exit_code == 2);
 }
+
+TEST_CASE("tessel plan: speeds and links that mean nothing are bad input, named", "[plan][cli]") {
+  TempDir dir;
+  const std::string base = "plan " + graph_path("vit-small") + " --devices 2 --memory 8GiB --quiet -o " + dir.file("x");
+  struct Case {
+    std::string options, field;
+  };
+  for (const Case& bad : {Case{"--device-flops -1", "--device-flops"}, Case{"--device-flops 0", "--device-flops"},
+                          Case{"--link-bandwidth 1e9", "--link-bandwidth"},
+                          Case{"--device-flops 1e12 --link-latency 1e-6", "--link-latency"},
+                          Case{"--device-flops 1e12 --link-bandwidth -5", "--link-bandwidth"},
+                          Case{"--mapping automatic", "--mapping"}}) {
+    INFO(bad.options);
+    CommandResult result = run_tessel(base + " " + bad.options);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(bad.field) != std::string::npos);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.file("x")));
+}
