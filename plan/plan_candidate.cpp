@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "model/input_error.hpp"
 #include "model/memory_limits.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
@@ -127,7 +128,14 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   search.backend = context.request.backend;
   search.deadline = deadline;
   search.threads = context.request.threads;
-  placed.search = solve(search, context.search_progress);
+  try {
+    placed.search = solve(search, context.search_progress);
+  } catch (const InputError& error) {
+    // A placement the search cannot take (no steady state, an encoding past
+    // its budget): this candidate has no searched schedule, the others stand.
+    if (!placed.schedule) placed.message = "the search cannot take this placement: " + error.reason;
+    return;
+  }
   if (!placed.search.best) {
     if (!placed.schedule) {
       placed.outcome = placed.search.outcome;
