@@ -199,7 +199,9 @@ void write_plan_files(const Graph& graph, const PlanRequest& request, const Plan
   SvgOptions svg;
   svg.title = (graph.name.empty() ? std::string("plan") : graph.name) + ": " + plan_label(result.pipeline) + ", N = " +
               std::to_string(schedule.nmicros) + ", " + format_makespan(result.makespan, answer.clock) +
-              (answer.clock.unit == PlanUnit::Seconds ? " (axis in seconds)" : " (axis in GFLOP)");
+              (answer.clock.unit == PlanUnit::Seconds ? " (axis in ms)" : " (axis in GFLOP)");
+  if (answer.clock.unit == PlanUnit::Seconds) svg.axis_shift = 3;
+  svg.axis_unit = answer.clock.unit == PlanUnit::Seconds ? "ms" : "GFLOP";
   write_text(path("schedule.svg"), svg_timeline(schedule, svg));
   write_text(path("report.md"), plan_report(graph, request, answer));
 }
