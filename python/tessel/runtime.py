@@ -308,14 +308,12 @@ def _reference(model, micros, loss_fn, steps, lr):
 def compare(run, reference, rtol):
     """Per step: largest absolute and relative differences (relative to the
     parameter's largest reference gradient) and the first parameter, in
-    model order, whose relative difference is over rtol."""
+    model order, whose relative difference is over rtol (the loss when every
+    gradient agrees but the loss does not)."""
     steps = []
     for got, want in zip(run, reference):
         entry = {"loss": got["loss"], "reference_loss": want["loss"], "max_abs": 0.0, "max_rel": 0.0,
                  "worst": None, "first_bad": None}
-        loss_rel = abs(got["loss"] - want["loss"]) / max(abs(want["loss"]), 1e-30)
-        if loss_rel > rtol:
-            entry["first_bad"] = ("loss", loss_rel)
         for name, expected in want["grads"].items():
             actual = got["grads"][name]
             absolute = float((actual - expected).abs().max()) if expected.numel() else 0.0
@@ -326,6 +324,9 @@ def compare(run, reference, rtol):
                 entry["max_rel"], entry["worst"] = relative, name
             if relative > rtol and entry["first_bad"] is None:
                 entry["first_bad"] = (name, relative)
+        loss_rel = abs(got["loss"] - want["loss"]) / max(abs(want["loss"]), 1e-30)
+        if loss_rel > rtol and entry["first_bad"] is None:
+            entry["first_bad"] = ("loss", loss_rel)
         steps.append(entry)
     return steps
 

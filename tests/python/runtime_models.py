@@ -114,3 +114,22 @@ def _squared_logits(output):
 def make_gpt_custom_loss():
     module, inputs = make_gpt()
     return module, inputs, _squared_logits
+
+
+class Noisy(nn.Module):
+    """A GPT whose forward adds fresh noise: each process draws its own, so
+    a pipelined run cannot match the unpipelined one."""
+
+    def __init__(self):
+        super().__init__()
+        self.gpt = Gpt(layers=2)
+
+    def forward(self, tokens, positions):
+        logits = self.gpt(tokens, positions)
+        return logits * torch.rand_like(logits)
+
+
+def make_noisy_gpt():
+    inputs = make_gpt()[1]
+    torch.manual_seed(5)
+    return Noisy().double(), inputs
