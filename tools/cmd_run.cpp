@@ -38,7 +38,8 @@ int run_run(int argc, char** argv) {
   const std::string package = package_directory();
   if (!package.empty()) {
     const char* path = std::getenv("PYTHONPATH");
-    std::string value = package + (path && *path ? ":" + std::string(path) : "");
+    std::string value = package;
+    if (path && *path) value.append(":").append(path);
     setenv("PYTHONPATH", value.c_str(), 1);
   }
   std::vector<std::string> words = {interpreter, "-m", "tessel.runtime"};

@@ -15,8 +15,14 @@ micro-batch m:
   added to the parameters' .grad; I then W gives exactly B's gradients;
 - SEND_F / SEND_B: post the outputs (or input gradients) to the next (or
   previous) stage's rank without waiting, as PyTorch does; RECV_F / RECV_B:
-  receive them, waiting at most the run's timeout: a receive that times
-  out is a deadlock or a lost peer, reported with the action (exit 3).
+  post the receives, also without waiting (PyTorch's runtime does the
+  same: the table lists a receive as soon as its sender has run, possibly
+  before compute the receiver runs first). The F (B, I) that needs the data
+  waits for it just before its own range, at most the run's timeout: a wait
+  that times out is a deadlock or a lost peer, reported with the action
+  (exit 3). PyTorch waits inside the compute's range; waiting outside it
+  shows the wait as the gap before the action, which `tessel verify
+  --trace` counts as waiting for a dependency.
 Sends and receives carry a tag made of the micro-batch, the stage boundary,
 the direction and the tensor's position, so two stage pairs between the
 same two ranks can never take each other's messages.
@@ -99,7 +105,11 @@ class RankRunner:
         self.pending_sends = []
         self.loss = 0.0
         for position, action in enumerate(self.plan.actions[self.rank]):
-            self._set_status(WAITING if action.kind.startswith("RECV") else RUNNING, step, position)
+            # A compute action first waits for what its receives posted, outside
+            # its range: the gap before it in the trace is that wait.
+            self._set_status(WAITING, step, position)
+            self._await_receives(action)
+            self._set_status(RUNNING, step, position)
             with profile_range("PP:" + action.name):
                 getattr(self, "_" + action.kind.lower())(action.stage, action.micro)
         self._set_status(WAITING, step, len(self.plan.actions[self.rank]))
@@ -206,6 +216,7 @@ class RankRunner:
                 self.pending_sends.append(dist.isend(value.detach().contiguous(), peer, tag=tag))
 
     def _recv_f(self, stage, micro):
+        """Posts the receives of the stage's inputs; F waits for them."""
         peer = self._rank_of(stage - 1)
         values, works = [], []
         for position, described in enumerate(self.probe.inputs(micro, stage)):
@@ -215,8 +226,7 @@ class RankRunner:
             buffer = torch.empty(described[1], dtype=described[2])
             works.append(dist.irecv(buffer, peer, tag=self._tag(micro, stage, False, position)))
             values.append(buffer)
-        self._wait(works, "%dRECV_F%d" % (stage, micro), peer)
-        self.state[("in", stage, micro)] = self._leaves(values, micro, stage)
+        self.state[("recv_f", stage, micro)] = (works, values, peer)
 
     def _send_b(self, stage, micro):
         grads = self.state.pop(("grad_in", stage, micro))
@@ -226,6 +236,7 @@ class RankRunner:
             self.pending_sends.append(dist.isend(grad.contiguous(), peer, tag=tag))
 
     def _recv_b(self, stage, micro):
+        """Posts the receives of the output gradients; B or I waits for them."""
         peer = self._rank_of(stage + 1)
         grads, works = [], []
         wanted = [d for d in self.probe.inputs(micro, stage + 1) if d[0] == "tensor" and d[3]]
@@ -233,15 +244,28 @@ class RankRunner:
             buffer = torch.empty(described[1], dtype=described[2])
             works.append(dist.irecv(buffer, peer, tag=self._tag(micro, stage + 1, True, position)))
             grads.append(buffer)
-        self._wait(works, "%dRECV_B%d" % (stage, micro), peer)
-        self.state[("grad", stage, micro)] = grads
+        self.state[("recv_b", stage, micro)] = (works, grads, peer)
 
-    def _wait(self, works, name, peer):
+    def _await_receives(self, action):
+        """Before F (B, I): waits for the posted receive of its inputs (output
+        gradients), with the run's timeout."""
+        if action.kind == "F":
+            posted = self.state.pop(("recv_f", action.stage, action.micro), None)
+            if posted is not None:
+                self._wait(posted[0], action.name, "%dRECV_F%d" % (action.stage, action.micro), posted[2])
+                self.state[("in", action.stage, action.micro)] = self._leaves(posted[1], action.micro, action.stage)
+        elif action.kind in ("B", "I"):
+            posted = self.state.pop(("recv_b", action.stage, action.micro), None)
+            if posted is not None:
+                self._wait(posted[0], action.name, "%dRECV_B%d" % (action.stage, action.micro), posted[2])
+                self.state[("grad", action.stage, action.micro)] = posted[1]
+
+    def _wait(self, works, name, receive, peer):
         began = time.monotonic()
         for work in works:
             try:
                 work.wait()
             except RuntimeError as error:
-                raise ReceiveTimeout("rank %d waited %.1f s in %s for rank %d: %s"
-                                     % (self.rank, time.monotonic() - began, name, peer,
+                raise ReceiveTimeout("rank %d waited %.1f s before %s for the data of %s from rank %d: %s"
+                                     % (self.rank, time.monotonic() - began, name, receive, peer,
                                         str(error).splitlines()[0])) from None

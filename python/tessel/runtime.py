@@ -250,11 +250,14 @@ def _where(job, rank):
         what = "after its last action (its sends completing)" if state == run_rank.WAITING else "done"
     else:
         action = row[position]
-        verb = "waits in" if state == run_rank.WAITING else "runs"
-        what = "%s PP:%s (action %d of %d)" % (verb, action.name, position + 1, len(row))
-        if action.kind in ("RECV_F", "RECV_B"):
-            peer = action.stage - 1 if action.kind == "RECV_F" else action.stage + 1
-            what += " for stage %d on rank %d" % (peer, plan.stages[peer].rank)
+        if state != run_rank.WAITING:
+            what = "runs PP:%s (action %d of %d)" % (action.name, position + 1, len(row))
+        else:
+            what = "waits before PP:%s (action %d of %d)" % (action.name, position + 1, len(row))
+            if action.kind in ("F", "B", "I"):
+                peer = action.stage - 1 if action.kind == "F" else action.stage + 1
+                if 0 <= peer < len(plan.stages) and plan.stages[peer].rank != rank:
+                    what += " for the data of stage %d on rank %d" % (peer, plan.stages[peer].rank)
     return "rank %d, step %d: %s" % (rank, step + 1, what)
 
 

@@ -96,17 +96,18 @@ def test_a_deadlocked_table_names_the_waiting_ranks(tmp_path):
     table = os.path.join(plan, "schedule_comms.csv")
     rows = open(table).read().splitlines()
     cells = rows[0].split(",")
-    # Rank 0 now waits for the gradient of micro-batch 0 before sending its forward.
-    receive = cells.index("0RECV_B0")
-    cells.insert(cells.index("0SEND_F0"), cells.pop(receive))
+    # Rank 0 now runs the backward of micro-batch 0 before sending its forward.
+    for moved in ("0RECV_B0", "0B0"):
+        cells.remove(moved)
+        cells.insert(cells.index("0SEND_F0"), moved)
     rows[0] = ",".join(cells)
     open(table, "w").write("\n".join(rows) + "\n")
     began = time.monotonic()
     done = subprocess.run([BINARY, "run", plan, MODELS + ":make_gpt", "--timeout", "2"], capture_output=True,
                           text=True)
     assert done.returncode == 3, done.stderr
-    assert "rank 0, step 1: waits in PP:0RECV_B0" in done.stderr
-    assert "rank 1, step 1: waits in PP:1RECV_F0" in done.stderr
+    assert "rank 0, step 1: waits before PP:0B0 (action 3 of 16) for the data of stage 1 on rank 1" in done.stderr
+    assert "rank 1, step 1: waits before PP:1F0 (action 2 of 16) for the data of stage 0 on rank 0" in done.stderr
     assert time.monotonic() - began < 30
 
 
