@@ -5,6 +5,22 @@
 
 namespace tessel {
 
+const char* compute_unit_name(ComputeUnit unit) {
+  switch (unit) {
+    case ComputeUnit::Unspecified: return "";
+    case ComputeUnit::Flops: return "flops";
+    case ComputeUnit::Nanoseconds: return "ns";
+  }
+  return "";
+}
+
+std::optional<ComputeUnit> parse_compute_unit(const std::string& text) {
+  if (text.empty()) return ComputeUnit::Unspecified;
+  if (text == "flops") return ComputeUnit::Flops;
+  if (text == "ns") return ComputeUnit::Nanoseconds;
+  return std::nullopt;
+}
+
 int find_node(const Graph& graph, const std::string& id) {
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].id == id) return static_cast<int>(i);

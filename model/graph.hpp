@@ -16,6 +16,10 @@ struct GraphNode {
   long long compute = 0;        // >= 0, one unit for the whole graph (FLOPs or time)
   long long param_bytes = 0;    // >= 0, parameters this operator holds
   long long output_bytes = 0;   // >= 0, what crosses a stage boundary
+  // The module path (FQN) of the innermost torch module whose forward made
+  // this operator ("" for the model itself); absent when the graph does not
+  // say. A plan lists the modules each stage holds from it.
+  std::optional<std::string> module = std::nullopt;
 };
 
 struct GraphEdge {
@@ -23,8 +27,17 @@ struct GraphEdge {
   int to = 0;    // node index
 };
 
+// What `compute` counts: unspecified (a number of the file's own), FLOPs,
+// or measured nanoseconds (tessel_fx.py --profile).
+enum class ComputeUnit { Unspecified, Flops, Nanoseconds };
+
+// "" | "flops" | "ns", and back (nullopt for other text).
+const char* compute_unit_name(ComputeUnit unit);
+std::optional<ComputeUnit> parse_compute_unit(const std::string& text);
+
 struct Graph {
   std::string name;
+  ComputeUnit compute_unit = ComputeUnit::Unspecified;
   std::vector<GraphNode> nodes;
   std::vector<GraphEdge> edges;
 };

@@ -26,10 +26,17 @@ long long cost_from_json(const nlohmann::json& node, const std::string& key, con
 
 Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a graph object");
-  require_known_keys(document, {"format", "name", "nodes", "edges"}, place);
+  require_known_keys(document, {"format", "name", "compute_unit", "nodes", "edges"}, place);
   require_format(document, kGraphFormat, place);
   Graph graph;
   graph.name = document.contains("name") ? require_string(document, "name", place) : "";
+  if (document.contains("compute_unit")) {
+    std::string unit = require_string(document, "compute_unit", place);
+    std::optional<ComputeUnit> parsed = parse_compute_unit(unit);
+    if (!parsed || *parsed == ComputeUnit::Unspecified)
+      place.field("compute_unit").fail("choose \"flops\" or \"ns\", not '" + unit + "'");
+    graph.compute_unit = *parsed;
+  }
 
   const nlohmann::json& nodes = require_array(document, "nodes", place);
   if (nodes.empty()) place.field("nodes").fail("a graph needs at least one node");
@@ -40,7 +47,7 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     JsonPlace at = place.field("nodes").index(i);
     const nlohmann::json& value = nodes[i];
     if (!value.is_object()) at.fail("expected a node object, got " + value.dump());
-    require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes"}, at);
+    require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes", "module"}, at);
     GraphNode node;
     node.id = require_string(value, "id", at);
     if (node.id.empty()) at.field("id").fail("node id must not be empty");
@@ -48,6 +55,7 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     node.compute = cost_from_json(value, "compute", at);
     node.param_bytes = cost_from_json(value, "param_bytes", at);
     node.output_bytes = cost_from_json(value, "output_bytes", at);
+    if (value.contains("module")) node.module = require_string(value, "module", at);
     if (!index.emplace(node.id, static_cast<int>(i)).second)
       at.field("id").fail("duplicate node id '" + node.id + "'");
     names.push_back(node.id);
@@ -65,16 +73,21 @@ Graph read_graph_file(const std::string& path) {
 
 nlohmann::json graph_to_json(const Graph& graph) {
   nlohmann::json nodes = nlohmann::json::array();
-  for (const GraphNode& node : graph.nodes)
-    nodes.push_back({{"id", node.id},
-                     {"op", node.op},
-                     {"compute", node.compute},
-                     {"param_bytes", node.param_bytes},
-                     {"output_bytes", node.output_bytes}});
+  for (const GraphNode& node : graph.nodes) {
+    nlohmann::json written = {{"id", node.id},
+                              {"op", node.op},
+                              {"compute", node.compute},
+                              {"param_bytes", node.param_bytes},
+                              {"output_bytes", node.output_bytes}};
+    if (node.module) written["module"] = *node.module;
+    nodes.push_back(std::move(written));
+  }
   nlohmann::json edges = nlohmann::json::array();
   for (const GraphEdge& edge : graph.edges)
     edges.push_back({graph.nodes[edge.from].id, graph.nodes[edge.to].id});
-  return {{"format", kGraphFormat}, {"name", graph.name}, {"nodes", nodes}, {"edges", edges}};
+  nlohmann::json document = {{"format", kGraphFormat}, {"name", graph.name}, {"nodes", nodes}, {"edges", edges}};
+  if (graph.compute_unit != ComputeUnit::Unspecified) document["compute_unit"] = compute_unit_name(graph.compute_unit);
+  return document;
 }
 
 }  // namespace tessel

@@ -168,6 +168,7 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   for (int s = 0; s < S; ++s) {
     int rank = rank_of_stage(options.mapping, D, s);
     forward_memory[s] = round_up(costs.stage_output_bytes[s], result.memory_granule);
+    result.block_compute.push_back(static_cast<double>(costs.stage_compute[s]));
     placement.blocks.push_back({"F" + std::to_string(s), BlockKind::Forward,
                                 steps(static_cast<double>(costs.stage_compute[s]), result.resolution),
                                 forward_memory[s], s, {rank}});
@@ -179,6 +180,7 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
     double backward = options.backward_ratio * static_cast<double>(costs.stage_compute[s]);
     int first = static_cast<int>(placement.blocks.size());
     if (!options.split_backward) {
+      result.block_compute.push_back(backward);
       placement.blocks.push_back({"B" + std::to_string(s), BlockKind::Backward, steps(backward, result.resolution),
                                   -forward_memory[s], s, {rank}});
     } else {
@@ -186,6 +188,8 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
                                              : backward / 2;
       weight_memory[s] = std::min(forward_memory[s], round_up(std::min(weights.input_bytes[s], costs.stage_output_bytes[s]),
                                                               result.memory_granule));
+      result.block_compute.push_back(backward - weight);
+      result.block_compute.push_back(weight);
       placement.blocks.push_back({"I" + std::to_string(s), BlockKind::BackwardInput,
                                   steps(backward - weight, result.resolution), weight_memory[s] - forward_memory[s],
                                   s, {rank}});

@@ -63,6 +63,7 @@ struct PipelinePlacement {
   long long memory_granule = 1;   // activation bytes are rounded up to multiples of this
   std::vector<long long> stage_activation_bytes;  // exact, per stage
   std::vector<long long> static_bytes;            // per rank, exact
+  std::vector<double> block_compute;              // per block of the placement, exact (before the steps)
   std::string weight_cost;        // how W was costed, in words (split backward only)
 };
 

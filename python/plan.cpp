@@ -16,19 +16,28 @@ namespace tessel::python {
 namespace {
 
 // What tessel.plan returns.
-struct PlanAnswer {
+struct PyPlan {
   std::string status;   // found | infeasible | timeout | interrupted
   std::string message;
   std::string mapping;
+  bool split_backward = false;
+  int chunks = 1;
   std::string cut;
+  std::string choice;   // what was asked, what is written and why
   std::optional<Schedule> schedule;
   Placement placement;
-  long long makespan = 0;          // steps
-  double makespan_compute = 0;     // in the graph's compute unit
+  std::string unit;                 // "s" or "GFLOP": the unit of makespan and of the schedule's times
+  std::optional<double> makespan;
+  std::optional<double> makespan_ms; // with a device speed (or a measured graph)
+  std::optional<double> lower_bound;
+  std::optional<double> one_f_one_b; // the 1F1B chain at the same memory, same unit
+  std::optional<double> ratio_to_1f1b;
   double bubble_ratio = 0;
   std::vector<long long> peak_memory;   // bytes per rank
   std::vector<long long> static_memory; // bytes per rank
   std::string csv, comms_csv, report;
+  py::object stages;    // the tessel.stages/1 document as Python objects
+  py::object summary;   // the `plan --json` object
 };
 
 PipelineOptions pipeline_options(int devices, const std::string& mapping, std::optional<int> chunks,
@@ -36,7 +45,9 @@ PipelineOptions pipeline_options(int devices, const std::string& mapping, std::o
   PipelineOptions options;
   options.devices = devices;
   std::optional<StageMapping> parsed = parse_mapping(mapping);
-  if (!parsed) throw InputError("", "mapping", "choose chain, interleaved or v, not '" + mapping + "'");
+  if (!parsed && mapping != "auto")
+    throw InputError("", "mapping", "choose chain, interleaved, v or auto, not '" + mapping + "'");
+  if (!parsed) parsed = StageMapping::Chain;
   options.mapping = *parsed;
   options.chunks = chunks.value_or(options.mapping == StageMapping::Chain ? 1 : 2);
   options.split_backward = split_backward;
@@ -85,64 +96,107 @@ Placement partition(const Graph& graph, std::optional<int> stages, std::optional
   return stage_placement(graph, *answer.partition, {}).placement;
 }
 
-PlanAnswer plan(const Graph& graph, int devices, const std::string& mapping, py::handle memory,
-                std::optional<int> chunks, bool split_backward, int nmicros, std::optional<double> time_limit,
-                double optimizer_bytes_per_param, int param_bytes, std::optional<std::string> output) {
+py::object from_json(const nlohmann::json& document) {
+  return py::module_::import("json").attr("loads")(document.dump());
+}
+
+PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::handle memory,
+            std::optional<int> chunks, bool split_backward, int nmicros, std::optional<double> time_limit,
+            double optimizer_bytes_per_param, int param_bytes, std::optional<std::string> output,
+            double device_flops, double link_bandwidth, double link_latency, py::object progress) {
   PlanRequest request;
+  request.auto_mapping = mapping == "auto";
+  if (request.auto_mapping && (chunks || split_backward))
+    throw InputError("", "mapping", "auto chooses the chunks and the split backward itself");
   request.pipeline = pipeline_options(devices, mapping, chunks, split_backward, optimizer_bytes_per_param, param_bytes);
   request.memory = memory_text(memory);
   request.nmicros = nmicros;
+  request.device_flops = device_flops;
+  request.link_bandwidth = link_bandwidth;
+  request.link_latency = link_latency;
   if (time_limit) {
     if (!(*time_limit > 0)) throw InputError("", "time_limit", "must be > 0 seconds (None for no limit)");
     request.deadline = Deadline::after_seconds(*time_limit);
   }
-  PlanResult result;
+  PlanProgressLine phase;
+  if (!progress.is_none())
+    phase = [&progress](const std::string& line) {
+      py::gil_scoped_acquire hold;
+      try {
+        progress(line);
+      } catch (py::error_already_set& error) {
+        error.discard_as_unraisable("tessel.plan progress callback");
+      }
+    };
+  PlanAnswer answer;
   {
     py::gil_scoped_release release;
-    Progress quiet;
-    result = plan_pipeline(graph, request, quiet);
-    if (result.schedule && output) write_plan_files(graph, request, result, *output);
+    answer = plan_pipeline(graph, request, phase);
+    if (answer.chosen.schedule && output) write_plan_files(graph, request, answer, *output);
   }
-  PlanAnswer answer;
-  answer.status = outcome_name(result.outcome);
-  answer.message = result.message;
-  answer.mapping = mapping_name(request.pipeline.mapping);
-  answer.cut = cut_name(result.cut);
-  answer.schedule = result.schedule;
-  answer.placement = result.staged.placement;
-  answer.makespan = result.makespan;
-  answer.makespan_compute = result.makespan_compute;
-  answer.bubble_ratio = result.bubble_ratio;
-  answer.peak_memory = result.peak_memory;
-  answer.static_memory = result.staged.static_bytes;
-  answer.report = plan_report(graph, request, result);
+  const PlanResult& result = answer.chosen;
+  PyPlan planned;
+  planned.status = outcome_name(answer.outcome);
+  planned.message = answer.message.empty() ? result.message : answer.message;
+  planned.mapping = mapping_name(result.pipeline.mapping);
+  planned.split_backward = result.pipeline.split_backward;
+  planned.chunks = result.pipeline.chunks;
+  planned.cut = cut_name(result.cut);
+  planned.choice = answer.choice;
+  planned.schedule = result.schedule;
+  planned.placement = result.timed.placement;
+  planned.unit = unit_name(answer.clock.unit);
   if (result.schedule) {
-    answer.csv = write_pytorch_csv_staged(*result.schedule, false);
-    answer.comms_csv = write_pytorch_csv_staged(*result.schedule, true);
+    planned.makespan = result.makespan;
+    if (answer.clock.unit == PlanUnit::Seconds) planned.makespan_ms = result.makespan * 1000;
+    if (result.lower_bound > 0) planned.lower_bound = result.lower_bound;
+    if (answer.one_f_one_b) planned.ratio_to_1f1b = result.makespan / *answer.one_f_one_b;
   }
-  return answer;
+  planned.one_f_one_b = answer.one_f_one_b;
+  planned.bubble_ratio = result.bubble_ratio;
+  planned.peak_memory = result.peak_memory;
+  planned.static_memory = result.staged.static_bytes;
+  planned.report = plan_report(graph, request, answer);
+  planned.stages = from_json(stages_to_json(graph, result.pipeline, result.stages));
+  planned.summary = from_json(plan_json(request, answer, output.value_or("")));
+  if (result.schedule) {
+    planned.csv = write_pytorch_csv_staged(*result.schedule, false);
+    planned.comms_csv = write_pytorch_csv_staged(*result.schedule, true);
+  }
+  return planned;
 }
 
 }  // namespace
 
 void bind_plan(py::module_& module) {
-  py::class_<PlanAnswer>(module, "Plan", "What tessel.plan found (see docs/python.md).")
-      .def_readonly("status", &PlanAnswer::status)
-      .def_readonly("message", &PlanAnswer::message)
-      .def_readonly("mapping", &PlanAnswer::mapping)
-      .def_readonly("cut", &PlanAnswer::cut)
-      .def_readonly("schedule", &PlanAnswer::schedule)
-      .def_readonly("placement", &PlanAnswer::placement)
-      .def_readonly("makespan", &PlanAnswer::makespan)
-      .def_readonly("makespan_compute", &PlanAnswer::makespan_compute)
-      .def_readonly("bubble_ratio", &PlanAnswer::bubble_ratio)
-      .def_readonly("peak_memory", &PlanAnswer::peak_memory)
-      .def_readonly("static_memory", &PlanAnswer::static_memory)
-      .def_readonly("csv", &PlanAnswer::csv)
-      .def_readonly("comms_csv", &PlanAnswer::comms_csv)
-      .def_readonly("report", &PlanAnswer::report)
-      .def("__repr__", [](const PlanAnswer& p) {
-        return "<tessel.Plan " + p.status + ": " + p.mapping + ", makespan " + std::to_string(p.makespan) + " steps>";
+  py::class_<PyPlan>(module, "Plan", "What tessel.plan found (see docs/python.md).")
+      .def_readonly("status", &PyPlan::status)
+      .def_readonly("message", &PyPlan::message)
+      .def_readonly("mapping", &PyPlan::mapping)
+      .def_readonly("split_backward", &PyPlan::split_backward)
+      .def_readonly("chunks", &PyPlan::chunks)
+      .def_readonly("cut", &PyPlan::cut)
+      .def_readonly("choice", &PyPlan::choice)
+      .def_readonly("schedule", &PyPlan::schedule)
+      .def_readonly("placement", &PyPlan::placement)
+      .def_readonly("unit", &PyPlan::unit)
+      .def_readonly("makespan", &PyPlan::makespan)
+      .def_readonly("makespan_ms", &PyPlan::makespan_ms)
+      .def_readonly("lower_bound", &PyPlan::lower_bound)
+      .def_readonly("one_f_one_b", &PyPlan::one_f_one_b)
+      .def_readonly("ratio_to_1f1b", &PyPlan::ratio_to_1f1b)
+      .def_readonly("bubble_ratio", &PyPlan::bubble_ratio)
+      .def_readonly("peak_memory", &PyPlan::peak_memory)
+      .def_readonly("static_memory", &PyPlan::static_memory)
+      .def_readonly("csv", &PyPlan::csv)
+      .def_readonly("comms_csv", &PyPlan::comms_csv)
+      .def_readonly("report", &PyPlan::report)
+      .def_readonly("stages", &PyPlan::stages)
+      .def_readonly("summary", &PyPlan::summary)
+      .def("__repr__", [](const PyPlan& p) {
+        std::string makespan = p.makespan ? std::to_string(p.makespan_ms ? *p.makespan_ms : *p.makespan) : "none";
+        return "<tessel.Plan " + p.status + ": " + p.mapping + (p.split_backward ? ", split" : "") + ", makespan " +
+               makespan + " " + (p.makespan_ms ? "ms" : p.unit) + ">";
       });
   module.def("partition", &partition, py::arg("graph"), py::arg("stages") = std::nullopt, py::kw_only(),
              py::arg("devices") = std::nullopt, py::arg("mapping") = "chain", py::arg("chunks") = std::nullopt,
@@ -153,7 +207,10 @@ void bind_plan(py::module_& module) {
              py::arg("memory") = py::none(), py::kw_only(), py::arg("chunks") = std::nullopt,
              py::arg("split_backward") = false, py::arg("nmicros") = 16, py::arg("time_limit") = 60.0,
              py::arg("optimizer_bytes_per_param") = 8.0, py::arg("param_bytes") = 4, py::arg("output") = std::nullopt,
-             "From a graph to a verified schedule PyTorch runs (`tessel plan`); output writes the directory.");
+             py::arg("device_flops") = 0.0, py::arg("link_bandwidth") = 0.0, py::arg("link_latency") = 0.0,
+             py::arg("progress") = py::none(),
+             "From a graph to a verified schedule PyTorch runs (`tessel plan`); output writes the directory, "
+             "progress(line) is called once per phase.");
 }
 
 }  // namespace tessel::python

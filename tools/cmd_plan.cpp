@@ -11,16 +11,16 @@
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"
-#include "tools/search_progress.hpp"
 
 namespace tessel::cli {
 
 namespace {
 
 const char* kUsage =
-    "tessel plan GRAPH --devices D --memory LIMIT [--mapping chain|interleaved|v] [--chunks V]\n"
+    "tessel plan GRAPH --devices D --memory LIMIT [--mapping chain|interleaved|v|auto] [--chunks V]\n"
     "            [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X] [--nmicros N]\n"
-    "            [--time-limit SECONDS] [--backend cadical|z3] [--threads T] -o DIR [--quiet]\n\n"
+    "            [--device-flops F] [--link-bandwidth BYTES_PER_S] [--link-latency SECONDS]\n"
+    "            [--time-limit SECONDS] [--backend cadical|z3] [--threads T] -o DIR [--json] [--quiet]\n\n"
     "Partition GRAPH into D x chunks stages, map them on D ranks (chain: stage s on rank s;\n"
     "interleaved: stage c*D+r on rank r; v: 0..D-1 down then back up, 2 chunks), cost every\n"
     "block (spans from the graph's compute, activation memory in bytes, static memory =\n"
@@ -28,8 +28,16 @@ const char* kUsage =
     "parameter, default 8, per rank), search the best makespan at N\n"
     "micro-batches (default 16) and verify it. --memory is DEVICE memory per rank in bytes:\n"
     "40GiB, 2e9, or one per rank (8GiB,8GiB,6GiB,6GiB); static memory counts against it.\n"
-    "Writes DIR/placement.json, schedule.json, schedule.csv (PyTorch's compute-only action\n"
-    "table), schedule_comms.csv (with SEND/RECV), schedule.svg and report.md.\n"
+    "--mapping auto plans chain, interleaved (2 chunks, 4 when the graph is large enough) and\n"
+    "v, each with and without split backward, and writes the fastest. Every plan also builds\n"
+    "the 1F1B chain (and with split backward the ZB-H1 chain) from its textbook order and\n"
+    "writes that when the asked mapping's search finds nothing faster (it says so).\n"
+    "Times are GFLOP of compute unless --device-flops F (FLOP/s per device) or a graph traced\n"
+    "with --profile makes them seconds; --link-bandwidth B adds bytes / B (+ --link-latency)\n"
+    "to every activation and gradient between ranks. Reports say milliseconds per step.\n"
+    "Writes DIR/stages.json (operators and modules of each stage), placement.json,\n"
+    "schedule.json, schedule.csv (PyTorch's compute-only action table), schedule_comms.csv\n"
+    "(with SEND/RECV), schedule.svg and report.md; --json prints one JSON object.\n"
     "Exit: 0 planned, 1 no schedule fits the memory (proven; the reason is printed), 2 bad\n"
     "input, 3 time limit or interrupt (the best schedule so far is written), 4 internal error.";
 
@@ -40,8 +48,12 @@ PlanRequest request_from(const po::variables_map& values) {
   pipeline.devices = values["devices"].as<int>();
   std::string mapping = values["mapping"].as<std::string>();
   std::optional<StageMapping> parsed = parse_mapping(mapping);
-  if (!parsed) throw InputError("", "--mapping", "choose chain, interleaved or v, not '" + mapping + "'");
-  pipeline.mapping = *parsed;
+  request.auto_mapping = mapping == "auto";
+  if (!parsed && !request.auto_mapping)
+    throw InputError("", "--mapping", "choose chain, interleaved, v or auto, not '" + mapping + "'");
+  if (request.auto_mapping && (values.count("chunks") || values["split-backward"].as<bool>()))
+    throw InputError("", "--mapping", "auto chooses the chunks and the split backward itself; drop --chunks and --split-backward");
+  pipeline.mapping = parsed.value_or(StageMapping::Chain);
   pipeline.chunks = values.count("chunks") ? values["chunks"].as<int>() : pipeline.mapping == StageMapping::Chain ? 1 : 2;
   pipeline.split_backward = values["split-backward"].as<bool>();
   pipeline.optimizer_bytes_per_param = values["optimizer-bytes-per-param"].as<double>();
@@ -65,22 +77,46 @@ PlanRequest request_from(const po::variables_map& values) {
     throw InputError("", "--backend", "choose cadical or z3, not '" + request.backend + "'");
   request.threads = values["threads"].as<int>();
   if (request.threads < 0) throw InputError("", "--threads", "must be >= 0");
+  request.device_flops = values["device-flops"].as<double>();
+  request.link_bandwidth = values["link-bandwidth"].as<double>();
+  request.link_latency = values["link-latency"].as<double>();
+  if (values.count("device-flops") && !values["device-flops"].defaulted() && !(request.device_flops > 0))
+    throw InputError("", "--device-flops", "must be > 0 FLOP/s");
+  if (values.count("link-bandwidth") && !values["link-bandwidth"].defaulted() && !(request.link_bandwidth > 0))
+    throw InputError("", "--link-bandwidth", "must be > 0 bytes/s");
   return request;
 }
 
-void print_summary(const PlanRequest& request, const PlanResult& result, const std::string& directory) {
-  std::cout << mapping_name(request.pipeline.mapping) << " on " << request.pipeline.devices << " ranks, "
-            << pipeline_stages(request.pipeline) << " stages (" << cut_name(result.cut) << " cut), N = "
+void print_summary(const PlanRequest& request, const PlanAnswer& answer, const std::string& directory) {
+  const PlanResult& result = answer.chosen;
+  std::cout << plan_label(result.pipeline) << " on " << result.pipeline.devices << " ranks, "
+            << pipeline_stages(result.pipeline) << " stages (" << cut_name(result.cut) << " cut), N = "
             << request.nmicros << ": ";
   if (!result.schedule) {
-    std::cout << "no schedule: " << result.message << "\n";
+    std::cout << "no schedule: " << (answer.message.empty() ? result.message : answer.message) << "\n";
     return;
   }
-  std::cout << "makespan " << result.makespan << " steps = " << std::setprecision(6) << result.makespan_compute
-            << " compute, bubble ratio " << std::fixed << std::setprecision(3) << result.bubble_ratio << " ("
-            << outcome_name(result.outcome) << ", verified)\n";
-  std::cout << "wrote " << directory << "/{placement.json, schedule.json, schedule.csv, schedule_comms.csv, "
-            << "schedule.svg, report.md}\n";
+  std::cout << "makespan " << format_makespan(result.makespan, answer.clock);
+  if (answer.one_f_one_b)
+    std::cout << ", " << std::fixed << std::setprecision(2) << result.makespan / *answer.one_f_one_b << "x of 1F1B";
+  else
+    std::cout << " (the 1F1B chain does not fit: " << answer.one_f_one_b_note << ")";
+  std::cout << std::defaultfloat << ", bubble ratio " << std::fixed << std::setprecision(3) << result.bubble_ratio
+            << std::defaultfloat << " (" << outcome_name(answer.outcome) << ", verified; " << result.construction << ")\n";
+  if (!answer.choice.empty()) std::cout << answer.choice << "\n";
+  for (const PlanRow& row : answer.compared) {
+    std::cout << "  " << row.label << ": ";
+    if (row.makespan && answer.one_f_one_b)
+      std::cout << std::fixed << std::setprecision(2) << *row.makespan / *answer.one_f_one_b << std::defaultfloat
+                << "x of 1F1B (" << format_makespan(*row.makespan, answer.clock) << ", " << row.construction << ")";
+    else if (row.makespan)
+      std::cout << format_makespan(*row.makespan, answer.clock) << " (" << row.construction << ")";
+    else
+      std::cout << row.status << ": " << row.note;
+    std::cout << "\n";
+  }
+  std::cout << "wrote " << directory << "/{stages.json, placement.json, schedule.json, schedule.csv, "
+            << "schedule_comms.csv, schedule.svg, report.md}\n";
 }
 
 }  // namespace
@@ -90,7 +126,7 @@ int run_plan(int argc, char** argv) {
   options.add_options()
       ("graph", po::value<std::string>(), "the tessel.graph/1 file (positional)")
       ("devices", po::value<int>(), "ranks D")
-      ("mapping", po::value<std::string>()->default_value("chain"), "chain | interleaved | v")
+      ("mapping", po::value<std::string>()->default_value("chain"), "chain | interleaved | v | auto")
       ("chunks", po::value<int>(), "stages per rank (default 1 for chain, 2 for interleaved and v)")
       ("split-backward", po::bool_switch(), "input-gradient (I) and weight-gradient (W) blocks per stage")
       ("optimizer-bytes-per-param", po::value<double>()->default_value(8, "8"),
@@ -99,6 +135,10 @@ int run_plan(int argc, char** argv) {
       ("memory", po::value<std::string>(), "device memory per rank: 40GiB, 2e9, or one per rank")
       ("nmicros", po::value<int>()->default_value(16), "micro-batches N per step")
       ("time-limit", po::value<double>()->default_value(60, "60"), "seconds for the whole plan")
+      ("device-flops", po::value<double>()->default_value(0, "none"), "FLOP/s of one device: times in seconds")
+      ("link-bandwidth", po::value<double>()->default_value(0, "none"), "bytes/s between ranks: transfers as delays")
+      ("link-latency", po::value<double>()->default_value(0, "0"), "seconds per transfer (with --link-bandwidth)")
+      ("json", po::bool_switch(), "print one JSON object (mapping, makespan, bound, status, memory, files, comparison)")
       ("backend", po::value<std::string>()->default_value("cadical"), "cadical | z3")
       ("threads", po::value<int>()->default_value(0), "solver threads (0 = every core)")
       ("output,o", po::value<std::string>(), "the directory to write")
@@ -114,24 +154,24 @@ int run_plan(int argc, char** argv) {
     PlanRequest request = request_from(values);
     Graph graph = read_graph_file(values["graph"].as<std::string>());
     const std::string directory = values["output"].as<std::string>();
-    SearchProgress progress(values["quiet"].as<bool>(), {});
-    PlanResult result;
-    try {
-      result = plan_pipeline(graph, request, progress);
-    } catch (const InputError& error) {
-      progress.finish();
-      throw;
-    }
-    progress.finish();
-    if (result.schedule) write_plan_files(graph, request, result, directory);
-    print_summary(request, result, directory);
-    if (!result.schedule && result.outcome == Outcome::Infeasible) {
-      std::cerr << "tessel plan: no schedule: " << result.message << "\n";
+    const bool quiet = values["quiet"].as<bool>();
+    PlanAnswer answer = plan_pipeline(graph, request, [&](const std::string& line) {
+      if (!quiet) std::cerr << "plan: " << line << std::endl;
+    });
+    const bool written = answer.chosen.schedule.has_value();
+    if (written) write_plan_files(graph, request, answer, directory);
+    if (!quiet && written) std::cerr << "plan: files: " << directory << " written" << std::endl;
+    if (values["json"].as<bool>()) std::cout << plan_json(request, answer, directory).dump(1) << "\n";
+    else print_summary(request, answer, directory);
+    if (!written && answer.outcome == Outcome::Infeasible) {
+      std::cerr << "tessel plan: no schedule: " << answer.message << "\n";
       return kNegative;
     }
-    if (result.outcome == Outcome::Timeout || result.outcome == Outcome::Interrupted) {
-      std::cerr << "tessel plan: " << (result.outcome == Outcome::Timeout ? "time limit" : "interrupted") << ": "
-                << result.message << (result.schedule ? " (the best schedule so far is written)" : "") << "\n";
+    if (answer.outcome == Outcome::Timeout || answer.outcome == Outcome::Interrupted) {
+      std::cerr << "tessel plan: " << (answer.outcome == Outcome::Timeout ? "time limit" : "interrupted") << ": "
+                << (written ? answer.message + "; the plan is written"
+                            : std::string("no schedule found yet; try a longer --time-limit"))
+                << "\n";
       return kGaveUp;
     }
     return kSuccess;

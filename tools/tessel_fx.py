@@ -283,13 +283,26 @@ class _PathTracer:
             def call_module(self, module, forward, args, kwargs):
                 self.module_stack.append((self.path_of_module(module), type(module).__name__))
                 try:
-                    return super().call_module(module, forward, args, kwargs)
+                    result = super().call_module(module, forward, args, kwargs)
                 except Exception:
                     if self.failed_in is None:
                         self.failed_in = self.module_stack[-1]
                     raise
                 finally:
                     self.module_stack.pop()
+                # nn.MultiheadAttention returns (output, weights): a pair the
+                # caller may unpack (`a, _ = self.attn(x, x, x)`), which a
+                # proxy cannot do, so the pair is built here, item by item.
+                if isinstance(module, torch.nn.MultiheadAttention) and isinstance(result, torch.fx.Proxy):
+                    return (result[0], result[1])
+                return result
+
+            def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
+                node = super().create_node(kind, target, args, kwargs, name, type_expr)
+                # The owner of the operator: the innermost module being traced
+                # (a leaf module call is on the stack itself), "" for the root.
+                node.meta["tessel_module"] = self.module_stack[-1][0] if self.module_stack else ""
+                return node
 
         return Tracer(recurse)
 
@@ -465,6 +478,49 @@ def _count_module(graph_module, example_inputs, fx_node, module_obj):
         return None
 
 
+def _multi_output(fx_node):
+    return hasattr(fx_node, "meta") and isinstance(fx_node.meta.get("tensor_meta"), (tuple, list))
+
+
+def _assign_node_ids(graph_module):
+    """({fx node: graph node id or None}, the set of folded getitems); see
+    graph_node_ids."""
+    ids = {}
+    folded = set()
+    used = set()
+    for fx_node in graph_module.graph.nodes:
+        if fx_node.op in ("placeholder", "output", "get_attr"):
+            ids[fx_node] = None
+            continue
+        if fx_node.op == "call_function" and fx_node.target is operator.getitem:
+            source = fx_node.args[0]
+            if _multi_output(source) and ids.get(source) is not None:
+                ids[fx_node] = ids[source]
+                folded.add(fx_node)
+                continue
+        preferred = str(fx_node.target) if fx_node.op == "call_module" else fx_node.name
+        candidate = preferred if preferred not in used else fx_node.name
+        while candidate in used:
+            candidate += "_"
+        used.add(candidate)
+        ids[fx_node] = candidate
+    return ids, folded
+
+
+def graph_node_ids(graph_module):
+    """{fx node: the tessel.graph/1 node id it belongs to, or None} for a
+    graph module made by trace_graph_module (shapes propagated: a `getitem`
+    of a multi-output operator is recognised by its producer's shapes).
+
+    A call_module node's id is its target (the module path), any other
+    node's is the fx node name; a clash gets "_" appended; a `getitem` of a
+    multi-output operator maps to its producer's id; placeholders, outputs
+    and parameter reads map to None. The exporter uses exactly this, so a
+    runtime that traces the same model the same way maps every fx node to
+    its graph node, hence (stages.json) to its stage."""
+    return _assign_node_ids(graph_module)[0]
+
+
 def graph_from_module(module, example_inputs, name=None, profile=False, estimated=None):
     """The tessel.graph/1 document (a dict) of `module` run on `example_inputs`.
     profile=True: compute is each operator's measured time in nanoseconds.
@@ -487,17 +543,10 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
         estimated = []
 
     # Which fx node stands for which graph node (None: folded away).
+    node_ids, folded = _assign_node_ids(graph_module)
     stands_for = {}
     nodes = []
-    ids = set()
     counted_params = set()
-
-    def fresh_id(preferred, fallback):
-        candidate = preferred if preferred not in ids else fallback
-        while candidate in ids:
-            candidate += "_"
-        ids.add(candidate)
-        return candidate
 
     def params_of(fx_node, module_obj):
         """Bytes of parameters this operator uses that no earlier one did."""
@@ -520,29 +569,21 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
         return total
 
     for fx_node in graph_module.graph.nodes:
-        if fx_node.op in ("placeholder", "output", "get_attr"):
+        if node_ids[fx_node] is None:
             stands_for[fx_node] = None
             continue
-        if fx_node.op == "call_function" and fx_node.target is operator.getitem:
-            source = fx_node.args[0]
-            multi_output = hasattr(source, "meta") and isinstance(source.meta.get("tensor_meta"), (tuple, list))
-            if multi_output and stands_for.get(source) is not None:
-                stands_for[fx_node] = stands_for[source]
-                continue
+        if fx_node in folded:
+            stands_for[fx_node] = stands_for[fx_node.args[0]]
+            continue
         module_obj = modules.get(fx_node.target) if fx_node.op == "call_module" else None
-        if fx_node.op == "call_module":
-            op = _module_op(type(module_obj).__name__)
-            preferred = str(fx_node.target)
-        else:
-            op = _name_of(fx_node.target)
-            preferred = fx_node.name
+        op = _module_op(type(module_obj).__name__) if fx_node.op == "call_module" else _name_of(fx_node.target)
         index = len(nodes)
         flops, guessed = _compute(fx_node, module_obj)
         if guessed and module_obj is not None and list(module_obj.children()):
             counted = _count_module(graph_module, example_inputs, fx_node, module_obj)
             if counted is not None:
                 flops, guessed = counted, False
-        node_id = fresh_id(preferred, fx_node.name)
+        node_id = node_ids[fx_node]
         if guessed and not profile:
             estimated.append((node_id, op))
         nodes.append({
@@ -551,6 +592,7 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
             "compute": int(times.get(fx_node, 0) if profile else flops),
             "param_bytes": int(params_of(fx_node, module_obj)),
             "output_bytes": int(_output_bytes(fx_node)),
+            "module": fx_node.meta.get("tessel_module", ""),
             "_inputs": [arg for arg in fx_node.all_input_nodes],
         })
         stands_for[fx_node] = index
@@ -565,7 +607,8 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
             seen.add((source, index))
             edges.append([nodes[source]["id"], node["id"]])
     _warn_estimated(name, estimated)
-    return {"format": FORMAT, "name": name, "nodes": nodes, "edges": edges}
+    return {"format": FORMAT, "name": name, "compute_unit": "ns" if profile else "flops",
+            "nodes": nodes, "edges": edges}
 
 
 def export_graph(module, example_inputs, path, name=None, profile=False):

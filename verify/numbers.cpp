@@ -2,6 +2,7 @@
 // (see the header for why the written form is the value).
 #include "verify/numbers.hpp"
 
+#include <charconv>
 #include <cstdlib>
 
 namespace tessel::verify {
@@ -72,7 +73,13 @@ std::optional<Exact> exact_number(const nlohmann::json& value) {
     return Exact{number, 0};
   }
   if (!value.is_number_float()) return std::nullopt;
-  return parse_written(value.dump());
+  // The shortest text that reads back as the same double: the JSON
+  // writer's own (Grisu2) is not always shortest and may print 1049.36712
+  // as 1049.3671200000001, which would look like 13 decimals.
+  char text[64];
+  auto [end, error] = std::to_chars(text, text + sizeof text, value.get<double>());
+  if (error != std::errc()) return std::nullopt;
+  return parse_written(std::string(text, end));
 }
 
 std::optional<long long> ticks_at(const Exact& value, int decimals) {

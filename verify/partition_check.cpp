@@ -49,7 +49,7 @@ struct ParsedGraph {
 ParsedGraph parse_graph(const nlohmann::json& document) {
   if (!is_format(document, "tessel.graph/1"))
     unreadable("format", "not a tessel.graph/1 document");
-  require_known_keys(document, {"format", "name", "nodes", "edges"}, "");
+  require_known_keys(document, {"format", "name", "compute_unit", "nodes", "edges"}, "");
   if (!document.contains("nodes") || !document["nodes"].is_array()) unreadable("nodes", "missing");
   ParsedGraph graph;
   const nlohmann::json& nodes = document["nodes"];
@@ -58,7 +58,7 @@ ParsedGraph parse_graph(const nlohmann::json& document) {
     std::string field = "nodes[" + std::to_string(i) + "]";
     if (!nodes[i].is_object() || !nodes[i].contains("id") || !nodes[i]["id"].is_string())
       unreadable(field + ".id", "missing");
-    require_known_keys(nodes[i], {"id", "op", "compute", "param_bytes", "output_bytes"}, field);
+    require_known_keys(nodes[i], {"id", "op", "compute", "param_bytes", "output_bytes", "module"}, field);
     Node node;
     node.id = nodes[i]["id"].get<std::string>();
     node.compute = nonnegative_integer(nodes[i], "compute", field);

@@ -1,0 +1,25 @@
+// The textbook orders of the chain mapping on a plan's own placement: 1F1B
+// (warm-up forwards, one forward one backward, drain) and, with a split
+// backward, ZB-H1 (the same memory as 1F1B, weight gradients moved into the
+// drain). They take milliseconds, so every plan has them before its search
+// starts: the yardstick a plan is compared with, and the answer it keeps
+// when the search does no better (plan/plan.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/schedule.hpp"
+
+namespace tessel {
+
+// `placement`: a chain (stage s on rank s, one F and one B or I and W per
+// stage, as pipeline_placement builds it), times in any unit, delays
+// included. Returns the order run as early as dependencies, delays and
+// ranks allow, judged by the verifier against `limits`; nullopt with
+// `why` set when it does not fit the memory.
+std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmicros,
+                                             const std::vector<Memory>& limits, std::string& why);
+
+}  // namespace tessel

@@ -1,0 +1,153 @@
+// A candidate plan, step by step: cut (cached per mapping), place, time,
+// order or search, judge. Each step is a function of its own so that what a
+// plan decided (which cut, which limit, which construction) is in the result.
+#include "plan/plan_candidate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "model/memory_limits.hpp"
+#include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
+#include "partition/partition_search.hpp"
+#include "partition/rank_balanced_cut.hpp"
+#include "plan/chain_orders.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel {
+
+namespace {
+
+std::vector<int> stage_ranks(const PipelineOptions& options) {
+  std::vector<int> ranks(pipeline_stages(options));
+  for (int s = 0; s < static_cast<int>(ranks.size()); ++s) ranks[s] = rank_of_stage(options.mapping, options.devices, s);
+  return ranks;
+}
+
+long long busiest(const std::vector<long long>& loads) { return *std::max_element(loads.begin(), loads.end()); }
+
+// The exact bottleneck cut (within `deadline`), and the rank-balanced cut;
+// the one whose busiest rank is lighter wins, the exact one on a tie.
+std::pair<Partition, CutKind> choose_cut(PlanContext& context, const PipelineOptions& options, const Deadline& deadline) {
+  auto key = std::make_pair(static_cast<int>(options.mapping), options.chunks);
+  if (auto found = context.cuts.find(key); found != context.cuts.end()) return found->second;
+  const int S = pipeline_stages(options);
+  std::vector<int> ranks = stage_ranks(options);
+  PartitionRequest cut_request;
+  cut_request.stages = S;
+  PartitionAnswer answer = solve_partition(context.graph, cut_request, "exact", context.request.backend, deadline);
+  std::pair<Partition, CutKind> cut{rank_balanced_cut(context.graph, S, ranks), CutKind::RankBalanced};
+  if (answer.partition) {
+    long long balanced = busiest(rank_loads(partition_costs(context.graph, cut.first), ranks));
+    if (busiest(rank_loads(partition_costs(context.graph, *answer.partition), ranks)) <= balanced)
+      cut = {*answer.partition, CutKind::Exact};
+  }
+  context.cuts[key] = cut;
+  return cut;
+}
+
+// A rank whose static memory alone passes the limit: no schedule exists.
+std::string static_memory_problem(const PlanResult& result) {
+  for (size_t r = 0; r < result.memory_limit.size(); ++r)
+    if (result.staged.static_bytes[r] > result.memory_limit[r])
+      return "rank " + std::to_string(r) + " holds " + std::to_string(result.staged.static_bytes[r]) +
+             " bytes of parameters, gradients and optimizer state, more than its limit of " +
+             std::to_string(result.memory_limit[r]) + " bytes";
+  return "";
+}
+
+// The verifier judges the schedule against the whole limit: it counts the
+// placement's static memory itself, so its peaks include it.
+void judge(PlanResult& result) {
+  verify::Report check = verify::check_schedule(schedule_to_json(*result.schedule), result.memory_limit);
+  if (!check.valid) throw std::logic_error("the planned schedule failed the verifier: " + check.violations.front().message);
+  result.makespan = in_unit(check.makespan, result.schedule->placement.time_decimals);
+  result.bubble_ratio = check.bubble_ratio;
+  result.peak_memory = check.peak_memory;
+}
+
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << seconds << " s";
+  return text.str();
+}
+
+}  // namespace
+
+void plan_line(PlanContext& context, const std::string& text) {
+  if (context.phase) context.phase("[" + seconds_text(seconds_since(context.begin)) + "] " + text);
+}
+
+PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, const Deadline& cut_deadline) {
+  PlanResult result;
+  result.pipeline = options;
+  result.clock = context.clock;
+  std::tie(result.partition, result.cut) = choose_cut(context, options, cut_deadline);
+  result.costs = partition_costs(context.graph, result.partition);
+  result.rank_compute = rank_loads(result.costs, stage_ranks(options));
+  result.stages = plan_stages(context.graph, result.partition, options);
+  result.staged = pipeline_placement(context.graph, result.partition, options);
+  result.timed = timed_placement(context.graph, result.partition, options, result.staged, context.clock,
+                                 context.request.nmicros);
+  result.memory_limit = memory_limits_for(result.timed.placement, context.request.memory, "memory");
+  result.staged.placement.memory_decimals = result.timed.placement.memory_decimals;
+  result.message = static_memory_problem(result);
+  result.outcome = Outcome::Infeasible;
+  return result;
+}
+
+void order_chain(PlanResult& placed, int nmicros) {
+  if (!static_memory_problem(placed).empty()) return;
+  std::string why;
+  std::optional<Schedule> schedule = chain_order_schedule(placed.timed.placement, nmicros, placed.memory_limit, why);
+  if (!schedule) {
+    placed.message = std::string(placed.pipeline.split_backward ? "the ZB-H1" : "the 1F1B") +
+                     " order does not fit the memory: " + why;
+    return;
+  }
+  placed.schedule = std::move(*schedule);
+  placed.construction = placed.pipeline.split_backward ? "ZB-H1 order" : "1F1B order";
+  placed.outcome = Outcome::Found;
+  judge(placed);
+}
+
+void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadline) {
+  if (!static_memory_problem(placed).empty()) return;  // proven: nothing fits, nothing to search
+  SearchRequest search;
+  search.placement = placed.timed.placement;
+  search.memory_limit = placed.memory_limit;
+  search.resolution = placed.timed.step;
+  search.total_micros = context.request.nmicros;
+  search.backend = context.request.backend;
+  search.deadline = deadline;
+  search.threads = context.request.threads;
+  placed.search = solve(search, context.search_progress);
+  if (!placed.search.best) {
+    if (!placed.schedule) {
+      placed.outcome = placed.search.outcome;
+      placed.message = placed.search.message;
+    }
+    return;
+  }
+  // A repetend answer is unrollable; PyTorch's table needs all N micro-batches.
+  const int N = context.request.nmicros;
+  Schedule found = compact_schedule(placed.search.best->nmicros == N ? *placed.search.best : unroll(*placed.search.best, N));
+  if (placed.search.makespan)
+    placed.lower_bound = in_unit(placed.search.makespan->proven_lower_bound, found.placement.time_decimals);
+  if (placed.schedule && makespan(*placed.schedule) <= makespan(found)) {
+    placed.message = "the search found nothing shorter than the " + placed.construction + " (" +
+                     outcome_name(placed.search.outcome) + ")";
+    if (placed.search.outcome == Outcome::Timeout || placed.search.outcome == Outcome::Interrupted)
+      placed.outcome = placed.search.outcome;
+    return;
+  }
+  placed.schedule = std::move(found);
+  placed.construction = "search" + (placed.search.makespan ? ": " + placed.search.makespan->construction : std::string());
+  placed.outcome = placed.search.outcome;
+  placed.message = placed.search.message;
+  judge(placed);
+}
+
+}  // namespace tessel
