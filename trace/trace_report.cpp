@@ -17,6 +17,12 @@ std::string ms(double microseconds) {
   return text;
 }
 
+std::string us(double microseconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g us", microseconds);
+  return text;
+}
+
 std::string share(double part, double whole) {
   char text[16];
   std::snprintf(text, sizeof text, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
@@ -62,7 +68,7 @@ std::string trace_check_text(const TraceCheck& check) {
   for (double t : check.step_times) out << " " << ms(t);
   out << "\nplanned makespan " << check.planned_makespan << " steps = " << ms(check.scale * check.planned_makespan)
       << ", lower bound " << check.lower_bound << " steps = " << ms(check.scale * check.lower_bound) << " (scale "
-      << ms(check.scale) << " per step: the median compute action's time per planned step)\n";
+      << us(check.scale) << " per step: the median compute action's time per planned step)\n";
   out << "where the time went, per rank (all steps):\n";
   for (const RankTime& t : check.rank_times) rank_line(out, t);
   out << "slowest actions against plan:";
