@@ -16,6 +16,8 @@ models=$here/tests/python/runtime_models.py
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+echo "Written by cases/bench/runtime_matrix.sh ($(date -u +%F), $(nproc) cores shared with other work). Run wall: processes started to finished, Python start-up excluded."
+echo
 echo "| model | ranks | mapping | split | run wall (s) | max rel. grad. diff | run exit | trace check | step times |"
 echo "|---|---:|---|---|---:|---:|---:|---|---|"
 for model in gpt encdec; do

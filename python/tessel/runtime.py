@@ -286,6 +286,19 @@ def _failure(job, codes):
     return RunError(EXIT_TIMEOUT, "\n".join(lines))
 
 
+def _require_writable(directory):
+    """--trace-dir exists (or is made) and takes a file: checked before the
+    run, so that a wrong path is bad input, not four failing ranks."""
+    probe = os.path.join(directory, ".tessel-run-probe")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with open(probe, "w") as handle:
+            handle.write("probe")
+        os.remove(probe)
+    except OSError as error:
+        raise RunError(EXIT_INPUT, "--trace-dir %s: cannot write there: %s" % (directory, error.strerror or error))
+
+
 def _reference(model, micros, loss_fn, steps, lr):
     """The same steps on the unpipelined model: per step (loss, grads)."""
     import torch
@@ -354,6 +367,8 @@ def run(plan_dir, model, steps=2, trace_dir=None, timeout=30.0, lr=0.01, rtol=No
         result.exit_code, result.message = error.code, str(error)
     except run_plan.PlanError as error:
         result.exit_code, result.message = EXIT_INPUT, str(error)
+    except KeyboardInterrupt:
+        result.exit_code, result.message = EXIT_TIMEOUT, "interrupted; the ranks were stopped"
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return result
@@ -393,13 +408,19 @@ def _run_into(result, plan_dir, model, steps, trace_dir, timeout, lr, rtol, tabl
     plan, module, micros, loss_fn = _prepare(plan_dir, model, steps, timeout, table)
     loss_fn = loss_fn or run_rank.default_loss
     if trace_dir:
-        os.makedirs(trace_dir, exist_ok=True)
+        _require_writable(trace_dir)
     job = {"plan": plan, "model": module, "micros": micros, "loss_fn": loss_fn, "steps": steps, "lr": lr,
            "timeout": timeout, "trace_dir": trace_dir, "work": work,
            "status": multiprocessing.get_context("fork").Array("i", 3 * plan.ranks, lock=False)}
     began = time.monotonic()
     processes = _launch(job)
-    codes = _watch(processes, job, began + timeout * (steps + 1) + 30)
+    try:
+        codes = _watch(processes, job, began + timeout * (steps + 1) + 30)
+    except KeyboardInterrupt:
+        for process in processes:
+            process.kill()
+            process.join()
+        raise
     result.wall_seconds = time.monotonic() - began
     if any(code != EXIT_OK for code in codes.values()):
         raise _failure(job, codes)
@@ -457,8 +478,12 @@ def main(argv=None):
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_INPUT if exit_.code else EXIT_OK
-    result = run(args.plan_dir, args.model, steps=args.steps, trace_dir=args.trace_dir, timeout=args.timeout,
-                 lr=args.lr, rtol=args.rtol, table=args.table)
+    try:
+        result = run(args.plan_dir, args.model, steps=args.steps, trace_dir=args.trace_dir, timeout=args.timeout,
+                     lr=args.lr, rtol=args.rtol, table=args.table)
+    except Exception as error:  # a bug: say so, with the exit code of one
+        print("tessel run: internal error: %s: %s" % (type(error).__name__, error), file=sys.stderr)
+        return EXIT_BUG
     stream = sys.stdout if result.exit_code in (EXIT_OK, EXIT_DIFFERS) else sys.stderr
     for line in summary(result, args.plan_dir):
         print(("tessel run: error: " if stream is sys.stderr and line == result.message else "") + line,
