@@ -60,9 +60,19 @@ def test_runs_agree_with_the_unpipelined_model_and_traces_conform(tmp_path, mode
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
     assert report["conforms"] and report["steps"] == 2 and report["ranks"] == devices
-    names = [e["name"] for e in json.load(open(os.path.join(traces, "rank0.json")))["traceEvents"]
-             if e.get("name", "").startswith("PP:")]
+    rank0 = os.path.join(traces, "rank0.json")
+    document = json.load(open(rank0))
+    actions = [e for e in document["traceEvents"] if e.get("name", "").startswith("PP:")]
+    names = [e["name"] for e in actions]
     assert "PP:0F0" in names and any(n.startswith("PP:0SEND_F") for n in names)
+    # The same trace with rank 0's first two compute actions swapped is rejected, naming them.
+    first, second = [e for e in actions if e["name"][3:] in ("0F0", "0F1")][:2]
+    first["name"], second["name"] = second["name"], first["name"]
+    json.dump(document, open(rank0, "w"))
+    swapped = subprocess.run([BINARY, "verify", "--trace", traces, "--schedule", os.path.join(plan, "schedule.json")],
+                             capture_output=True, text=True)
+    assert swapped.returncode == 1
+    assert re.search(r"rank 0, step 1, action \d+: planned PP:0F0, ran PP:0F1", swapped.stdout), swapped.stdout
 
 
 def test_a_deadlocked_table_names_the_waiting_ranks(tmp_path):
