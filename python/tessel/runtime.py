@@ -278,7 +278,9 @@ def _failure(job, codes):
         if os.path.exists(path):
             with open(path) as handle:
                 messages.append(handle.read().strip())
-    if any(code == EXIT_BUG for code in codes.values()):
+    # A rank that timed out makes its peers fail too (their connection to it
+    # closes): any time-out makes the run a time-out, with every message.
+    if not any(code == EXIT_TIMEOUT for code in codes.values()):
         return RunError(EXIT_BUG, "\n".join(messages) or "a rank failed: exit codes %s" % codes)
     lines = ["deadlock or time-out after %.0f s; where each rank was:" % job["timeout"]]
     lines += ["  " + _where(job, rank) for rank in sorted(codes)]
