@@ -93,6 +93,7 @@ struct PlanAnswer {
   std::vector<PlanRow> compared;
   std::optional<double> one_f_one_b; // the 1F1B chain's makespan at the same memory (unit)
   std::string one_f_one_b_note;      // why there is none
+  std::string one_f_one_b_order;     // which order it is ("1F1B order, at most 5 micro-batches in flight")
   std::string choice;                // what was asked, what is written and why, in words
   PlanClock clock;
   double seconds = 0;                // wall time of the whole plan

@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "model/input_error.hpp"
 #include "model/memory_limits.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
@@ -100,15 +101,14 @@ PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, con
 
 void order_chain(PlanResult& placed, int nmicros) {
   if (!static_memory_problem(placed).empty()) return;
-  std::string why;
-  std::optional<Schedule> schedule = chain_order_schedule(placed.timed.placement, nmicros, placed.memory_limit, why);
+  std::string name, why;
+  std::optional<Schedule> schedule = chain_order_schedule(placed.timed.placement, nmicros, placed.memory_limit, name, why);
   if (!schedule) {
-    placed.message = std::string(placed.pipeline.split_backward ? "the ZB-H1" : "the 1F1B") +
-                     " order does not fit the memory: " + why;
+    placed.message = "no 1F1B order fits the memory, not even one micro-batch in flight: " + why;
     return;
   }
   placed.schedule = std::move(*schedule);
-  placed.construction = placed.pipeline.split_backward ? "ZB-H1 order" : "1F1B order";
+  placed.construction = name;
   placed.outcome = Outcome::Found;
   judge(placed);
 }
@@ -116,14 +116,26 @@ void order_chain(PlanResult& placed, int nmicros) {
 void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadline) {
   if (!static_memory_problem(placed).empty()) return;  // proven: nothing fits, nothing to search
   SearchRequest search;
+  // The search orders the work without the transfer delays (its
+  // constructions do not all honour them); the answer is then timed with
+  // them, in the same order on every rank: exact, valid, same peaks, and
+  // its lower bound still holds (a delay only lengthens a schedule).
   search.placement = placed.timed.placement;
+  for (Edge& edge : search.placement.edges) edge.delay = 0;
   search.memory_limit = placed.memory_limit;
   search.resolution = placed.timed.step;
   search.total_micros = context.request.nmicros;
   search.backend = context.request.backend;
   search.deadline = deadline;
   search.threads = context.request.threads;
-  placed.search = solve(search, context.search_progress);
+  try {
+    placed.search = solve(search, context.search_progress);
+  } catch (const InputError& error) {
+    // A placement the search cannot take (no steady state, an encoding past
+    // its budget): this candidate has no searched schedule, the others stand.
+    if (!placed.schedule) placed.message = "the search cannot take this placement: " + error.reason;
+    return;
+  }
   if (!placed.search.best) {
     if (!placed.schedule) {
       placed.outcome = placed.search.outcome;
@@ -133,7 +145,9 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   }
   // A repetend answer is unrollable; PyTorch's table needs all N micro-batches.
   const int N = context.request.nmicros;
-  Schedule found = compact_schedule(placed.search.best->nmicros == N ? *placed.search.best : unroll(*placed.search.best, N));
+  Schedule found = placed.search.best->nmicros == N ? *placed.search.best : unroll(*placed.search.best, N);
+  found.placement = placed.timed.placement;
+  found = placed.timed.transfers > 0 ? retimed_schedule(found) : compact_schedule(found);
   if (placed.search.makespan)
     placed.lower_bound = in_unit(placed.search.makespan->proven_lower_bound, found.placement.time_decimals);
   if (placed.schedule && makespan(*placed.schedule) <= makespan(found)) {

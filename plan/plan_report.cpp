@@ -124,9 +124,11 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
       << result.bubble_ratio << " | " << outcome_name(answer.outcome) << " |\n\n";
   out.unsetf(std::ios::fixed);
   if (!answer.one_f_one_b) out << "The 1F1B chain does not fit: " << answer.one_f_one_b_note << ".\n\n";
+  else out << "The yardstick, the 1F1B chain at the same memory: " << answer.one_f_one_b_order << ", "
+           << format_makespan(*answer.one_f_one_b, answer.clock) << ".\n\n";
   if (!answer.message.empty()) out << answer.message << ".\n\n";
-  out << "Every plan compared (the 1F1B chain and, with split backward, the ZB-H1 chain are built first, "
-         "from their textbook orders):\n\n";
+  out << "Every plan compared (the chain's textbook orders are built first -- 1F1B and, with split backward, "
+         "ZB-H1 -- then searched briefly when not asked for; the fastest verified plan is written):\n\n";
   comparison_table(out, answer);
   out << "Peak memory per rank (static + activations): ";
   for (size_t r = 0; r < result.peak_memory.size(); ++r)
@@ -170,6 +172,7 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
           {"status", outcome_name(answer.outcome)},
           {"construction", result.construction},
           {"one_f_one_b", number(answer.one_f_one_b)},
+          {"one_f_one_b_order", answer.one_f_one_b_order},
           {"ratio_to_1f1b", found && answer.one_f_one_b ? nlohmann::json(result.makespan / *answer.one_f_one_b) : nullptr},
           {"choice", answer.choice},
           {"message", answer.message.empty() ? result.message : answer.message},
@@ -196,7 +199,9 @@ void write_plan_files(const Graph& graph, const PlanRequest& request, const Plan
   SvgOptions svg;
   svg.title = (graph.name.empty() ? std::string("plan") : graph.name) + ": " + plan_label(result.pipeline) + ", N = " +
               std::to_string(schedule.nmicros) + ", " + format_makespan(result.makespan, answer.clock) +
-              (answer.clock.unit == PlanUnit::Seconds ? " (axis in seconds)" : " (axis in GFLOP)");
+              (answer.clock.unit == PlanUnit::Seconds ? " (axis in ms)" : " (axis in GFLOP)");
+  if (answer.clock.unit == PlanUnit::Seconds) svg.axis_shift = 3;
+  svg.axis_unit = answer.clock.unit == PlanUnit::Seconds ? "ms" : "GFLOP";
   write_text(path("schedule.svg"), svg_timeline(schedule, svg));
   write_text(path("report.md"), plan_report(graph, request, answer));
 }

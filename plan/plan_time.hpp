@@ -1,5 +1,5 @@
-// The unit of a plan's times (docs/plan.md, "Real time"). Without a device
-// speed a plan counts compute: its schedule's times are GFLOP (10^9
+// The unit of a plan's times (docs/plan.md, "Costs that mean what they
+// say"). Without a device speed a plan counts compute: its schedule's times are GFLOP (10^9
 // floating-point operations of the graph, not time), the same unit in every
 // plan, so plans compare. With `--device-flops F` (or a graph measured in
 // nanoseconds by tessel_fx.py --profile) times are seconds, and with

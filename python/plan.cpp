@@ -132,7 +132,10 @@ PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::han
   {
     py::gil_scoped_release release;
     answer = plan_pipeline(graph, request, phase);
-    if (answer.chosen.schedule && output) write_plan_files(graph, request, answer, *output);
+    if (answer.chosen.schedule && output) {
+      write_plan_files(graph, request, answer, *output);
+      if (phase) phase("files: " + *output + " written");
+    }
   }
   const PlanResult& result = answer.chosen;
   PyPlan planned;

@@ -507,6 +507,13 @@ def _assign_node_ids(graph_module):
     return ids, folded
 
 
+def _on_meta(module, example_inputs):
+    import torch
+
+    tensors = list(module.parameters()) + [t for t in example_inputs if isinstance(t, torch.Tensor)]
+    return any(t.device.type == "meta" for t in tensors)
+
+
 def graph_node_ids(graph_module):
     """{fx node: the tessel.graph/1 node id it belongs to, or None} for a
     graph module made by trace_graph_module (shapes propagated: a `getitem`
@@ -536,6 +543,9 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
     if not isinstance(example_inputs, (tuple, list)):
         raise TesselFxError("the example inputs must be a tensor or a tuple of them, got %s"
                             % type(example_inputs).__name__)
+    if profile and _on_meta(module, example_inputs):
+        raise TesselFxError("--profile measures the model by running it; model '%s' is on the meta device "
+                            "(build it on a real device to profile, or leave out --profile to count FLOPs)" % name)
     graph_module = trace_graph_module(module, tuple(example_inputs), name)
     modules = dict(graph_module.named_modules())
     times = measured_times(graph_module, tuple(example_inputs)) if profile else None

@@ -194,3 +194,83 @@ def vit(size="small", batch=8, device="meta"):
     model = Vit(batch=batch, device=device, **config)
     images = torch.zeros(batch, 3, config["image"], config["image"], device=device)
     return model, (images,)
+
+
+class EncoderDecoderLayer(nn.Module):
+    """A decoder layer of a translation model: self-attention, attention to
+    the encoder's output, an MLP; nn.MultiheadAttention called the usual
+    way, its pair unpacked (`a, _ = attn(...)`)."""
+
+    def __init__(self, n_embd, n_head, device):
+        super().__init__()
+        self.self_attn = nn.MultiheadAttention(n_embd, n_head, batch_first=True, device=device)
+        self.cross_attn = nn.MultiheadAttention(n_embd, n_head, batch_first=True, device=device)
+        self.ln_1 = nn.LayerNorm(n_embd, device=device)
+        self.ln_2 = nn.LayerNorm(n_embd, device=device)
+        self.ln_3 = nn.LayerNorm(n_embd, device=device)
+        self.mlp = Mlp(n_embd, device)
+
+    def forward(self, x, memory):
+        h = self.ln_1(x)
+        a, _ = self.self_attn(h, h, h, need_weights=False)
+        x = x + a
+        h = self.ln_2(x)
+        c, _ = self.cross_attn(h, memory, memory, need_weights=False)
+        x = x + c
+        return x + self.mlp(self.ln_3(x))
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, n_embd, n_head, device):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(n_embd, n_head, batch_first=True, device=device)
+        self.ln_1 = nn.LayerNorm(n_embd, device=device)
+        self.ln_2 = nn.LayerNorm(n_embd, device=device)
+        self.mlp = Mlp(n_embd, device)
+
+    def forward(self, x):
+        h = self.ln_1(x)
+        a, _ = self.attn(h, h, h, need_weights=False)
+        x = x + a
+        return x + self.mlp(self.ln_2(x))
+
+
+class EncoderDecoder(nn.Module):
+    """A small translation transformer: source and target embeddings, an
+    encoder whose output every decoder layer reads (a branch in the graph),
+    a head."""
+
+    def __init__(self, n_layer, n_embd, n_head, vocab, device):
+        super().__init__()
+        self.src_embed = nn.Embedding(vocab, n_embd, device=device)
+        self.tgt_embed = nn.Embedding(vocab, n_embd, device=device)
+        self.encoder = nn.ModuleList([EncoderLayer(n_embd, n_head, device) for _ in range(n_layer)])
+        self.decoder = nn.ModuleList([EncoderDecoderLayer(n_embd, n_head, device) for _ in range(n_layer)])
+        self.ln_f = nn.LayerNorm(n_embd, device=device)
+        self.head = nn.Linear(n_embd, vocab, device=device)
+
+    def forward(self, src, tgt):
+        memory = self.src_embed(src)
+        for layer in self.encoder:
+            memory = layer(memory)
+        x = self.tgt_embed(tgt)
+        for layer in self.decoder:
+            x = layer(x, memory)
+        return self.head(self.ln_f(x))
+
+
+def encoder_decoder(n_layer=2, n_embd=32, n_head=4, vocab=100, batch=2, seq=16, device="cpu"):
+    """(module, example_inputs) of a small encoder-decoder (test sizes by default)."""
+    model = EncoderDecoder(n_layer, n_embd, n_head, vocab, device)
+    src = torch.zeros(batch, seq, dtype=torch.long, device=device)
+    tgt = torch.zeros(batch, seq, dtype=torch.long, device=device)
+    return model, (src, tgt)
+
+
+def tiny_gpt(n_layer=4, n_embd=32, n_head=4, batch=2, seq=16, device="cpu"):
+    """(module, example_inputs) of a GPT-2-like model of test size (the full
+    vocabulary keeps the head as heavy as in the real one)."""
+    model = Gpt2(n_layer, n_embd, n_head, batch, seq, device=device)
+    tokens = torch.zeros(batch, seq, dtype=torch.long, device=device)
+    positions = torch.arange(seq, device="cpu").unsqueeze(0).expand(batch, seq).to(device)
+    return model, (tokens, positions)

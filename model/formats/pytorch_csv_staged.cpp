@@ -125,8 +125,24 @@ bool carries_stages(const Placement& placement) {
   return !placement.blocks.empty();
 }
 
+// The column of each start time in the compute-only table: the step itself
+// for schedules in steps; for decimal times (seconds, GFLOP) or sparse ones
+// the rank of the start among all distinct starts, so that the table keeps
+// the order and the alignment of the actions without a column per tick.
+std::map<Time, Time> start_columns(const Schedule& schedule) {
+  std::map<Time, Time> columns;
+  for (const Instance& instance : schedule.instances) columns[instance.start] = instance.start;
+  const bool sparse = schedule.placement.time_decimals > 0 ||
+                      makespan(schedule) > 8 * static_cast<Time>(schedule.instances.size());
+  if (!sparse) return columns;
+  Time next = 0;
+  for (auto& [start, column] : columns) column = next++;
+  return columns;
+}
+
 std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms) {
   const Placement& placement = schedule.placement;
+  const std::map<Time, Time> columns = start_columns(schedule);
   if (!schedule.fused.empty())
     throw InputError("", "fused", "a schedule with fused units is written by the compute-only writer");
   require_one_rank_per_stage(placement);
@@ -139,7 +155,7 @@ std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms) 
     int rank = block.devices.front();
     std::string action = letter_of(block);
     if (!with_comms) {
-      std::string& slot = cells[rank][instance.start];
+      std::string& slot = cells[rank][columns.at(instance.start)];
       if (!slot.empty())
         throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
                                               " on rank " + std::to_string(rank));

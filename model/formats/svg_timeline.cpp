@@ -220,7 +220,14 @@ void draw_memory(std::ostream& svg, const Frame& frame, const Schedule& schedule
   }
 }
 
-void draw_axis(std::ostream& svg, const Frame& frame, int decimals) {
+// A time of the file as the axis shows it: shifted decimal places (seconds
+// as milliseconds), exact either way.
+std::string axis_label(Time ticks, int decimals, int shift) {
+  if (shift <= decimals) return format_ticks(ticks, decimals - shift);
+  return format_ticks(ticks * power_of_ten(shift - decimals), 0);
+}
+
+void draw_axis(std::ostream& svg, const Frame& frame, int decimals, const SvgOptions& options) {
   const double y = frame.bottom() + 10;
   svg << "<line x1=\"" << number(frame.left) << "\" y1=\"" << number(y) << "\" x2=\""
       << number(frame.left + frame.width()) << "\" y2=\"" << number(y) << "\" stroke=\"#333333\"/>\n";
@@ -229,10 +236,11 @@ void draw_axis(std::ostream& svg, const Frame& frame, int decimals) {
     svg << "<line x1=\"" << number(frame.x(t)) << "\" y1=\"" << number(y) << "\" x2=\"" << number(frame.x(t))
         << "\" y2=\"" << number(y + 5) << "\" stroke=\"#333333\"/>\n";
     svg << "<text x=\"" << number(frame.x(t)) << "\" y=\"" << number(y + 17) << "\" font-size=\"10\""
-        << " text-anchor=\"middle\">" << format_ticks(t, decimals) << "</text>\n";
+        << " text-anchor=\"middle\">" << axis_label(t, decimals, options.axis_shift) << "</text>\n";
   }
+  const std::string name = !options.axis_unit.empty() ? options.axis_unit : decimals == 0 ? "step" : "time";
   svg << "<text x=\"" << number(frame.left - 20) << "\" y=\"" << number(y + 17)
-      << "\" font-size=\"10\" text-anchor=\"end\">" << (decimals == 0 ? "step" : "time") << "</text>\n";
+      << "\" font-size=\"10\" text-anchor=\"end\">" << escape(name) << "</text>\n";
 }
 
 // The legend, wrapped to `right`: a swatch and name per block, then the
@@ -295,7 +303,7 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   draw_rows(body, frame);
   const bool dropped = draw_boxes(body, frame, schedule);
   if (memory) draw_memory(body, frame, schedule);
-  draw_axis(body, frame, decimals);
+  draw_axis(body, frame, decimals, options);
   const double width = std::max(right, 600.0);
   const double height = draw_legend(body, schedule, frame.bottom() + 52, width - 12, memory, dropped) + 8;
 

@@ -19,6 +19,10 @@ struct SvgOptions {
   std::string title;  // default: placement name, micro-batches and makespan
   Time from = 0;      // ticks: the first time drawn
   Time to = 0;        // ticks: drawn up to here (0 or past the makespan: to the end)
+  // The axis in another unit of the file's: labels shifted by this many
+  // decimal places (3: seconds drawn as ms) and named `axis_unit`.
+  int axis_shift = 0;
+  std::string axis_unit;
 };
 
 std::string svg_timeline(const Schedule& schedule, const SvgOptions& options = {});

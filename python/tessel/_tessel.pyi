@@ -1,7 +1,7 @@
 # Type stubs for the compiled core of `import tessel` (docs/python.md).
 # Written by hand next to python/*.cpp: keep the two in step (the pytest
 # suite checks that every name here exists in the module and vice versa).
-from typing import Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 Number = Union[int, float]
 # One limit for every device, one per device, or a byte amount such as "40GiB".
@@ -112,19 +112,28 @@ class Report:
 
 class Plan:
     status: str  # found | infeasible | timeout | interrupted
-    message: str  # why no schedule (e.g. static memory over the limit)
-    mapping: str  # chain | interleaved | v
+    message: str  # why no schedule (e.g. static memory over the limit), or what a time limit kept
+    mapping: str  # chain | interleaved | v: of the plan written (may be a chain kept over the asked one)
+    split_backward: bool
+    chunks: int
     cut: str  # exact bottleneck | rank-balanced
-    schedule: Optional[Schedule]  # verified, all nmicros micro-batches
+    choice: str  # what was asked, what is written and why
+    schedule: Optional[Schedule]  # verified, all nmicros micro-batches, times in `unit`
     placement: Placement
-    makespan: int  # steps
-    makespan_compute: float  # in the graph's compute unit (FLOPs or ns): comparable across plans
+    unit: str  # "s" (with device_flops or a measured graph) or "GFLOP" (compute, not time)
+    makespan: Optional[float]  # in `unit`
+    makespan_ms: Optional[float]  # milliseconds per training step, with a device speed
+    lower_bound: Optional[float]  # proven, in `unit`
+    one_f_one_b: Optional[float]  # the 1F1B chain at the same memory, in `unit`
+    ratio_to_1f1b: Optional[float]
     bubble_ratio: float
     peak_memory: list[int]  # bytes per rank, static memory included
     static_memory: list[int]  # bytes per rank: parameters, gradients, optimizer state
     csv: str  # PyTorch's compute-only action table
     comms_csv: str  # with SEND_F/RECV_F/SEND_B/RECV_B
     report: str  # report.md
+    stages: dict[str, Any]  # the tessel.stages/1 document (stages.json)
+    summary: dict[str, Any]  # the `tessel plan --json` object, every candidate compared
 
 def cases() -> list[str]: ...
 def schemes() -> list[str]: ...
@@ -146,4 +155,5 @@ def partition(graph: Graph, stages: Optional[int] = None, *, devices: Optional[i
 def plan(graph: Graph, devices: int, mapping: str = "chain", memory: Optional[MemoryLimit] = None, *,
          chunks: Optional[int] = None, split_backward: bool = False, nmicros: int = 16,
          time_limit: Optional[float] = 60.0, optimizer_bytes_per_param: float = 8.0, param_bytes: int = 4,
-         output: Optional[str] = None) -> Plan: ...
+         output: Optional[str] = None, device_flops: float = 0.0, link_bandwidth: float = 0.0,
+         link_latency: float = 0.0, progress: Optional[Callable[[str], None]] = None) -> Plan: ...

@@ -52,6 +52,7 @@ def test_plan_from_a_torch_model_to_a_pytorch_table(tmp_path):
     for name in ("placement.json", "schedule.json", "schedule.csv", "schedule_comms.csv", "schedule.svg", "report.md"):
         assert (tmp_path / "plan" / name).exists()
     assert "makespan" in planned.report
+    assert (tmp_path / "plan" / "stages.json").exists()
 
 
 def test_plan_says_why_nothing_fits():
@@ -84,3 +85,62 @@ def test_param_bytes_sets_the_static_memory():
     with pytest.raises(tessel.InputError) as error:
         cut(param_bytes=0)
     assert error.value.field == "param_bytes"
+
+
+def models_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("models", os.path.join(SOURCE, "cases", "graphs", "models.py"))
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+@pytest.mark.parametrize("which", ["encoder_decoder", "tiny_gpt"])
+def test_a_traced_model_plans_into_stages_a_script_can_build(tmp_path, which):
+    """stages.json covers every operator once, its module paths exist in the
+    model, and with a device speed and a link the schedule is in seconds,
+    with the transfers as delays, and passes the verifier."""
+    model, inputs = getattr(models_module(), which)(device="meta")
+    graph = tessel.from_torch(model, inputs, name=which)
+    lines = []
+    planned = tessel.plan(graph, 2, "v", "1GiB", split_backward=True, nmicros=4, time_limit=60,
+                          device_flops=1e12, link_bandwidth=1e9, link_latency=1e-6,
+                          output=str(tmp_path / "plan"), progress=lines.append)
+    assert planned.status == "found", planned.message
+    assert tessel.verify(planned.schedule).valid
+    assert planned.unit == "s" and planned.makespan_ms == pytest.approx(planned.makespan * 1000)
+    assert planned.ratio_to_1f1b <= 1.0
+    stages = planned.stages
+    assert stages == json.loads((tmp_path / "plan" / "stages.json").read_text())
+    assert stages["format"] == "tessel.stages/1" and stages["mapping"] == planned.mapping
+    exported = json.loads(graph.to_json())
+    ids = [node["id"] for node in exported["nodes"]]
+    held = [op for stage in stages["stages"] for op in stage["operators"]]
+    assert sorted(held) == sorted(ids)
+    owners = dict(model.named_modules())
+    listed = [path for stage in stages["stages"] for path in stage["modules"]]
+    assert listed and all(path in owners for path in listed)
+    assert len(listed) == len(set(listed))
+    placement = json.loads((tmp_path / "plan" / "placement.json").read_text())
+    delayed = [edge for edge in placement["edges"] if len(edge) == 3]
+    assert delayed, "cross-rank activations and gradients are delays"
+    for block in placement["blocks"]:
+        assert stages["stages"][block["stage"]]["rank"] == block["devices"][0]
+    assert any("search" in line for line in lines) and any("verify" in line for line in lines)
+    summary = planned.summary
+    assert summary["unit"] == "ms" and summary["makespan"] == pytest.approx(planned.makespan_ms)
+
+
+def test_auto_is_no_slower_than_any_single_mapping():
+    model, inputs = models_module().tiny_gpt(n_layer=6, device="meta")
+    graph = tessel.from_torch(model, inputs, name="gpt")
+    auto = tessel.plan(graph, 2, "auto", "8GiB", nmicros=4, time_limit=60)
+    assert auto.status == "found", auto.message
+    assert len(auto.summary["compared"]) >= 6
+    for row in auto.summary["compared"]:
+        if row["makespan"] is not None:
+            assert auto.makespan <= row["makespan"] + 1e-9
+    for mapping, split in [("chain", False), ("v", True), ("interleaved", True)]:
+        single = tessel.plan(graph, 2, mapping, "8GiB", split_backward=split, nmicros=4, time_limit=60)
+        assert auto.makespan <= single.makespan + 1e-9, (mapping, split)
+    assert auto.choice.startswith("auto:")
