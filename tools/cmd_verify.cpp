@@ -42,6 +42,9 @@ nlohmann::json limits_as_json(const std::string& text, int ndevs) {
 }  // namespace
 
 int run_verify(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--trace" || std::string(argv[i]).rfind("--trace=", 0) == 0)
+      return run_verify_trace(argc, argv);
   po::options_description options("options");
   options.add_options()
       ("schedule", po::value<std::string>()->required(), "the tessel.schedule/1 file to check")
@@ -54,7 +57,8 @@ int run_verify(int argc, char** argv) {
   positional.add("schedule", 1);
   po::variables_map values;
   const std::string usage =
-      "tessel verify SCHEDULE [--memory M] [--json]\n\n"
+      "tessel verify SCHEDULE [--memory M] [--json]\n"
+      "   or: tessel verify --trace DIR --schedule SCHEDULE [--json] [--svg FILE]  (a run's traces; --trace --help)\n\n"
       "Checks a schedule against the four conditions (every instance exactly once, no two\n"
       "instances on one device at one step, every dependency, memory under the limit at every\n"
       "step) and, when the file claims a repetend, that its window really repeats with that\n"

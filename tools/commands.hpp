@@ -15,5 +15,7 @@ int run_export(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_partition(int argc, char** argv);
 int run_plan(int argc, char** argv);
+int run_run(int argc, char** argv);
+int run_verify_trace(int argc, char** argv);  // `verify --trace`
 
 }  // namespace tessel::cli

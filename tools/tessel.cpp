@@ -26,6 +26,7 @@ const std::vector<tessel::cli::Command>& commands() {
       {"bench", "run problems on several backends/strategies and print one table", run_bench},
       {"partition", "cut an operator graph into pipeline stages, proven optimal", run_partition},
       {"plan", "from an operator graph to a verified schedule PyTorch runs (CSV, SVG, report)", run_plan},
+      {"run", "run a plan on CPU processes (torch) and compare with the unpipelined model", run_run},
   };
   return list;
 }
