@@ -2,11 +2,11 @@
 // a run's per-rank Chrome traces checked against the plan's schedule
 // (trace/trace_check.hpp). Exit 0 the run conforms, 1 it does not (the rank,
 // position and the two actions are named), 2 unreadable input.
-#include <fstream>
 #include <iostream>
 
 #include "model/formats/chrome_trace_read.hpp"
 #include "model/input_error.hpp"
+#include "model/output_file.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -41,10 +41,7 @@ int run_verify_trace(int argc, char** argv) {
     const auto trace = read_trace_ranks(values["trace"].as<std::string>());
     const TraceCheck check = check_trace(schedule, trace);
     if (values.count("svg")) {
-      const std::string path = values["svg"].as<std::string>();
-      std::ofstream out(path);
-      out << trace_svg(schedule, trace, check);
-      if (!out) throw InputError(path, "--svg", "cannot write the picture");
+      write_output_file(values["svg"].as<std::string>(), trace_svg(schedule, trace, check));
     }
     if (values["json"].as<bool>())
       std::cout << trace_check_json(check).dump(1) << "\n";
