@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <mutex>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
 #include "solver/fast_search.hpp"
@@ -98,6 +100,11 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   return options;
 }
 
+bool strict_candidates() {
+  const char* value = std::getenv("TESSEL_STRICT_CANDIDATES");
+  return value && std::string(value) == "1";
+}
+
 namespace {
 
 void check_request(const SearchRequest& request) {
@@ -116,6 +123,21 @@ void check_request(const SearchRequest& request) {
     throw InputError("", "--micros-per-window", "must be in 0 .. 64 (0 = automatic)");
   if (request.micros_per_window != 0 && request.strategy != Strategy::Repetend)
     throw InputError("", "--micros-per-window", "applies to strategy repetend only");
+}
+
+// A device whose static memory alone is above its limit, devices without
+// blocks included: no schedule exists, whatever the blocks do. Said at
+// once, before a phase reads the negative room left as a puzzle.
+std::optional<std::string> static_memory_over_limit(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  for (int device = 0; device < placement.ndevs; ++device) {
+    const Memory held = static_memory_of(placement, device);
+    if (held <= request.memory_limit[device]) continue;
+    return "device " + std::to_string(device) + "'s static memory " + format_ticks(held, placement.memory_decimals) +
+           " is above its limit " + format_ticks(request.memory_limit[device], placement.memory_decimals) +
+           " before any block runs";
+  }
+  return std::nullopt;
 }
 
 // A quick repetend unrolled to N: the start of the full solver (an upper
@@ -170,6 +192,28 @@ SearchResult run_strategy(const SearchRequest& request, const Placement& placeme
       break;
   }
   return search_repetend(placement, options);
+}
+
+// The verifier's first violation of `schedule` in words, or nothing when
+// it is valid.
+std::optional<std::string> first_violation(const Schedule& schedule) {
+  const verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  if (report.valid) return std::nullopt;
+  if (report.violations.empty()) return std::string("invalid");
+  const verify::Violation& first = report.violations.front();
+  return first.kind + ": " + first.message;
+}
+
+// A candidate the verifier rejected: listed and dropped, or (strict, the
+// tests' setting) an internal error. The same phase and violation is
+// listed once (an improvement's offer and its final candidate may repeat).
+void reject(std::vector<RejectedCandidate>& rejected, RejectedCandidate candidate) {
+  if (strict_candidates())
+    throw std::logic_error("the verifier REJECTS a candidate of phase '" + candidate.phase +
+                           "' (a bug in tessel's search): " + candidate.violation);
+  for (const RejectedCandidate& seen : rejected)
+    if (seen.phase == candidate.phase && seen.violation == candidate.violation) return;
+  rejected.push_back(std::move(candidate));
 }
 
 // The verifier's verdict; a rejected schedule is a bug in tessel's search.
@@ -288,13 +332,23 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   std::optional<Time> proven_by_candidate;
   // Anytime: each shorter schedule goes to the caller as soon as it exists,
   // judged by the verifier like the answer.
-  input.offer = [&](const Schedule& schedule, Shape shape, Time at_total) {
+  // Every candidate and every offer is judged before anything sees it: a
+  // rejected one is listed and dropped, the search goes on with the others.
+  // Offers and the judge run on this thread only (candidates.cpp).
+  std::optional<Time> best_offered;
+  input.offer = [&](const Schedule& schedule, Shape shape, Time at_total, const std::string& phase) {
+    if (best_offered && at_total >= *best_offered) return;
     Schedule offered = restored(schedule, request);
-    verified(offered, "schedule offered while searching at " + std::to_string(request.total_micros) +
-                          " micro-batches");
+    if (std::optional<std::string> violation = first_violation(offered)) {
+      reject(report.rejected, {phase + " (offered while searching)", *violation});
+      return;
+    }
+    best_offered = at_total;
     progress.improved(offered, shape, at_total);
   };
-  const Candidates built = build_candidates(input);
+  input.judge = [&](const Schedule& schedule) { return first_violation(restored(schedule, request)); };
+  Candidates built = build_candidates(input);
+  for (RejectedCandidate& bad : built.rejected) reject(report.rejected, std::move(bad));
   const std::vector<BuiltCandidate>& candidates = built.built;
   const BuiltCandidate* chosen = nullptr;
   for (const BuiltCandidate& built : candidates) {
@@ -303,16 +357,15 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
     if (built.at_total && (!chosen || *built.summary.makespan < *chosen->summary.makespan)) chosen = &built;
   }
   if (!chosen) return;
+  // Every candidate left was judged as it was built.
   const std::string at_n = " at " + std::to_string(request.total_micros) + " micro-batches";
-  for (const BuiltCandidate& built : candidates)
-    if (&built != chosen && built.at_total && !request.deadline.expired())
-      verified(restored(*built.at_total, request), built.summary.name + " schedule" + at_n);
   verify::Report checked = verified(restored(*chosen->at_total, request), chosen->summary.name + " schedule" + at_n);
   report.best = restored(*chosen->schedule, request);
   makespan_report.shape = chosen->summary.shape;
   makespan_report.construction = chosen->summary.name;
   makespan_report.makespan = *chosen->summary.makespan;
-  progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
+  if (!best_offered || makespan_report.makespan < *best_offered)
+    progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
@@ -474,6 +527,15 @@ Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
 SearchReport solve(const SearchRequest& request, Progress& progress) {
   const auto begin = std::chrono::steady_clock::now();
   check_request(request);
+  if (std::optional<std::string> over = static_memory_over_limit(request)) {
+    SearchReport report;
+    report.strategy = request.strategy;
+    report.backend = request.backend;
+    report.outcome = Outcome::Infeasible;
+    report.message = *over;
+    report.seconds = seconds_since(begin);
+    return report;
+  }
   SearchOptions options = options_from_tuning(request.tuning);
   options.backend = request.backend;
   if (request.resolution < 0) throw InputError("", "--resolution", "must be a positive time");
@@ -516,12 +578,21 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy);
   FinishBudget budget;
+  bool repetend_rejected = false;
   if (result.schedule && request.strategy != Strategy::Full) {
     report.repetend = restored(*result.schedule, request);
     const auto verify_begin = std::chrono::steady_clock::now();
-    verified(*report.repetend, "repetend schedule");
-    budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
-                           report.repetend->instances.size() + request.placement.blocks.size());
+    if (std::optional<std::string> violation = first_violation(*report.repetend)) {
+      // Dropped like any rejected candidate: the constructions at N may
+      // still give a valid answer.
+      reject(report.rejected, {"repetend schedule", *violation});
+      report.repetend.reset();
+      result.schedule.reset();
+      repetend_rejected = true;
+    } else {
+      budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
+                             report.repetend->instances.size() + request.placement.blocks.size());
+    }
   }
   if (request.strategy == Strategy::Full) {
     full_makespan(request, placement, result, options, report, progress);
@@ -530,7 +601,14 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
         answer_overrun(budget, *report.repetend, request.placement, request.total_micros);
     if (overrun) skip_answer_at_total(request, *overrun, report);
     else choose_best(request, placement, result, options, begin, report, progress);
+  } else if (result.status != SearchStatus::Infeasible) {
+    // No repetend schedule (rejected, or none fits its warmup): the other
+    // candidates at N still may.
+    choose_best(request, placement, result, options, begin, report, progress);
   }
+  if (repetend_rejected && !report.best)
+    throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
+                           "candidate at N is valid: " + report.rejected.front().violation);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
