@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <cstdio>
 #include <mutex>
 
@@ -238,9 +239,13 @@ std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const 
 
 // The solver saw the blocks' memory against what static memory leaves; the
 // schedules it returns get the whole placement and the user's limits back.
+// The solver's limits may be uniform where the user's are not (static
+// memory taken off): the flag that writes one number follows the user's.
 Schedule restored(Schedule schedule, const SearchRequest& request) {
   schedule.placement = request.placement;
   schedule.memory_limit = request.memory_limit;
+  schedule.uniform_limit = std::adjacent_find(request.memory_limit.begin(), request.memory_limit.end(),
+                                              std::not_equal_to<Memory>()) == request.memory_limit.end();
   return schedule;
 }
 

@@ -104,7 +104,7 @@ def main():
             command = [args.binary, "search", "--placement", path, "--memory", ",".join(map(str, limits)),
                        "--total-micros", str(rng.choice([8, 16, 32])), "--time-limit", str(args.time_limit),
                        "--threads", "1", "--quiet", "-o", out]
-            run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+            run = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
             exits[run.returncode] = exits.get(run.returncode, 0) + 1
             problem = None
             if run.returncode not in (0, 3):
