@@ -188,7 +188,9 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
 // recorded in `rejected`. A repetend's unrollable form is judged too: it is
 // what -o writes when the candidate wins.
 bool admitted(const CandidateInput& input, BuiltCandidate& built, std::vector<RejectedCandidate>& rejected) {
-  if (!input.judge || !built.at_total) return true;
+  // Past the deadline no improvement starts from it: solve() judges only
+  // the one it chooses, once (its cost grows with N x blocks).
+  if (!input.judge || !built.at_total || input.options.deadline.expired()) return true;
   std::optional<std::string> violation = input.judge(*built.at_total);
   if (!violation && built.schedule && built.schedule->repetend) violation = input.judge(*built.schedule);
   if (!violation) return true;
