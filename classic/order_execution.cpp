@@ -1,4 +1,6 @@
 // Running per-device orders as soon as possible, and finding deadlocks.
+// An instance starts when its device is free and every dependency has ended
+// plus the edge's delay (a dependency inside the same fused unit excepted).
 //
 // Each device runs down its list until its head needs an instance that has
 // not run yet; it then parks on that instance and is woken when it runs.
@@ -95,7 +97,10 @@ TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrde
                                     InstanceNamer namer) {
   check_lists(placement, orders);
   int devices = static_cast<int>(orders.size());
-  std::vector<std::vector<int>> needs = predecessors(placement);
+  // What each block waits for, with the edge's delay: the instance starts
+  // that long after its dependency ends (the rule every phase obeys).
+  std::vector<std::vector<std::pair<int, Time>>> needs(placement.blocks.size());
+  for (const Edge& edge : placement.edges) needs[edge.to].push_back({edge.from, edge.delay});
   std::map<long long, Time> finish;  // instance -> end
   std::vector<Time> free_at(devices, 0);
   std::vector<size_t> next(devices, 0);
@@ -116,7 +121,7 @@ TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrde
       Time start = free_at[device];
       long long missing = -1;
       for (size_t i = first; i < last && missing < 0; ++i)
-        for (int before : needs[list[i].block]) {
+        for (const auto& [before, delay] : needs[list[i].block]) {
           long long key = key_of({before, list[i].micro});
           if (in_unit(list, first, last, key)) continue;
           auto done = finish.find(key);
@@ -124,7 +129,7 @@ TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrde
             missing = key;
             break;
           }
-          start = std::max(start, done->second);
+          start = std::max(start, done->second + delay);
         }
       if (missing >= 0) {
         parked[missing].push_back(device);
@@ -161,7 +166,7 @@ TimedOrders run_as_soon_as_possible(const Placement& placement, const DeviceOrde
       entry.head = list[next[device]];
       size_t first = next[device], last = unit_end(list, first);
       for (size_t i = first; i < last; ++i)
-        for (int before : needs[list[i].block]) {
+        for (const auto& [before, delay] : needs[list[i].block]) {
           OrderedInstance missing{before, list[i].micro};
           if (finish.count(key_of(missing)) || in_unit(list, first, last, key_of(missing))) continue;
           StuckDevice::Wait wait{missing, -1, -1};

@@ -2,7 +2,7 @@
 // schedule (a PyTorch action table, a Megatron order, a classic scheme)
 // becomes a timed schedule. Each device runs its list in order; an instance
 // starts at max(device free, every dependency of the same micro-batch
-// finished). When no device can advance, the order can never run: a
+// finished plus its edge's delay). When no device can advance, the order can never run: a
 // deadlock, reported with the instance each stuck device waits at and what
 // it waits for, before anything runs on a cluster.
 //

@@ -34,6 +34,7 @@ struct Result {
   std::string shape;
   std::string construction;
   py::list candidates;
+  py::list rejected;  // {"phase", "violation"}: candidates the verifier rejected (a bug; dropped)
   std::optional<Schedule> schedule;  // the best at total_micros (what -o writes)
   std::optional<Schedule> repetend;  // the unrollable repetend, when there is one
   double seconds = 0;
@@ -115,6 +116,12 @@ Result result_of(const SearchReport& report, const Placement& placement) {
       result.candidates.append(entry);
     }
   }
+  for (const RejectedCandidate& candidate : report.rejected) {
+    py::dict entry;
+    entry["phase"] = candidate.phase;
+    entry["violation"] = candidate.violation;
+    result.rejected.append(entry);
+  }
   result.schedule = report.best;
   result.repetend = report.repetend;
   return result;
@@ -174,6 +181,7 @@ void bind_search(py::module_& module) {
       .def_readonly("shape", &Result::shape)
       .def_readonly("construction", &Result::construction)
       .def_readonly("candidates", &Result::candidates)
+      .def_readonly("rejected", &Result::rejected)
       .def_readonly("schedule", &Result::schedule)
       .def_readonly("repetend", &Result::repetend)
       .def_readonly("seconds", &Result::seconds)

@@ -82,7 +82,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   // larger schedules keep the squeezed ends.
   const bool small_enough = built.schedule.instances.size() <= kLargestBoundaryInstances;
   // Not past the deadline: shorten_boundary reads a spent deadline as none.
-  const bool may_shorten = options.boundary_seconds > 0 && small_enough && !options.deadline.expired();
+  const bool may_shorten = built.valid && options.boundary_seconds > 0 && small_enough && !options.deadline.expired();
   // The ends' bubbles: what the K-micro-batch schedule spends beyond the
   // simple bound of K micro-batches. Within budget, accept it as it is.
   // Computed only when it matters: the bound grows with the cube of the
@@ -111,6 +111,11 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
                    (window_shortened ? " (period " + std::to_string(fast.solution.period) +
                                            "), shortened by the solver" : "") +
                    ", nothing proven beyond L";
+  if (!built.valid) {
+    result.schedule.reset();
+    result.message += "; no warmup of this repetend fits the memory limit (a block frees memory before its "
+                      "micro-batch allocates it on that device), so the answer at N is another candidate";
+  }
   return result;
 }
 

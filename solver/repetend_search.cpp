@@ -687,7 +687,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   BoundaryOutcome shortened{built.schedule, false, false, {}};
   // Only with time left: shorten_boundary reads a spent deadline as none
   // (a margin, so that it cannot expire between this test and that read).
-  if (options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
+  if (built.valid && options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
     Deadline boundary_deadline = options.deadline.within(options.boundary_seconds);
     shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
   }
@@ -733,6 +733,10 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
                         "--time-limit); the answer is the best window decided";
   }
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
+  if (!built.valid) {
+    result.schedule.reset();
+    result.message += std::string(result.message.empty() ? "the period stands" : "") + "; no warmup of this repetend fits the memory limit (a block frees memory before its micro-batch allocates it on that device), so the answer at N is another candidate";
+  }
   return result;
 }
 

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
 #include "solver/background_free.hpp"
@@ -100,6 +103,11 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   return options;
 }
 
+bool strict_candidates() {
+  const char* value = std::getenv("TESSEL_STRICT_CANDIDATES");
+  return value && std::string(value) == "1";
+}
+
 namespace {
 
 void check_request(const SearchRequest& request) {
@@ -121,6 +129,21 @@ void check_request(const SearchRequest& request) {
                                           std::to_string(request.threads));
   if (request.micros_per_window != 0 && request.strategy != Strategy::Repetend)
     throw InputError("", "--micros-per-window", "applies to strategy repetend only");
+}
+
+// A device whose static memory alone is above its limit, devices without
+// blocks included: no schedule exists, whatever the blocks do. Said at
+// once, before a phase reads the negative room left as a puzzle.
+std::optional<std::string> static_memory_over_limit(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  for (int device = 0; device < placement.ndevs; ++device) {
+    const Memory held = static_memory_of(placement, device);
+    if (held <= request.memory_limit[device]) continue;
+    return "device " + std::to_string(device) + "'s static memory " + format_ticks(held, placement.memory_decimals) +
+           " is above its limit " + format_ticks(request.memory_limit[device], placement.memory_decimals) +
+           " before any block runs";
+  }
+  return std::nullopt;
 }
 
 // A quick repetend unrolled to N: the start of the full solver (an upper
@@ -177,6 +200,28 @@ SearchResult run_strategy(const SearchRequest& request, const Placement& placeme
   return search_repetend(placement, options);
 }
 
+// The verifier's first violation of `schedule` in words, or nothing when
+// it is valid.
+std::optional<std::string> first_violation(const Schedule& schedule) {
+  const verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  if (report.valid) return std::nullopt;
+  if (report.violations.empty()) return std::string("invalid");
+  const verify::Violation& first = report.violations.front();
+  return first.kind + ": " + first.message;
+}
+
+// A candidate the verifier rejected: listed and dropped, or (strict, the
+// tests' setting) an internal error. The same phase and violation is
+// listed once (an improvement's offer and its final candidate may repeat).
+void reject(std::vector<RejectedCandidate>& rejected, RejectedCandidate candidate) {
+  if (strict_candidates())
+    throw std::logic_error("the verifier REJECTS a candidate of phase '" + candidate.phase +
+                           "' (a bug in tessel's search): " + candidate.violation);
+  for (const RejectedCandidate& seen : rejected)
+    if (seen.phase == candidate.phase && seen.violation == candidate.violation) return;
+  rejected.push_back(std::move(candidate));
+}
+
 // The verifier's verdict; a rejected schedule is a bug in tessel's search.
 verify::Report verified(const Schedule& schedule, const std::string& what) {
   auto document = std::make_unique<nlohmann::json>(schedule_to_json(schedule));
@@ -203,9 +248,13 @@ std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const 
 
 // The solver saw the blocks' memory against what static memory leaves; the
 // schedules it returns get the whole placement and the user's limits back.
+// The solver's limits may be uniform where the user's are not (static
+// memory taken off): the flag that writes one number follows the user's.
 Schedule restored(Schedule schedule, const SearchRequest& request) {
   schedule.placement = request.placement;
   schedule.memory_limit = request.memory_limit;
+  schedule.uniform_limit = std::adjacent_find(request.memory_limit.begin(), request.memory_limit.end(),
+                                              std::not_equal_to<Memory>()) == request.memory_limit.end();
   return schedule;
 }
 
@@ -297,31 +346,60 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   std::optional<Time> proven_by_candidate;
   // Anytime: each shorter schedule goes to the caller as soon as it exists,
   // judged by the verifier like the answer.
-  input.offer = [&](const Schedule& schedule, Shape shape, Time at_total) {
+  // Every candidate and every offer is judged before anything sees it: a
+  // rejected one is listed and dropped, the search goes on with the others.
+  // Offers and the judge run on this thread only (candidates.cpp).
+  std::optional<Time> best_offered;
+  input.offer = [&](const Schedule& schedule, Shape shape, Time at_total, const std::string& phase) {
+    if (best_offered && at_total >= *best_offered) return;
     Schedule offered = restored(schedule, request);
-    verified(offered, "schedule offered while searching at " + std::to_string(request.total_micros) +
-                          " micro-batches");
+    if (std::optional<std::string> violation = first_violation(offered)) {
+      reject(report.rejected, {phase + " (offered while searching)", *violation});
+      return;
+    }
+    best_offered = at_total;
     progress.improved(offered, shape, at_total);
   };
-  const Candidates built = build_candidates(input);
+  input.judge = [&](const Schedule& schedule) { return first_violation(restored(schedule, request)); };
+  Candidates built = build_candidates(input);
+  for (RejectedCandidate& bad : built.rejected) reject(report.rejected, std::move(bad));
   const std::vector<BuiltCandidate>& candidates = built.built;
-  const BuiltCandidate* chosen = nullptr;
-  for (const BuiltCandidate& built : candidates) {
+  for (const BuiltCandidate& built : candidates)
     if (built.proven_lower_bound) proven_by_candidate = built.proven_lower_bound;
-    makespan_report.candidates.push_back(built.summary);
-    if (built.at_total && (!chosen || *built.summary.makespan < *chosen->summary.makespan)) chosen = &built;
+  // The candidates were judged as they were built, except past the
+  // deadline: the shortest is verified here, and one rejected is dropped
+  // for the next.
+  std::vector<bool> dropped(candidates.size(), false);
+  const BuiltCandidate* chosen = nullptr;
+  verify::Report checked;
+  while (true) {
+    chosen = nullptr;
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (!dropped[i] && candidates[i].at_total &&
+          (!chosen || *candidates[i].summary.makespan < *chosen->summary.makespan))
+        chosen = &candidates[i];
+    if (!chosen) break;
+    checked = verify::check_schedule(schedule_to_json(restored(*chosen->at_total, request)));
+    if (checked.valid) break;
+    reject(report.rejected, {chosen->summary.name, checked.violations.empty() ? "invalid"
+                                                   : checked.violations.front().kind + ": " +
+                                                         checked.violations.front().message});
+    dropped[chosen - candidates.data()] = true;
+  }
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    makespan_report.candidates.push_back(candidates[i].summary);
+    if (dropped[i]) {
+      makespan_report.candidates.back().makespan.reset();
+      makespan_report.candidates.back().note = "rejected by the verifier (a bug in this phase)";
+    }
   }
   if (!chosen) return;
-  const std::string at_n = " at " + std::to_string(request.total_micros) + " micro-batches";
-  for (const BuiltCandidate& built : candidates)
-    if (&built != chosen && built.at_total && !request.deadline.expired())
-      verified(restored(*built.at_total, request), built.summary.name + " schedule" + at_n);
-  verify::Report checked = verified(restored(*chosen->at_total, request), chosen->summary.name + " schedule" + at_n);
   report.best = restored(*chosen->schedule, request);
   makespan_report.shape = chosen->summary.shape;
   makespan_report.construction = chosen->summary.name;
   makespan_report.makespan = *chosen->summary.makespan;
-  progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
+  if (!best_offered || makespan_report.makespan < *best_offered)
+    progress.improved(*report.best, makespan_report.shape, makespan_report.makespan);
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
@@ -509,6 +587,15 @@ Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
 SearchReport solve(const SearchRequest& request, Progress& progress) {
   const auto begin = std::chrono::steady_clock::now();
   check_request(request);
+  if (std::optional<std::string> over = static_memory_over_limit(request)) {
+    SearchReport report;
+    report.strategy = request.strategy;
+    report.backend = request.backend;
+    report.outcome = Outcome::Infeasible;
+    report.message = *over;
+    report.seconds = seconds_since(begin);
+    return report;
+  }
   SearchOptions options = options_from_tuning(request.tuning);
   options.backend = request.backend;
   if (request.resolution < 0) throw InputError("", "--resolution", "must be a positive time");
@@ -551,12 +638,21 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy);
   FinishBudget budget;
+  bool repetend_rejected = false;
   if (result.schedule && request.strategy != Strategy::Full) {
     report.repetend = restored(*result.schedule, request);
     const auto verify_begin = std::chrono::steady_clock::now();
-    verified(*report.repetend, "repetend schedule");
-    budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
-                           report.repetend->instances.size() + request.placement.blocks.size());
+    if (std::optional<std::string> violation = first_violation(*report.repetend)) {
+      // Dropped like any rejected candidate: the constructions at N may
+      // still give a valid answer.
+      reject(report.rejected, {"repetend schedule", *violation});
+      report.repetend.reset();
+      result.schedule.reset();
+      repetend_rejected = true;
+    } else {
+      budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
+                             report.repetend->instances.size() + request.placement.blocks.size());
+    }
   }
   if (request.strategy == Strategy::Full) {
     full_makespan(request, placement, result, options, report, progress);
@@ -569,7 +665,14 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
         answer_overrun(budget, *report.repetend, request.placement, request.total_micros);
     if (overrun) skip_answer_at_total(request, *overrun, report);
     else choose_best(request, placement, result, options, begin, report, progress);
+  } else if (result.status != SearchStatus::Infeasible) {
+    // No repetend schedule (rejected, or none fits its warmup): the other
+    // candidates at N still may.
+    choose_best(request, placement, result, options, begin, report, progress);
   }
+  if (repetend_rejected && !report.best)
+    throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
+                           "candidate at N is valid: " + report.rejected.front().violation);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

@@ -104,6 +104,16 @@ struct MakespanReport {
   std::vector<Candidate> candidates;
 };
 
+// A schedule a phase built that the verifier rejected: a bug in that phase.
+// It is dropped (never offered, never chosen) and the search goes on with the
+// valid ones; the report lists it so the bug is seen. With the environment
+// variable TESSEL_STRICT_CANDIDATES=1 (the test suite sets it) a rejection
+// is an internal error instead, so that no test passes over one.
+struct RejectedCandidate {
+  std::string phase;      // the candidate's name ("replay: zb-v", "repetend schedule", ...)
+  std::string violation;  // the verifier's first violation, in words
+};
+
 struct SearchReport {
   Outcome outcome = Outcome::Infeasible;
   std::string message;           // why infeasible / what stopped / notes
@@ -114,10 +124,15 @@ struct SearchReport {
   std::optional<Schedule> repetend;  // the repetend schedule (K micro-batches, unrollable)
   std::optional<Schedule> best;      // the answer at N: what -o writes
   std::optional<MakespanReport> makespan;
+  std::vector<RejectedCandidate> rejected;  // empty unless a phase has a bug
   std::vector<SolverCall> calls;
   std::vector<PhaseTime> phases;
   double seconds = 0;
 };
+
+// Whether TESSEL_STRICT_CANDIDATES asks for a rejected candidate to stop the
+// search as an internal error (the tests' setting).
+bool strict_candidates();
 
 // What a caller sees while the search runs. Called from the searching
 // thread(s); implementations must be thread-safe.

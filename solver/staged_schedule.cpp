@@ -2,7 +2,8 @@
 // every micro-batch first and last, the repetend of the rest in between.
 //
 // Valid by construction: within the prefix (and the suffix) one instance
-// runs at a time, in each micro-batch's dependency order; the prefix holds
+// runs at a time, in each micro-batch's dependency order, and the whole
+// layout is then timed in that order with the edges' delays; the prefix holds
 // every ancestor it needs (it is closed under predecessors) and ends before
 // the middle starts, the middle ends before the suffix (closed under
 // successors) starts; prefix and suffix blocks change no memory, so every
@@ -14,6 +15,7 @@
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan/neighbourhood.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
 
@@ -117,7 +119,7 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
   StagedSchedule staged{empty_schedule(placement, options.memory_limit, nmicros), middle_period, 0, 0};
   staged.prefix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Prefix));
   staged.suffix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Suffix));
-  int step = 0;
+  Time step = 0;
   for (int micro = 0; micro < nmicros; ++micro)
     for (int block : order)
       if (part[block] == Part::Prefix) {
@@ -133,7 +135,13 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
         staged.schedule.instances.push_back({block, micro, step});
         step += placement.blocks[block].span;
       }
-  sort_instances(staged.schedule);
+  // The layout above keeps every device's order and every dependency's
+  // direction but not the edges' delays (a prefix block's successor right
+  // after it, the suffix right after the middle): each instance is timed
+  // again as early as its dependencies plus their delays and its devices'
+  // previous instances allow, in the same order per device, which keeps
+  // every memory curve (solver/makespan/neighbourhood.hpp, compacted).
+  staged.schedule = compacted(staged.schedule);
   staged.schedule.search = {{"strategy", "staged"}, {"middle_period", middle_period}};
   return staged;
 }

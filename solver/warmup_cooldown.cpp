@@ -153,10 +153,34 @@ Time boundary_steps(const Schedule& schedule) {
 
 }  // namespace
 
+namespace {
+
+// Whether one micro-batch's memory on some device, in the modulo order of
+// its blocks there, ever drops below 0: only then can the truncated modulo
+// schedule rise above the steady state's levels (see WarmupCooldown::valid).
+bool frees_before_allocating(const Placement& placement, const ModuloSolution& solution) {
+  for (int device = 0; device < placement.ndevs; ++device) {
+    std::vector<int> on;
+    for (int block = 0; block < static_cast<int>(placement.blocks.size()); ++block)
+      if (on_device(placement.blocks[block], device)) on.push_back(block);
+    std::sort(on.begin(), on.end(), [&](int a, int b) { return solution.starts[a] < solution.starts[b]; });
+    Memory level = 0;
+    for (int block : on)
+      if ((level += placement.blocks[block].memory) < 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
                                      const ModuloSolution& solution, const Deadline& deadline) {
   const Schedule truncated = truncated_modulo_schedule(placement, memory_limit, solution, solution.in_flight);
-  WarmupCooldown best{truncated, false, boundary_steps(truncated)};
+  WarmupCooldown best{truncated, true, false, boundary_steps(truncated)};
+  if (frees_before_allocating(placement, solution) && !fits_for_any_length(truncated)) {
+    best.valid = false;
+    return best;
+  }
   Squeeze shape{placement, solution, truncated.repetend->start, truncated.repetend->end};
   const std::pair<bool, bool> variants[] = {{true, true}, {true, false}, {false, true}};
   for (auto [cooldown, warmup] : variants) {

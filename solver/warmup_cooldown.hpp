@@ -36,6 +36,12 @@ bool fits_for_any_length(const Schedule& schedule, const Deadline& deadline = De
 
 struct WarmupCooldown {
   Schedule schedule;     // nmicros = K, repetend marked
+  // False when even the truncated modulo schedule breaks the memory limit:
+  // a micro-batch whose blocks free memory on a device before they allocate
+  // it there (a freeing block with no allocating ancestor) counts below 0
+  // in the steady state, which the warmup's fewer micro-batches lack. The
+  // period stands; the schedule must not be used.
+  bool valid = true;
   bool squeezed = false; // false: the truncated modulo schedule
   Time truncated_steps = 0;  // warmup + cooldown ticks before the squeeze
 };

@@ -99,6 +99,14 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
   if (!at.gap_reason.empty()) out << "gap above 1%     " << at.gap_reason << "\n";
 }
 
+// Candidates the verifier rejected: dropped from the choice, listed because
+// each is a bug in the phase that built it.
+void rejected_text(std::ostream& out, const SearchReport& report) {
+  for (size_t i = 0; i < report.rejected.size(); ++i)
+    out << (i ? "                 " : "rejected         ") << report.rejected[i].phase << ": "
+        << report.rejected[i].violation << " (dropped; a bug in tessel's search, please report it)\n";
+}
+
 // The timeline's excerpt: the answer's first lines must stay readable, and
 // with BLOCK:MICRO cells 200 steps were ~1,800 columns. It shows the
 // warmup, the repetend and the start of the cooldown, as far as 120 columns
@@ -149,6 +157,7 @@ std::string report_text(const SearchRequest& request, const SearchReport& report
         << (at.proven_optimal ? "proven optimal" : "not proven optimal") << ")\n";
   }
   if (report.makespan) makespan_text(out, report, placement);
+  rejected_text(out, report);
   out << "solve time       " << std::setprecision(3) << report.seconds << " s (";
   for (size_t i = 0; i < report.phases.size(); ++i)
     out << (i ? ", " : "") << report.phases[i].phase << " " << report.phases[i].seconds << " s";
@@ -225,6 +234,10 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                             {"note", candidate.note},
                             {"seconds", candidate.seconds}});
   out["candidates"] = candidates;
+  nlohmann::json rejected = nlohmann::json::array();
+  for (const RejectedCandidate& candidate : report.rejected)
+    rejected.push_back({{"phase", candidate.phase}, {"violation", candidate.violation}});
+  out["rejected_candidates"] = rejected;
   out["makespan"] = report.best ? t(makespan(*report.best)) : nlohmann::json(nullptr);
   nlohmann::json phases = nlohmann::json::object();
   for (const PhaseTime& phase : report.phases) phases[phase.phase] = phase.seconds;

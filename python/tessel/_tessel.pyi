@@ -94,6 +94,7 @@ class Result:
     shape: str  # repetend | staged | aperiodic
     construction: str
     candidates: list[dict]
+    rejected: list[dict]
     schedule: Optional[Schedule]
     repetend: Optional[Schedule]
     seconds: float

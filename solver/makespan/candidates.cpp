@@ -182,11 +182,42 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
                                  std::to_string(replays.size()) + " fitting families)");
 }
 
+// The judge's verdict on a candidate before anything else sees it (the
+// offers, the choice, the improvements that start from the best): a
+// rejected one keeps its name in the list, loses its schedule, and is
+// recorded in `rejected`. A repetend's unrollable form is judged too: it is
+// what -o writes when the candidate wins.
+bool admitted(const CandidateInput& input, BuiltCandidate& built, std::vector<RejectedCandidate>& rejected) {
+  // Past the deadline no improvement starts from it: solve() judges only
+  // the one it chooses, once (its cost grows with N x blocks).
+  if (!input.judge || !built.at_total || input.options.deadline.expired()) return true;
+  std::optional<std::string> violation = input.judge(*built.at_total);
+  if (!violation && built.schedule && built.schedule->repetend) violation = input.judge(*built.schedule);
+  if (!violation) return true;
+  rejected.push_back({built.summary.name, *violation});
+  built.summary.note = "rejected by the verifier (a bug in this phase): " + *violation;
+  built.summary.makespan.reset();
+  built.schedule.reset();
+  built.at_total.reset();
+  built.proven_lower_bound.reset();
+  return false;
+}
+
+// Judged, then listed; whether it was admitted.
+bool add(const CandidateInput& input, BuiltCandidate built, std::vector<BuiltCandidate>& candidates,
+         std::vector<RejectedCandidate>& rejected) {
+  const bool valid = admitted(input, built, rejected);
+  candidates.push_back(std::move(built));
+  return valid;
+}
+
 // The constructions that need no solver, appended: the list schedules and
 // the family replays at input.total_micros.
-void append_constructions(const CandidateInput& input, std::vector<BuiltCandidate>& candidates) {
-  candidates.push_back(list_candidate(input));
-  if (std::optional<BuiltCandidate> replay = replay_candidate(input)) candidates.push_back(std::move(*replay));
+void append_constructions(const CandidateInput& input, std::vector<BuiltCandidate>& candidates,
+                          std::vector<RejectedCandidate>& rejected) {
+  add(input, list_candidate(input), candidates, rejected);
+  if (std::optional<BuiltCandidate> replay = replay_candidate(input))
+    add(input, std::move(*replay), candidates, rejected);
 }
 
 // The shortest schedule at N among the candidates that has no fused units
@@ -234,10 +265,10 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
 
 // Offers each schedule an improvement finds as it comes, those shorter than
 // `below` only (see CandidateInput::offer).
-OnShorter offer_below(const CandidateInput& input, Time below) {
+OnShorter offer_below(const CandidateInput& input, Time below, const char* phase) {
   if (!input.offer) return {};
-  return [&input, below](const Schedule& shorter) {
-    if (makespan(shorter) < below) input.offer(shorter, Shape::Aperiodic, makespan(shorter));
+  return [&input, below, phase](const Schedule& shorter) {
+    if (makespan(shorter) < below) input.offer(shorter, Shape::Aperiodic, makespan(shorter), phase);
   };
 }
 
@@ -249,7 +280,7 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
   SearchOptions options = input.options;
   options.deadline = input.options.deadline.within_budget(input.shift_seconds, input.shift_share);
   ShiftStats stats;
-  Schedule improved = improve_by_shifts(start, options, bound, &stats, offer_below(input, makespan(start)));
+  Schedule improved = improve_by_shifts(start, options, bound, &stats, offer_below(input, makespan(start), "improve: shifts"));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
   return aperiodic_candidate(
       "improve: shifts", std::move(improved), begin,
@@ -268,7 +299,8 @@ std::optional<BuiltCandidate> shift_candidate(const CandidateInput& input, const
 // splice. Listed only when it shortened the best.
 constexpr int kTransferMicros = 16;
 
-std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, const Schedule& start) {
+std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, const Schedule& start,
+                                                 std::vector<RejectedCandidate>& rejected) {
   if (input.transfer_seconds <= 0 || input.total_micros < 2 * kTransferMicros || input.options.deadline.expired())
     return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
@@ -284,7 +316,10 @@ std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, co
                            " micro-batches to move its warmup or cooldown into the best (" +
                            std::to_string(makespan(start)) + ")");
   std::vector<BuiltCandidate> smaller;
-  append_constructions(small, smaller);
+  std::vector<RejectedCandidate> rejected_small;
+  append_constructions(small, smaller, rejected_small);
+  for (RejectedCandidate& bad : rejected_small)
+    rejected.push_back({bad.phase + " (ends of N " + std::to_string(kTransferMicros) + ")", std::move(bad.violation)});
   const Schedule* small_start = best_plain(smaller);
   if (!small_start) return std::nullopt;
   const Time small_bound = makespan_lower_bound(*input.placement, kTransferMicros, input.options.memory_limit);
@@ -313,7 +348,7 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
     input.options.progress("device orders: tabu search from the best (" + std::to_string(makespan(start)) + ")");
   OrderMovesStats stats;
   Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats,
-                                             offer_below(input, makespan(start)));
+                                             offer_below(input, makespan(start), "improve: device orders"));
   if (makespan(improved) >= makespan(start)) return std::nullopt;
   return aperiodic_candidate(
       "improve: device orders", std::move(improved), begin,
@@ -409,7 +444,7 @@ std::optional<BuiltCandidate> neighbourhood_candidate(const CandidateInput& inpu
   if (options.progress)
     options.progress("neighbourhoods: re-solving windows of " + std::to_string(starts.size()) +
                      " candidates, from the shortest (" + std::to_string(*before) + ")");
-  Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, offer_below(input, *before));
+  Schedule improved = improve_by_neighbourhoods(starts, options, bound, &stats, offer_below(input, *before, "improve: neighbourhoods"));
   if (improved.instances.empty() || makespan(improved) >= *before) return std::nullopt;
   return aperiodic_candidate(
       "improve: neighbourhoods", std::move(improved), begin,
@@ -493,7 +528,7 @@ void offer_new(const CandidateInput& input, const std::vector<BuiltCandidate>& c
     const BuiltCandidate& built = candidates[offered];
     if (!built.schedule || !built.summary.makespan || (shortest && *built.summary.makespan >= *shortest)) continue;
     shortest = built.summary.makespan;
-    if (input.offer) input.offer(*built.schedule, built.summary.shape, *built.summary.makespan);
+    if (input.offer) input.offer(*built.schedule, built.summary.shape, *built.summary.makespan, built.summary.name);
   }
 }
 
@@ -502,25 +537,28 @@ void offer_new(const CandidateInput& input, const std::vector<BuiltCandidate>& c
 Candidates build_candidates(const CandidateInput& input) {
   Candidates result;
   std::vector<BuiltCandidate>& candidates = result.built;
+  std::vector<RejectedCandidate>& rejected = result.rejected;
+  // `start` below points into the list: no reallocation (a dozen at most).
+  candidates.reserve(32);
   MakespanBound& bound = result.bound;
   size_t offered = 0;
   std::optional<Time> shortest;
-  candidates.push_back(repetend_candidate(input));
+  add(input, repetend_candidate(input), candidates, rejected);
   offer_new(input, candidates, offered, shortest);
   const std::optional<Time> repetend_makespan = candidates.front().summary.makespan;
   bound = makespan_bound(*input.placement, input.total_micros, input.options.memory_limit);
   if (repetend_makespan && *repetend_makespan > bound.value) {
     if (std::optional<BuiltCandidate> modulo = modulo_candidate(input, *repetend_makespan))
-      candidates.push_back(std::move(*modulo));
+      add(input, std::move(*modulo), candidates, rejected);
     if (std::optional<BuiltCandidate> variant = variant_candidate(input, *repetend_makespan))
-      candidates.push_back(std::move(*variant));
+      add(input, std::move(*variant), candidates, rejected);
   }
   const bool close = repetend_makespan && relative_gap(*repetend_makespan, bound.value) <= input.gap_to_try_others;
   offer_new(input, candidates, offered, shortest);
-  if (!close) candidates.push_back(staged_candidate(input, shortest));
+  if (!close) add(input, staged_candidate(input, shortest), candidates, rejected);
   offer_new(input, candidates, offered, shortest);
   if (input.options.deadline.expired()) return result;
-  append_constructions(input, candidates);
+  append_constructions(input, candidates, rejected);
   offer_new(input, candidates, offered, shortest);
   const Schedule* start = best_plain(candidates);
   if (!start || makespan(*start) <= bound.value) return result;
@@ -539,59 +577,53 @@ Candidates build_candidates(const CandidateInput& input) {
     bound = raised_by_solved_bounds(*input.placement, input.total_micros, options, makespan(*start), bound, 0.5,
                                     &result.ends_ran, start);
   }
+  // An improvement's candidate becomes the start of the next one only when
+  // the judge admits it; its gains were offered as they came (each judged
+  // by the offer), except those collected from another thread.
+  auto take = [&](BuiltCandidate built, bool offered_as_found) {
+    if (!add(input, std::move(built), candidates, rejected)) {
+      offered = candidates.size();
+      return;
+    }
+    if (offered_as_found) {
+      offered = candidates.size();
+      shortest = candidates.back().summary.makespan;
+    } else {
+      offer_new(input, candidates, offered, shortest);
+    }
+    start = &*candidates.back().at_total;
+  };
   const bool settled = makespan(*start) <= bound.value;
   if (!settled) {
-    if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) {
-      candidates.push_back(std::move(*shifted));
-      offered = candidates.size();  // each of its gains was offered as it came
-      shortest = candidates.back().summary.makespan;
-      start = &*candidates.back().at_total;
-    }
+    if (std::optional<BuiltCandidate> shifted = shift_candidate(input, *start, bound.value)) take(std::move(*shifted), true);
   }
   if (!settled && makespan(*start) > bound.value) {
-    if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start)) {
-      candidates.push_back(std::move(*transferred));
-      offer_new(input, candidates, offered, shortest);
-      start = &*candidates.back().at_total;
-    }
+    if (std::optional<BuiltCandidate> transferred = transfer_candidate(input, *start, rejected))
+      take(std::move(*transferred), false);
   }
   std::optional<BuiltCandidate> reordered = orders ? orders->collect(makespan(*start) <= bound.value)
                                             : makespan(*start) > bound.value ? order_candidate(input, *start, bound.value)
                                                                              : std::nullopt;
   if (reordered && *reordered->summary.makespan < makespan(*start)) {
-    candidates.push_back(std::move(*reordered));
-    if (orders) {
-      offer_new(input, candidates, offered, shortest);
-    } else {
-      offered = candidates.size();  // each of its gains was offered as it came
-      shortest = candidates.back().summary.makespan;
-    }
-    start = &*candidates.back().at_total;
+    take(std::move(*reordered), !orders);
   } else if (reordered) {
-    candidates.push_back(std::move(*reordered));  // listed: it shortened the start it was given
+    add(input, std::move(*reordered), candidates, rejected);  // listed: it shortened the start it was given
     offer_new(input, candidates, offered, shortest);
   }
   if (makespan(*start) <= bound.value) return result;
   if (side_by_side(input)) {
     SideBySide improved = improved_side_by_side(input, result, *start);
-    if (improved.neighbourhoods) {
-      candidates.push_back(std::move(*improved.neighbourhoods));
-      offered = candidates.size();  // each of its gains was offered as it came
-      shortest = candidates.back().summary.makespan;
-    }
-    if (improved.full) candidates.push_back(std::move(*improved.full));
+    if (improved.neighbourhoods) take(std::move(*improved.neighbourhoods), true);
+    if (improved.full) add(input, std::move(*improved.full), candidates, rejected);
     offer_new(input, candidates, offered, shortest);
     return result;
   }
   if (std::optional<BuiltCandidate> improved = neighbourhood_candidate(input, candidates, bound.value)) {
-    candidates.push_back(std::move(*improved));
-    offered = candidates.size();  // each of its gains was offered as it came
-    shortest = candidates.back().summary.makespan;
-    start = &*candidates.back().at_total;
+    take(std::move(*improved), true);
     if (makespan(*start) <= bound.value) return result;
   }
   if (std::optional<BuiltCandidate> improved = improved_candidate(input, *start, result)) {
-    candidates.push_back(std::move(*improved));
+    add(input, std::move(*improved), candidates, rejected);
     offer_new(input, candidates, offered, shortest);
   }
   return result;

@@ -45,7 +45,14 @@ struct CandidateInput {
   // Called with every schedule shorter at N than all offered before (the
   // unrollable form for a repetend) as soon as it is built, so that a search
   // interrupted later still has it. May be empty.
-  std::function<void(const Schedule& schedule, Shape shape, Time makespan_at_total)> offer;
+  // `phase` names the candidate or improvement that built it.
+  std::function<void(const Schedule& schedule, Shape shape, Time makespan_at_total, const std::string& phase)> offer;
+  // The judge of every candidate before the portfolio sees it (solve() gives
+  // the verifier): the first violation when it rejects `schedule` (in the
+  // solver's view, N micro-batches), nothing when valid. A rejected
+  // candidate is listed in Candidates::rejected and dropped. May be empty
+  // (then every candidate is taken as built).
+  std::function<std::optional<std::string>(const Schedule& schedule)> judge;
 };
 
 struct BuiltCandidate {
@@ -61,6 +68,9 @@ struct Candidates {
   // Every candidate tried, in a fixed order (the report lists them so); the
   // schedules are in the solver's view of the placement.
   std::vector<BuiltCandidate> built;
+  // The candidates the judge rejected (their entries in `built` keep the
+  // name, with no schedule and the violation as the note).
+  std::vector<RejectedCandidate> rejected;
   // The closed bounds at N, raised by the exact ends (options.ends_seconds)
   // when the best schedule before the improvements is above them: computed
   // once, so the improvements stop at it and the full search starts from it.
