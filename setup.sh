@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tessel needs (only those missing; clang and
-# libclang-rt-14-dev, which holds libFuzzer, build fuzz/), then
-# configures and builds into build/. Safe to run again: a no-op install.
+# libclang-rt-14-dev, which holds libFuzzer, build fuzz/; bc and jq are
+# the bench scripts' arithmetic and JSON reader, which tests run; parallel
+# runs their rows), then configures and builds into build/. Safe to run
+# again: a no-op install. Enough on a minimal Debian bookworm
+# (docs/fresh_machine.md checks it).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake make libz3-dev libcadical-dev libboost-program-options-dev
           nlohmann-json3-dev catch2 python3-torch librsvg2-bin
           pybind11-dev python3-dev python3-pytest parallel
-          clang libclang-rt-14-dev python3-jsonschema)
+          clang libclang-rt-14-dev python3-jsonschema bc jq)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -94,22 +94,25 @@ void build_mshape(CaseBuilder& b) {
 
 // nnshape (paper's NN-shape: an encoder-decoder model such as T5, each half
 // pipelined, each with a tensor-parallel embedding): fs1, F_0..F_{D/2-1},
-// fs2, F_{D/2}..F_{D-1}, B_{D-1}..B_{D/2}, bs2, B_{D/2-1}..B_0, bs1. On an odd
-// D the first half has D//2 devices (integer division), as the Python
-// Tessel's placement has it, so that its 5-device schedules import.
+// fs2, F_{D/2}..F_{D-1}, B_{D-1}..B_{D-D/2}, bs2, B_{D-D/2-1}..B_0, bs1
+// (integer division). On an even D the backward is the forward's mirror. On
+// an odd D it is what the Python Tessel builds, so that its saved schedules
+// import: fs2 comes after D//2 forward blocks and bs2 after D//2 backward
+// ones (5 devices: fs1 f0 f1 fs2 f2 f3 f4, b4 b3 bs2 b2 b1 b0 bs1).
 // `eager` is the paper's variant for 4 devices where the second embedding
 // comes right after F_0: fs1, F_0, fs2, F_1 F_2 F_3, B_3 B_2 B_1, bs2, B_0, bs1.
 void build_nnshape(CaseBuilder& b, bool eager) {
   const int d = b.placement.ndevs;
-  const int split = eager ? 1 : d / 2;
+  const int forward_split = eager ? 1 : d / 2;
+  const int backward_split = eager ? 1 : d - d / 2;  // bs2 right after B_{backward_split}
   std::vector<int> chain{b.all("fs1", BlockKind::Forward)};
   for (int i = 0; i < d; ++i) {
-    if (i == split) chain.push_back(b.all("fs2", BlockKind::Forward));
+    if (i == forward_split) chain.push_back(b.all("fs2", BlockKind::Forward));
     chain.push_back(b.forward(numbered("f", i), i));
   }
   for (int i = d - 1; i >= 0; --i) {
     chain.push_back(b.backward(numbered("b", i), i));
-    if (i == split) chain.push_back(b.all("bs2", BlockKind::Backward));
+    if (i == backward_split) chain.push_back(b.all("bs2", BlockKind::Backward));
   }
   chain.push_back(b.all("bs1", BlockKind::Backward));
   b.chain(chain);

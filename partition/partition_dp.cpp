@@ -5,10 +5,14 @@
 // cut after position i costs the output bytes of every node at or before i
 // read by a node after i. So both objectives are classic segment DPs:
 // first the smallest achievable maximum segment compute, then the least
-// total cut cost among segmentations that stay under it.
+// total cut cost among segmentations that stay under it. Both run in
+// O(stages * nodes) per pass over sliding windows of segment starts (the
+// bottleneck in about 60 passes of bisection), in O(stages * nodes) memory
+// for the back-pointers.
 #include "partition/partition_dp.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 
 namespace tessel {
@@ -58,39 +62,92 @@ Segments prepare(const Graph& graph, const std::vector<int>& order, const ParamW
   return segments;
 }
 
-// Least total cut cost over segmentations of [0, n) into `stages` segments
-// each with compute <= cap and parameters in the window; back-pointers in
-// `choice` ([s][j] = start of the last segment of the prefix of length j).
-long long least_cut_cost(const Segments& segments, int n, int stages, long long cap,
-                         std::vector<std::vector<int>>& choice) {
-  std::vector<std::vector<long long>> best(stages + 1, std::vector<long long>(n + 1, kInfinity));
-  choice.assign(stages + 1, std::vector<int>(n + 1, -1));
-  best[0][0] = 0;
-  for (int s = 1; s <= stages; ++s)
-    for (int j = s; j <= n; ++j)
-      for (int i = j - 1; i >= s - 1; --i) {
-        if (segments.compute(i, j) > cap) break;  // longer segments only grow
-        if (best[s - 1][i] >= kInfinity || !segments.params_ok(i, j)) continue;
-        long long cost = best[s - 1][i] + (i > 0 ? segments.cut_cost[i - 1] : 0);
-        if (cost < best[s][j]) {
-          best[s][j] = cost;
-          choice[s][j] = i;
-        }
-      }
-  return best[stages][n];
+// The starts i of the segments [i, j) that end at j, for a compute cap:
+// compute(i, j) <= cap and parameters within the window. Every bound only
+// grows with j (prefix sums of non-negative weights), so the windows of
+// j = 1..n slide right and each stage is one pass (O(n), not O(n^2): a
+// traced model's 10^5 operators in milliseconds).
+struct StartWindow {
+  const Segments& segments;
+  long long cap;
+  int lowest = 0, highest = -1;  // the window for the last j asked
+
+  // [lowest, highest] for end j (empty when lowest > highest); j increasing.
+  void advance(int j) {
+    const auto& compute = segments.compute_prefix;
+    const auto& params = segments.param_prefix;
+    while (lowest < j && (compute[j] - compute[lowest] > cap || params[j] - params[lowest] > segments.window.high))
+      ++lowest;
+    while (highest + 1 < j && params[j] - params[highest + 1] >= segments.window.low) ++highest;
+  }
+};
+
+// Whether [0, n) splits into `stages` segments within `cap`.
+bool fits(const Segments& segments, int n, int stages, long long cap) {
+  std::vector<char> reach(n + 1, 0), next(n + 1, 0);
+  std::vector<int> reached_before(n + 2, 0);  // [i] = reachable positions < i
+  reach[0] = 1;
+  for (int s = 1; s <= stages; ++s) {
+    for (int i = 0; i <= n; ++i) reached_before[i + 1] = reached_before[i] + reach[i];
+    StartWindow window{segments, cap};
+    std::fill(next.begin(), next.end(), 0);
+    for (int j = 1; j <= n; ++j) {
+      window.advance(j);
+      const int from = std::max(window.lowest, s - 1), to = window.highest;
+      next[j] = from <= to && reached_before[to + 1] - reached_before[from] > 0;
+    }
+    reach.swap(next);
+  }
+  return reach[n] != 0;
 }
 
-// Smallest achievable maximum segment compute, or kInfinity.
+// Smallest achievable maximum segment compute, or kInfinity: the least cap
+// that fits, by bisection (a cap that fits stays fitting when raised).
 long long least_bottleneck(const Segments& segments, int n, int stages) {
-  std::vector<std::vector<long long>> best(stages + 1, std::vector<long long>(n + 1, kInfinity));
-  best[0][0] = 0;
-  for (int s = 1; s <= stages; ++s)
-    for (int j = s; j <= n; ++j)
-      for (int i = s - 1; i < j; ++i) {
-        if (best[s - 1][i] >= kInfinity || !segments.params_ok(i, j)) continue;
-        best[s][j] = std::min(best[s][j], std::max(best[s - 1][i], segments.compute(i, j)));
+  long long lower = 0, upper = segments.compute_prefix[n];
+  for (int i = 0; i < n; ++i) lower = std::max(lower, segments.compute(i, i + 1));
+  lower = std::max(lower, (upper + stages - 1) / stages);
+  if (!fits(segments, n, stages, upper)) return kInfinity;
+  while (lower < upper) {
+    const long long middle = lower + (upper - lower) / 2;
+    if (fits(segments, n, stages, middle)) upper = middle;
+    else lower = middle + 1;
+  }
+  return lower;
+}
+
+// Least total cut cost over segmentations of [0, n) into `stages` segments
+// each with compute <= cap and parameters in the window; back-pointers in
+// `choice` ([s * (n + 1) + j] = start of the last segment of the prefix of
+// length j). The least over the sliding window of starts is kept in a deque
+// of increasing costs; among equal costs the latest start wins, as when the
+// starts were tried from j - 1 down.
+long long least_cut_cost(const Segments& segments, int n, int stages, long long cap, std::vector<int>& choice) {
+  std::vector<long long> best(n + 1, kInfinity), next(n + 1, kInfinity);
+  choice.assign(static_cast<size_t>(stages + 1) * (n + 1), -1);
+  best[0] = 0;
+  auto entry_cost = [&](int i) { return best[i] >= kInfinity ? kInfinity : best[i] + (i > 0 ? segments.cut_cost[i - 1] : 0); };
+  for (int s = 1; s <= stages; ++s) {
+    StartWindow window{segments, cap};
+    std::deque<int> candidates;
+    int pushed = 0;  // starts below this were offered to the deque
+    std::fill(next.begin(), next.end(), kInfinity);
+    for (int j = 1; j <= n; ++j) {
+      window.advance(j);
+      const int from = std::max(window.lowest, s - 1), to = window.highest;
+      for (; pushed <= to; ++pushed) {
+        const long long cost = entry_cost(pushed);
+        while (!candidates.empty() && entry_cost(candidates.back()) >= cost) candidates.pop_back();
+        candidates.push_back(pushed);
       }
-  return best[stages][n];
+      while (!candidates.empty() && candidates.front() < from) candidates.pop_front();
+      if (from > to || candidates.empty() || entry_cost(candidates.front()) >= kInfinity) continue;
+      next[j] = entry_cost(candidates.front());
+      choice[static_cast<size_t>(s) * (n + 1) + j] = candidates.front();
+    }
+    best.swap(next);
+  }
+  return best[n];
 }
 
 }  // namespace
@@ -107,7 +164,7 @@ std::optional<Partition> dp_partition(const Graph& graph, const PartitionRequest
     cap = least_bottleneck(segments, n, stages);
     if (cap >= kInfinity) return std::nullopt;
   }
-  std::vector<std::vector<int>> choice;
+  std::vector<int> choice;
   if (least_cut_cost(segments, n, stages, cap, choice) >= kInfinity) return std::nullopt;
 
   Partition partition;
@@ -115,7 +172,7 @@ std::optional<Partition> dp_partition(const Graph& graph, const PartitionRequest
   partition.stage_of.assign(n, 0);
   int end = n;
   for (int s = stages; s >= 1; --s) {
-    int start = choice[s][end];
+    int start = choice[static_cast<size_t>(s) * (n + 1) + end];
     for (int i = start; i < end; ++i) partition.stage_of[order[i]] = s - 1;
     end = start;
   }

@@ -165,8 +165,8 @@ StageWindows stage_windows(const Graph& graph, const PartitionEncoding& encoding
   return windows;
 }
 
-Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
-                     long long bound) {
+std::optional<Lit> bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
+                                    long long bound, const Deadline& deadline) {
   const int n = static_cast<int>(graph.nodes.size());
   const int S = encoding.stages;
   Lit guard = backend.new_bool();
@@ -183,6 +183,7 @@ Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncodi
   }
 
   for (int s = 0; s < S; ++s) {
+    if (deadline.expired()) return std::nullopt;
     LinearSum load;
     for (int v = 0; v < n; ++v)
       if (graph.nodes[v].compute > 0 && lowest[v] <= s && s <= highest[v])
@@ -190,6 +191,7 @@ Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncodi
     add_capacity(backend, load, bound, guard);
   }
   for (int s = 0; s + 1 < S; ++s) {
+    if (deadline.expired()) return std::nullopt;
     LinearSum before, after;
     for (int v = 0; v < n; ++v) {
       if (graph.nodes[v].compute == 0) continue;

@@ -5,11 +5,13 @@
 // one incremental solver answers every bound of a search.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "model/graph.hpp"
 #include "partition/partition_request.hpp"
 #include "solver/backend.hpp"
+#include "solver/deadline.hpp"
 
 namespace tessel {
 
@@ -31,9 +33,11 @@ PartitionEncoding encode_partition(Backend& backend, const Graph& graph, int sta
 // A fresh literal that, assumed, bounds every stage's compute by `bound`,
 // with the redundant prefix bounds (the first s+1 stages hold at most
 // (s+1) * bound) and each node's stage window implied by the compute of its
-// ancestors and descendants; these make the UNSAT answers short.
-Lit bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
-                     long long bound);
+// ancestors and descendants; these make the UNSAT answers short. Nullopt
+// when `deadline` struck while its sums were built (on a graph of 10^4
+// nodes each takes a while): the literal is then incomplete and unused.
+std::optional<Lit> bottleneck_guard(Backend& backend, const Graph& graph, const PartitionEncoding& encoding,
+                                    long long bound, const Deadline& deadline = Deadline::none());
 
 // The stages each node can take when every stage's compute is at most
 // `bound`: everything before v, v included, fills at most (stage(v)+1) *

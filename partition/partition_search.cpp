@@ -96,6 +96,47 @@ Scaled scale_down(const Graph& graph) {
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
+// Nodes x stages above which the exact encoding is not built: its guards
+// hold 3 S sums of n literals each, and at 10^5 x 4 building them alone
+// takes minutes and gigabytes. Such graphs get the contiguous cut.
+constexpr long long kMaxExactCells = 200000;
+
+// Whether the graph has one topological order only (each node in it feeds
+// the next, as in a chain): then every partition is a contiguous cut of
+// that order (an edge never runs to an earlier stage), and the DP's answer
+// is the exact one, with no encoding to build (a 10^5-node chain's would not
+// fit in memory or time).
+bool one_topological_order(const Graph& graph) {
+  std::vector<int> order = graph_topological_order(graph);
+  std::vector<std::vector<int>> successors = node_successors(graph);
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
+    const std::vector<int>& next = successors[order[i]];
+    if (std::find(next.begin(), next.end(), order[i + 1]) == next.end()) return false;
+  }
+  return true;
+}
+
+// The DP's cut as the proven answer of a graph with one topological order.
+PartitionAnswer chain_answer(const Graph& graph, const PartitionRequest& request, PartitionAnswer answer) {
+  answer.partition = answer.baseline;
+  if (!answer.baseline) {
+    answer.status = PartitionStatus::Infeasible;
+    answer.reason = "no partition into " + std::to_string(request.stages) + " stages keeps " +
+                    window_text(graph, request) + " (proven: the graph has one topological order, so every " +
+                    "partition is a contiguous cut of it)";
+    return answer;
+  }
+  const PartitionCosts costs = partition_costs(graph, *answer.baseline);
+  answer.status = PartitionStatus::Optimal;
+  if (request.objective == PartitionObjective::Pippy) {
+    answer.proven_bound = costs.communication_bytes;
+  } else {
+    answer.proven_bound = costs.bottleneck;
+    answer.proven_communication_bound = costs.communication_bytes;
+  }
+  return answer;
+}
+
 struct Search {
   const Graph& graph;  // scaled
   int stages;
@@ -127,7 +168,7 @@ struct Search {
   // returns false when the deadline stopped it. `unit` only scales what is
   // printed back to the graph's own units.
   bool bisect(long long& lower, Partition& incumbent, const std::function<long long(const Partition&)>& value,
-              const std::function<Lit(long long)>& guard_for, const std::vector<Lit>& fixed,
+              const std::function<std::optional<Lit>(long long)>& guard_for, const std::vector<Lit>& fixed,
               const std::string& what, long long unit, bool probe_lower_first) {
     // Probes: the lower bound (when it is often the answer), then just
     // below the incumbent (one UNSAT proves an optimal incumbent), then
@@ -138,8 +179,11 @@ struct Search {
       long long upper = value(incumbent);
       long long bound = probe == 0 ? lower : probe % 2 == 1 ? upper - 1 : lower + (upper - 1 - lower) / 2;
       ++probe;
+      if (deadline.expired()) return false;  // a guard over a large graph takes a while to build
+      std::optional<Lit> guard = guard_for(bound);
+      if (!guard) return false;  // the deadline struck while it was built
       std::vector<Lit> assumptions = fixed;
-      assumptions.push_back(guard_for(bound));
+      assumptions.push_back(*guard);
       Partition found;
       Answer answer = ask(assumptions, found);
       if (answer == Answer::Unknown) return false;
@@ -188,6 +232,31 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     return answer;
   }
 
+  if (one_topological_order(graph)) {
+    answer = chain_answer(graph, request, std::move(answer));
+    answer.solve_seconds = seconds_since(start);
+    return answer;
+  }
+  const double cells = static_cast<double>(graph.nodes.size()) * request.stages;
+  if (cells > kMaxExactCells) {
+    answer.partition = answer.baseline;
+    answer.status = answer.baseline ? PartitionStatus::Feasible : PartitionStatus::Timeout;
+    answer.reason = std::to_string(graph.nodes.size()) + " nodes x " + std::to_string(request.stages) +
+                    " stages is beyond the exact search (at most " + std::to_string(kMaxExactCells) +
+                    "); the partition is the contiguous cut, not proven optimal";
+    if (!answer.baseline) answer.reason += " (and no contiguous cut exists)";
+    answer.solve_seconds = seconds_since(start);
+    return answer;
+  }
+  if (deadline.expired()) {
+    answer.partition = answer.baseline;
+    answer.status = PartitionStatus::Timeout;
+    answer.reason = answer.baseline ? "time limit reached after the contiguous cut; not proven optimal"
+                                    : "time limit reached before any partition was found";
+    answer.solve_seconds = seconds_since(start);
+    return answer;
+  }
+
   // The exact search runs on the scaled graph; partitions are the same.
   Scaled scaled = scale_down(graph);
   const Graph& small = scaled.graph;
@@ -220,7 +289,7 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
   }
 
   bool finished = true;
-  auto communication_guard_for = [&](long long bound) {
+  auto communication_guard_for = [&](long long bound) -> std::optional<Lit> {
     return communication_guard(*backend, small, search.encoding, bound);
   };
   if (pippy) {
@@ -233,17 +302,19 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     for (const GraphNode& node : small.nodes) small_largest = std::max(small_largest, node.compute);
     long long lower = std::max(small_largest, ceil_div(total_compute(small), request.stages));
     finished = search.bisect(lower, incumbent, bottleneck_of,
-                             [&](long long bound) { return bottleneck_guard(*backend, small, search.encoding, bound); },
+                             [&](long long bound) { return bottleneck_guard(*backend, small, search.encoding, bound, deadline); },
                              {}, "bottleneck", scaled.compute_unit, true);
     answer.proven_bound = lower * scaled.compute_unit;
+    std::optional<Lit> optimum;
+    if (finished) optimum = bottleneck_guard(*backend, small, search.encoding, bottleneck_of(incumbent), deadline);
+    finished = finished && optimum;
     if (finished) {
-      Lit optimum = bottleneck_guard(*backend, small, search.encoding, bottleneck_of(incumbent));
       StageWindows windows = stage_windows(small, search.encoding, bottleneck_of(incumbent));
-      auto communication_within = [&](long long bound) {
+      auto communication_within = [&](long long bound) -> std::optional<Lit> {
         return communication_guard(*backend, small, search.encoding, bound, &windows);
       };
       long long communication_lower = 0;
-      finished = search.bisect(communication_lower, incumbent, communication_of, communication_within, {optimum},
+      finished = search.bisect(communication_lower, incumbent, communication_of, communication_within, {*optimum},
                                "communication", scaled.bytes_unit, false);
       answer.proven_communication_bound = communication_lower * scaled.bytes_unit;
     }

@@ -89,11 +89,17 @@ void PbEncoder::add_at_most(const std::vector<WeightedLit>& terms, long long bou
   rest /= divisor;
 
   bool cardinality = std::all_of(kept.begin(), kept.end(), [](const WeightedLit& t) { return t.weight == 1; });
-  if (cardinality && cardinality_ == CardinalityEncoding::Totalizer) {
+  // The totalizer's clauses grow as terms x bound (and its merging as
+  // terms^2), the BDD's recursion is as deep as the sum is long: a sum over
+  // 10^4-10^5 literals (the stage loads of a traced model's operator graph)
+  // goes to the adder, which is linear in terms x bits and has no recursion.
+  const double length = static_cast<double>(kept.size());
+  if (cardinality && cardinality_ == CardinalityEncoding::Totalizer && kept.size() <= kTotalizerTermLimit &&
+      length * std::min<double>(length, static_cast<double>(rest) + 1) <= kTotalizerCellLimit) {
     add_cardinality(kept, rest, guard);
     return;
   }
-  if (add_bdd(kept, rest, guard)) return;
+  if (kept.size() <= kBddTermLimit && add_bdd(kept, rest, guard)) return;
   add_adder(kept, rest, guard);
 }
 

@@ -19,7 +19,9 @@
 //    2012): nodes "the rest of the sum is at most K" are shared for every K
 //    in an interval of equivalent bounds, so equal partial sums merge.
 //  - large weights (bytes, FLOPs from the partitioner): when the BDD would
-//    exceed `kBddNodeLimit` nodes, a binary adder tree with a comparator
+//    exceed `kBddNodeLimit` nodes, or the sum is longer than
+//    `kBddTermLimit` (or a cardinality sum too large for the totalizer), a
+//    binary adder tree with a comparator
 //    against the bound: polynomial in the number of bits, weaker propagation,
 //    always correct.
 // All encodings only propagate upward (inputs force counters), which is what
@@ -44,6 +46,16 @@ enum class CardinalityEncoding { Totalizer, SequentialCounter };
 
 // Above this many BDD nodes, one constraint falls back to the adder.
 constexpr long long kBddNodeLimit = 200000;
+// Sums longer than this skip the BDD for the adder: the BDD's construction
+// recurses once per term (a 37,000-term sum overflowed the stack).
+constexpr size_t kBddTermLimit = 4096;
+// And longer than this the totalizer, whose merging is quadratic in the
+// terms (a sum of 45,000 crossings took minutes).
+constexpr size_t kTotalizerTermLimit = 12288;
+// Cardinality sums whose totalizer would exceed terms x min(terms, bound+1)
+// of this go to the adder (a 10^4-literal sum under a bound of 2,500 took
+// tens of GB).
+constexpr double kTotalizerCellLimit = 2e7;
 
 struct PbStats {
   long long constraints = 0;

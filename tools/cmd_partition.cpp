@@ -17,6 +17,7 @@
 #include "partition/stage_placement.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
+#include "tools/interrupt.hpp"
 #include "verify/partition_check.hpp"
 
 namespace tessel::cli {
@@ -66,6 +67,21 @@ std::string list_text(const std::vector<long long>& values) {
     text += std::to_string(values[i]);
   }
   return text;
+}
+
+// The placement as the file would hold it, refused (exit 2) when the
+// placement readers would refuse the file: a graph whose parameter bytes
+// put a rank's static memory past what a placement holds (2^50) gives a file
+// that `search` cannot read, so none is written.
+nlohmann::json readable_placement(const Placement& placement, const std::string& path, const std::string& advice) {
+  nlohmann::json document = placement_to_json(placement);
+  try {
+    placement_from_json(document, JsonPlace{path, ""});
+  } catch (const InputError& error) {
+    throw InputError("", "--placement-out", "the placement for " + path + " would not be readable: " +
+                                                std::string(error.what()) + " (" + advice + ")");
+  }
+  return document;
 }
 
 int run_check(const std::string& graph_path, const std::string& partition_path, bool json) {
@@ -204,8 +220,16 @@ int run_partition(int argc, char** argv) {
 
     Graph graph = read_graph_file(graph_path);
     PartitionProgress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
-    PartitionAnswer answer = solve_partition(graph, request, method, backend, time_limit > 0 ? Deadline::after_seconds(time_limit) : Deadline::none(),
-                                             progress);
+    // SIGINT/SIGTERM raise the stop flag: the search hands back its best
+    // partition as at the time limit (exit 3), which is then written.
+    const StopFlag* stop = install_interrupt_handlers();
+    PartitionAnswer answer = solve_partition(
+        graph, request, method, backend,
+        time_limit > 0 ? Deadline::after_seconds(time_limit, stop) : Deadline::none(stop), progress);
+    if (stop->load() && answer.status == PartitionStatus::Timeout) {
+      answer.reason = "interrupted; the partition is the best found, not proven optimal";
+      std::cerr << "tessel partition: interrupted: writing the best partition found\n";
+    }
 
     nlohmann::json result = {{"status", status_name(answer.status)},
                              {"stages", request.stages},
@@ -251,18 +275,28 @@ int run_partition(int argc, char** argv) {
       verify::PartitionReport check = verify::check_partition(graph_to_json(graph), document);
       if (!check.valid) throw std::logic_error("the partition failed the independent check: " + check.problems.front());
       result["checked"] = true;
+      std::optional<PipelinePlacement> piped;
+      std::optional<StagePlacement> staged_chain;
+      nlohmann::json placement_document;
+      if (values.count("placement-out")) {
+        const std::string path = values["placement-out"].as<std::string>();
+        if (pipeline) piped = pipeline_placement(graph, *answer.partition, *pipeline);
+        else staged_chain = stage_placement(graph, *answer.partition, placement_options);
+        placement_document = piped ? readable_placement(piped->placement, path, "more --devices hold fewer bytes each")
+                                   : readable_placement(staged_chain->placement, path, "a larger --memory-unit");
+      }
       if (values.count("output")) write_json_file(values["output"].as<std::string>(), document);
       if (values.count("placement-out")) {
         if (pipeline) {
-          PipelinePlacement staged = pipeline_placement(graph, *answer.partition, *pipeline);
-          write_json_file(values["placement-out"].as<std::string>(), placement_to_json(staged.placement));
+          const PipelinePlacement& staged = *piped;
+          write_json_file(values["placement-out"].as<std::string>(), placement_document);
           result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", 1},
                                  {"memory_granule", staged.memory_granule}, {"mapping", mapping_name(pipeline->mapping)},
                                  {"static_bytes", staged.static_bytes}, {"blocks", staged.placement.blocks.size()}};
           if (!staged.weight_cost.empty()) result["placement"]["weight_cost"] = staged.weight_cost;
         } else {
-          StagePlacement staged = stage_placement(graph, *answer.partition, placement_options);
-          write_json_file(values["placement-out"].as<std::string>(), placement_to_json(staged.placement));
+          const StagePlacement& staged = *staged_chain;
+          write_json_file(values["placement-out"].as<std::string>(), placement_document);
           result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", staged.memory_unit},
                                  {"blocks", staged.placement.blocks.size()}};
         }

@@ -227,26 +227,61 @@ TEST_CASE("a saved 4-device kshape inference schedule matches the case by gid", 
   CHECK(makespan(unrolled) == makespan(schedule) + 2 * 7);
 }
 
-TEST_CASE("a Python Tessel schedule of nnshape on 5 devices imports (odd D: first half D//2)", "[tessel-json]") {
-  // Two micro-batches one after the other, each block at its one-micro-batch
-  // ASAP step: the shape of what SchedPlan.save() writes for a 5-device
-  // nnshape (first half 2 devices, as the Python Tessel splits it), gids in
-  // the placement's order.
-  Placement placement = make_case("nnshape", 5, false);
-  std::vector<Time> start = earliest_starts(placement);
-  Time length = critical_path(placement);
-  nlohmann::json blocks = nlohmann::json::array();
-  for (int micro = 0; micro < 2; ++micro)
-    for (size_t gid = 0; gid < placement.blocks.size(); ++gid) {
-      const Block& block = placement.blocks[gid];
-      blocks.push_back({{"mid", micro}, {"span", block.span}, {"memory", block.memory},
-                        {"btype", block.kind == BlockKind::Forward ? "forward" : "backward"}, {"gid", gid},
-                        {"step", start[gid] + micro * length}, {"device", block.devices}});
-    }
-  nlohmann::json saved = {{"ndevs", 5}, {"blocks", blocks}, {"repetend", {0, length}}};
-  Schedule schedule = import_tessel_json(saved, placement, "saved5.json", {2});
-  CHECK(schedule.nmicros == 2);
-  CHECK(schedule.instances.size() == 2 * 14);
-  CHECK(makespan(schedule) == 2 * length);
-  require_valid(schedule);
+namespace {
+
+// One block of the Python Tessel's nnshape premise as its file lists it.
+struct PythonBlock {
+  std::vector<int> devices;
+  int span, memory;
+  std::string btype;
+};
+
+// The Python Tessel's nnshape premise in its chain (gid) order, built the
+// way it builds it, independently of cases/: a forward per device, a
+// backward per device from the last device down; the second all-device
+// block inserted at index D//2 of both lists; the first all-device forward
+// in front and the first all-device backward at the end. On an odd D its
+// backward is no mirror of its forward (5 devices: b4 b3 ALL b2 b1 b0).
+std::vector<PythonBlock> python_nnshape(int d) {
+  std::vector<int> all(d);
+  for (int i = 0; i < d; ++i) all[i] = i;
+  std::vector<PythonBlock> forward, backward;
+  for (int i = 0; i < d; ++i) forward.push_back({{i}, 1, 1, "forward"});
+  for (int i = 0; i < d; ++i) backward.push_back({{d - 1 - i}, 3, -1, "backward"});
+  forward.insert(forward.begin() + d / 2, {all, 1, 0, "forward"});
+  backward.insert(backward.begin() + d / 2, {all, 1, 0, "backward"});
+  forward.insert(forward.begin(), {all, 1, 0, "forward"});
+  backward.push_back({all, 1, 0, "backward"});
+  forward.insert(forward.end(), backward.begin(), backward.end());
+  return forward;
+}
+
+}  // namespace
+
+TEST_CASE("Python Tessel nnshape schedules import on odd and even device counts", "[tessel-json]") {
+  // Two micro-batches one after the other, each block right after its
+  // chain predecessor: the shape of what SchedPlan.save() writes. Before
+  // the built-in nnshape put bs2 where the forward's mirror has it, block
+  // 9 of the 5-device file (all devices) met b2 (device 2) and was refused.
+  for (int d : {3, 4, 5, 7, 8}) {
+    INFO("nnshape on " << d << " devices");
+    const std::vector<PythonBlock> chain = python_nnshape(d);
+    nlohmann::json blocks = nlohmann::json::array();
+    int step = 0;
+    for (int micro = 0; micro < 2; ++micro)
+      for (size_t gid = 0; gid < chain.size(); ++gid) {
+        const PythonBlock& block = chain[gid];
+        blocks.push_back({{"mid", micro}, {"span", block.span}, {"memory", block.memory}, {"btype", block.btype},
+                          {"gid", gid}, {"step", step}, {"device", block.devices}});
+        step += block.span;
+      }
+    nlohmann::json saved = {{"ndevs", d}, {"blocks", blocks}, {"repetend", {0, step / 2}}};
+    Schedule schedule = import_tessel_json(saved, make_case("nnshape", d, false), "saved.json", {2});
+    CHECK(schedule.nmicros == 2);
+    CHECK(schedule.instances.size() == 2 * chain.size());
+    CHECK(makespan(schedule) == step);
+    require_valid(schedule);
+    Schedule unrolled = unroll(schedule, 6);
+    require_valid(unrolled);
+  }
 }

@@ -10,6 +10,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -26,11 +27,26 @@ SETUP_COMMANDS = [
 ]
 
 
+def source_files():
+    """The project's files: git's list in a checkout with git at hand, else
+    every file under ROOT but hidden folders, build trees (a folder holding
+    CMakeCache.txt) and Python caches, as in a copy of the tree without .git
+    on a machine without git (the fresh-machine check, docs/fresh_machine.md)."""
+    git = shutil.which("git")
+    if git and (ROOT / ".git").exists():
+        listed = subprocess.run([git, "-C", str(ROOT), "ls-files"], capture_output=True, text=True)
+        if listed.returncode == 0:
+            return listed.stdout.splitlines()
+    names = []
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".") and name != "__pycache__"
+                         and not (pathlib.Path(folder) / name / "CMakeCache.txt").exists()]
+        names += [os.path.relpath(os.path.join(folder, name), ROOT) for name in files]
+    return sorted(names)
+
+
 def tracked_text_files():
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True)
-    if listed.returncode != 0:
-        pytest.skip("not a git checkout: " + listed.stderr.strip())
-    for name in listed.stdout.splitlines():
+    for name in source_files():
         path = ROOT / name
         try:
             yield name, path.read_text(encoding="utf-8")

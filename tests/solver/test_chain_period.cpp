@@ -69,6 +69,7 @@ Placement random_chain(std::mt19937& random, int ndevs, int all_device_pairs, bo
 TEST_CASE("The program takes one-chain placements whose devices each sit at one level", "[chain]") {
   for (const char* name : {"vshape", "mshape", "nnshape"})
     for (int ndevs : {4, 7, 16}) {
+      if (std::string(name) == "nnshape" && ndevs % 2 == 1) continue;  // below
       INFO(name << " on " << ndevs << " devices");
       const Placement placement = make_case(name, ndevs, false);
       const std::optional<MirroredChain> chain = mirrored_chain(placement, std::vector<long long>(ndevs, 2));
@@ -80,6 +81,10 @@ TEST_CASE("The program takes one-chain placements whose devices each sit at one 
   // Two chains (xshape), a branching graph (kshape), a device at two levels
   // (interleaved stages), a limit below zero: the modulo encoding's.
   CHECK_FALSE(mirrored_chain(make_case("xshape", 4, false), {}));
+  // nnshape on an odd D, in the Python Tessel's order: device 2 of 5 has f2
+  // at level 4 (with bs2) and b2 at level 3 (with fs2).
+  CHECK_FALSE(mirrored_chain(make_case("nnshape", 5, false), {}));
+  CHECK_FALSE(mirrored_chain(make_case("nnshape", 7, false), {}));
   CHECK_FALSE(mirrored_chain(make_case("kshape", 4, false), {}));
   Placement interleaved;
   interleaved.ndevs = 2;
@@ -100,7 +105,7 @@ TEST_CASE("The program decides the paper's chains as the modulo encoding does", 
       }
   // Without a memory limit only the bound on micro-batches in flight binds.
   cross_check(make_case("mshape", 5, false), {}, 3);
-  cross_check(make_case("nnshape", 5, false), {});
+  cross_check(make_case("nnshape", 6, false), {});
 }
 
 TEST_CASE("The program decides random mirrored chains as the modulo encoding does", "[chain]") {
