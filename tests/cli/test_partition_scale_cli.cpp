@@ -131,6 +131,6 @@ TEST_CASE("partition --placement-out refuses a placement its reader would refuse
   auto spread = testing::run_tessel("partition " + graph + " --devices 4 --placement-out " + dir.file("pl4.json"));
   INFO(spread.err);
   CHECK(spread.exit_code == 0);
-  CHECK(testing::run_tessel("search --placement " + dir.file("pl4.json") + " --memory 2000TiB --quiet --time-limit 5")
+  CHECK(testing::run_tessel("search --placement " + dir.file("pl4.json") + " --memory 1000TiB --quiet --time-limit 5")
             .exit_code != 2);
 }
