@@ -29,6 +29,10 @@ py::object number_of(long long ticks, int decimals);
 // a limit has more decimals.
 std::vector<Memory> memory_limits_of(Placement& placement, py::handle memory);
 
+// The file reader's rules applied to a placement made in memory (InputError
+// naming the field); every function that takes a placement calls it first.
+Placement checked(const Placement& placement);
+
 void bind_errors(py::module_& module);
 void bind_model(py::module_& module);
 void bind_search(py::module_& module);

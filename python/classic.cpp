@@ -5,6 +5,7 @@
 
 #include "classic/order_execution.hpp"
 #include "classic/order_import.hpp"
+#include "classic/scheme_limits.hpp"
 #include "classic/schemes.hpp"
 #include "classic/stage_costs.hpp"
 #include "model/formats/megatron_order.hpp"
@@ -48,6 +49,7 @@ Schedule generate(const std::string& scheme, int stages, int nmicros, int chunks
   request.flavour = flavour == "pytorch" ? classic::Flavour::pytorch : classic::Flavour::megatron;
   request.group = group;
   request.max_pending = max_pending;
+  classic::check_scheme_sizes(request, {chunks != 0, group != 0, max_pending != 0}, "");
   if (pytorch_words(scheme)) {
     request.split = true;
     request.costs = classic::pytorch_costs(cost_values(span, classic::pytorch_letters(), "span"),
@@ -89,7 +91,7 @@ Schedule import_schedule(const std::string& format, const std::string& path, con
   }
   if (format == "tessel-json") {
     if (!placement) throw InputError("", "placement", "tessel-json needs the placement (its file has no dependencies)");
-    return import_tessel_json(read_json_file(path), *placement, path, {});
+    return import_tessel_json(read_json_file(path), checked(*placement), path, {});
   }
   throw InputError("", "format", "unknown format '" + format + "' (pytorch-csv, megatron-order, tessel-json)");
 }

@@ -1,7 +1,10 @@
 // tessel.Placement and tessel.Schedule: the model's two value types, with
 // the file formats, unroll, the exports and the verifier. A placement built
-// block by block is checked as a whole (the file reader's rules: known
-// kinds, devices in range, no cycle) whenever it is used or saved.
+// block by block is checked as it grows (devices in range, no edge to
+// itself, no cycle) and as a whole (the file reader's rules) whenever it is
+// used or saved.
+
+#include <algorithm>
 
 #include <pybind11/stl.h>
 
@@ -25,9 +28,26 @@
 namespace tessel::python {
 namespace {
 
-// The reader's rules applied to a placement made in memory.
-Placement checked(const Placement& placement) {
-  return placement_from_json(placement_to_json(placement), JsonPlace{"", "placement"});
+// The block's devices by the file reader's rules: at least one, each in
+// [0, ndevs), none twice (a device out of range once corrupted the heap in
+// the search).
+void check_devices(const Placement& placement, const std::vector<int>& devices, const std::string& at) {
+  if (devices.empty()) throw InputError("", at + ".devices", "a block needs at least one device");
+  for (size_t i = 0; i < devices.size(); ++i)
+    if (devices[i] < 0 || devices[i] >= placement.ndevs)
+      throw InputError("", at + ".devices[" + std::to_string(i) + "]",
+                       "device " + std::to_string(devices[i]) + " is outside [0, " + std::to_string(placement.ndevs) + ")");
+  std::vector<int> sorted = devices;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw InputError("", at + ".devices", "a device is listed twice");
+}
+
+// "a -> b -> a" for the message of an edge that closes a cycle.
+std::string cycle_text(const Placement& placement, const std::vector<int>& cycle) {
+  std::string text;
+  for (int block : cycle) text += placement.blocks[block].id + " -> ";
+  return text + placement.blocks[cycle.front()].id;
 }
 
 void write_text_file(const std::string& path, const std::string& text) { write_output_file(path, text); }
@@ -51,6 +71,7 @@ void add_block(Placement& placement, const std::string& id, const std::string& k
     throw InputError("", at + ".kind", "'" + kind + "' is not a kind" +
                                            (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)"));
   }
+  check_devices(placement, devices, at);
   const Decimal span_value = decimal_of(span, at + ".span");
   const Decimal memory_value = decimal_of(memory, at + ".memory");
   if (span_value.digits <= 0) throw InputError("", at + ".span", "span must be > 0");
@@ -73,11 +94,17 @@ void add_edge(Placement& placement, const std::string& from, const std::string& 
   const int a = find_block(placement, from), b = find_block(placement, to);
   if (a < 0) throw InputError("", at, "unknown block '" + from + "'");
   if (b < 0) throw InputError("", at, "unknown block '" + to + "'");
+  if (a == b) throw InputError("", at, "block '" + from + "' depends on itself");
   const Decimal value = decimal_of(delay, at + ".delay");
   if (value.digits < 0) throw InputError("", at + ".delay", "a delay must be >= 0");
   if (!rescale_time(placement, std::max(placement.time_decimals, value.decimals)))
     throw InputError("", at, "too many decimals for the magnitudes of this placement");
   placement.edges.push_back({a, b, decimal_ticks(value, placement.time_decimals, JsonPlace{"", at + ".delay"})});
+  if (std::optional<std::vector<int>> cycle = find_cycle(placement)) {
+    const std::string text = cycle_text(placement, *cycle);
+    placement.edges.pop_back();
+    throw InputError("", at, "dependency cycle: " + text);
+  }
 }
 
 py::list blocks_of(const Placement& placement) {
@@ -223,6 +250,10 @@ void bind_graph(py::module_& module) {
 }
 
 }  // namespace
+
+Placement checked(const Placement& placement) {
+  return placement_from_json(placement_to_json(placement), JsonPlace{"", "placement"});
+}
 
 void bind_model(py::module_& module) {
   bind_placement(module);

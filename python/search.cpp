@@ -131,6 +131,7 @@ Result search(Placement placement, py::handle memory, const std::string& strateg
               int total_micros, std::optional<double> time_limit, std::optional<int> threads,
               std::optional<int> nmicros, int micros_per_window, const std::map<std::string, double>& tune,
               py::object on_improved) {
+  placement = checked(placement);
   SearchRequest request;
   request.memory_limit = memory_limits_of(placement, memory);
   request.placement = placement;

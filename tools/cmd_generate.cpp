@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "classic/order_execution.hpp"
+#include "classic/scheme_limits.hpp"
 #include "classic/schemes.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
@@ -124,19 +125,9 @@ int run_generate(int argc, char** argv) {
     }
     if (values.count("group")) request.group = values["group"].as<int>();
     if (values.count("max-pending")) request.max_pending = values["max-pending"].as<long long>();
-    if (request.ranks < 1 || request.ranks > 4096) throw InputError("", "--stages", "must be in [1, 4096]");
-    if (request.nmicros < 1 || request.nmicros > 100000) throw InputError("", "--nmicros", "must be in [1, 100000]");
-    if (values.count("chunks") && (request.chunks < 1 || request.chunks > 64))
-      throw InputError("", "--chunks", "must be in [1, 64]");
-    if (values.count("group") && (request.group < 1 || request.group > 100000))
-      throw InputError("", "--group", "must be in [1, 100000]");
-    if (values.count("max-pending") && (request.max_pending < 1 || request.max_pending > 1000000))
-      throw InputError("", "--max-pending", "must be in [1, 1e6]");
+    classic::check_scheme_sizes(request, {values.count("chunks") > 0, values.count("group") > 0,
+                                          values.count("max-pending") > 0}, "--");
     check_scheme_options(values, request);
-    int chunks = request.chunks > 0 ? request.chunks : classic::default_chunks(request.scheme);
-    long long stages_total = static_cast<long long>(request.ranks) * chunks;
-    if (stages_total * request.nmicros * 3 > 3000000)
-      throw InputError("", "--nmicros", "stages x micro-batches is too large (at most 1e6 stage runs)");
     request.costs = costs_for(values, request.scheme, request.split);
 
     Schedule schedule;
