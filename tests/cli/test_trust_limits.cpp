@@ -188,12 +188,13 @@ TEST_CASE("the shift search's encoding stops at the deadline", "[cli][repro][tim
   // r2-15: 7 blocks with 2^40-byte memory and delays; the encoding was built
   // on for 13-19 s of a 5 s limit. The campaign wrote the limits as
   // 3298534883327.999999999: 22 digits, more than an amount holds exactly
-  // (exit 2 since the decimals are read from their text), so .5 stands in.
+  // (exit 2 since the decimals are read from their text); the whole numbers a
+  // double made of them, which the search took then, stand in.
   TempDir dir;
   double seconds = 0;
   const CommandResult result =
       timed("search --placement " + data("shift_encoding_deadline.placement.json") +
-                " --memory 3298534883327.5,0,1099511627775.5 --time-limit 3 --quiet -o " +
+                " --memory 3298534883328,0,1099511627776 --time-limit 3 --quiet -o " +
                 dir.file("s.json"),
             seconds);
   INFO(result.err.substr(0, 600));
