@@ -15,8 +15,6 @@ a shape) are the same for every micro-batch of a size: each rank computes
 them in a probe run, and they are never sent.
 """
 
-import operator
-
 from . import _fx
 
 
@@ -29,27 +27,9 @@ class StageModule:
 
 
 def _assign_ids(graph_module):
-    """{fx node: graph node id or None}: tessel_fx's own assignment when it
-    offers one (graph_node_ids), else the same rule written out here."""
-    if hasattr(_fx, "graph_node_ids"):
-        return _fx.graph_node_ids(graph_module)
-    ids, taken = {}, set()
-    for node in graph_module.graph.nodes:
-        if node.op in ("placeholder", "output", "get_attr"):
-            ids[node] = None
-            continue
-        if node.op == "call_function" and node.target is operator.getitem:
-            source = node.args[0]
-            if isinstance(source.meta.get("tensor_meta"), (tuple, list)) and ids.get(source) is not None:
-                ids[node] = ids[source]
-                continue
-        preferred = str(node.target) if node.op == "call_module" else node.name
-        candidate = preferred if preferred not in taken else node.name
-        while candidate in taken:
-            candidate += "_"
-        taken.add(candidate)
-        ids[node] = candidate
-    return ids
+    """{fx node: graph node id or None}: tessel_fx's own assignment, the one
+    the exporter used to name the graph's nodes."""
+    return _fx.graph_node_ids(graph_module)
 
 
 def stage_of_nodes(graph_module, stages):
