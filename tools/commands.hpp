@@ -15,5 +15,6 @@ int run_export(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_partition(int argc, char** argv);
 int run_plan(int argc, char** argv);
+int run_check_certificate(int argc, char** argv);
 
 }  // namespace tessel::cli
