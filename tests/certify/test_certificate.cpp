@@ -44,7 +44,7 @@ nlohmann::json first_refutation(const std::string& directory) {
 TEST_CASE("certificate: written by search, checked, and every tampering caught", "[certify][cli]") {
   TempDir dir;
   const std::string certificate = dir.file("cert");
-  const nlohmann::json report = search_certified("vshape", 4, 2, certificate);
+  const nlohmann::json report = search_certified("mshape", 4, 2, certificate);
   REQUIRE(report.contains("certificate"));
   const nlohmann::json& summary = report["certificate"];
   CHECK(summary["certified"] == summary["claims"].size());
