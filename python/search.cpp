@@ -10,6 +10,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include "certificate/search_claims.hpp"
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "python/bindings.hpp"
@@ -38,6 +39,7 @@ struct Result {
   std::optional<Schedule> schedule;  // the best at total_micros (what -o writes)
   std::optional<Schedule> repetend;  // the unrollable repetend, when there is one
   double seconds = 0;
+  py::object certificate = py::none();  // with certify=DIR: what certificate_summary says
 };
 
 // Offers each better schedule to a Python callback (under the GIL).
@@ -130,7 +132,7 @@ Result result_of(const SearchReport& report, const Placement& placement) {
 Result search(Placement placement, py::handle memory, const std::string& strategy, const std::string& backend,
               int total_micros, std::optional<double> time_limit, std::optional<int> threads,
               std::optional<int> nmicros, int micros_per_window, const std::map<std::string, double>& tune,
-              py::object on_improved) {
+              py::object on_improved, std::optional<std::string> certify) {
   placement = checked(placement);
   SearchRequest request;
   request.memory_limit = memory_limits_of(placement, memory);
@@ -149,7 +151,13 @@ Result search(Placement placement, py::handle memory, const std::string& strateg
   request.threads = threads.value_or(0);
   for (const auto& [name, value] : tune) apply_tuning(request.tuning, name + "=" + std::to_string(value));
   CallbackProgress progress(on_improved);
-  return result_of(solve_interruptibly(request, progress), request.placement);
+  const SearchReport report = solve_interruptibly(request, progress);
+  Result result = result_of(report, request.placement);
+  if (certify) {
+    const certify::Manifest manifest = certify_search(request, report, *certify, 600, nullptr);
+    result.certificate = py::module_::import("json").attr("loads")(certificate_summary(manifest, *certify).dump());
+  }
+  return result;
 }
 
 py::list violations_of(const verify::Report& report) {
@@ -186,6 +194,7 @@ void bind_search(py::module_& module) {
       .def_readonly("schedule", &Result::schedule)
       .def_readonly("repetend", &Result::repetend)
       .def_readonly("seconds", &Result::seconds)
+      .def_readonly("certificate", &Result::certificate)
       .def("__repr__", [](const Result& r) {
         return "<tessel.Result " + r.status + ": period " + py::str(r.period).cast<std::string>() + ", makespan " +
                py::str(r.makespan).cast<std::string>() + " (" + r.shape + ")>";
@@ -193,7 +202,7 @@ void bind_search(py::module_& module) {
   module.def("search", &search, py::arg("placement"), py::arg("memory"), py::arg("strategy") = "repetend",
              py::arg("backend") = "cadical", py::arg("total_micros") = 128, py::arg("time_limit") = std::nullopt,
              py::arg("threads") = std::nullopt, py::arg("nmicros") = std::nullopt, py::arg("micros_per_window") = 0,
-             py::arg("tune") = std::map<std::string, double>{}, py::arg("on_improved") = py::none(),
+             py::arg("tune") = std::map<std::string, double>{}, py::arg("on_improved") = py::none(), py::arg("certify") = std::nullopt,
              "Find a schedule (the same search as `tessel search`); see docs/python.md.");
 
   py::class_<verify::Report>(module, "Report", "The verifier's verdict.")

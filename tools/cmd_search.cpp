@@ -7,6 +7,7 @@
 #include <new>
 #include <thread>
 
+#include "certificate/search_claims.hpp"
 #include "model/input_error.hpp"
 #include "model/output_file.hpp"
 #include "model/quantity.hpp"
@@ -27,7 +28,7 @@ const char* kUsage =
     "              [--strategy repetend|full|fast] [--backend cadical|z3] [--nmicros K]\n"
     "              [--micros-per-window k] [--total-micros N] [--time-limit SECONDS]\n"
     "              [--threads T] [--tune NAME=VALUE ...] [-o FILE] [--repetend-output FILE]\n"
-    "              [--resolution R]\n"
+    "              [--resolution R] [--certify DIR [--certify-seconds S]]\n"
     "              [--json] [--quiet]\n\n"
     "Two questions, one answer each:\n"
     "  the period     the repetend (a window that repeats, every block k times) with the\n"
@@ -50,6 +51,8 @@ const char* kUsage =
     "The text answer opens with the timeline's first steps (warmup, repetend, at most 120\n"
     "columns); 'tessel show FILE' on the file -o wrote shows all of it.\n"
     "Budgets between the phases are tuning knobs: --tune help lists them.\n"
+    "--certify DIR writes a certificate of the proven claims (each refuted period of the chosen\n"
+    "window, the least latency) that 'tessel check-certificate DIR' checks without the solver.\n"
     "Exit 0 found, 1 no schedule exists (proven), 2 bad input, 3 time limit or interrupt (the\n"
     "best schedule so far is written with -o), 4 internal error.";
 
@@ -98,6 +101,18 @@ SearchRequest request_from(const po::variables_map& values) {
 // write_schedule_file replaces a file atomically (model/output_file.hpp), so
 // a reader (or an interrupt) never sees half a file.
 void write_atomically(const std::string& path, const Schedule& schedule) { write_schedule_file(path, schedule); }
+
+// The certificate's lines of the text report: how many claims are
+// certified, and each that is not, with why.
+std::string certificate_text(const nlohmann::json& certificate) {
+  std::string text = "certificate: " + std::to_string(certificate["certified"].get<int>()) + " of " +
+                     std::to_string(certificate["claims"].size()) + " claims certified in " +
+                     certificate["directory"].get<std::string>() + " (tessel check-certificate checks them)\n";
+  for (const nlohmann::json& claim : certificate["claims"])
+    if (!claim["certified"].get<bool>())
+      text += "  not certified: " + claim["claim"].get<std::string>() + ": " + claim["reason"].get<std::string>() + "\n";
+  return text;
+}
 
 int exit_code(const SearchReport& report) {
   switch (report.outcome) {
@@ -167,8 +182,22 @@ int run(const po::variables_map& values) {
     written.search = provenance(request, report);
     write_atomically(values["repetend-output"].as<std::string>(), written);
   }
-  if (json) std::cout << report_json(request, report).dump(2) << "\n";
-  else std::cout << report_text(request, report);
+  std::optional<nlohmann::json> certificate;
+  if (values.count("certify")) {
+    const std::string directory = values["certify"].as<std::string>();
+    const bool quiet = values["quiet"].as<bool>();
+    const certify::Manifest manifest = certify_search(request, report, directory, values["certify-seconds"].as<double>(),
+                                                      [&](const std::string& line) { if (!quiet) std::cerr << line << "\n"; });
+    certificate = certificate_summary(manifest, directory);
+  }
+  if (json) {
+    nlohmann::json document = report_json(request, report);
+    if (certificate) document["certificate"] = *certificate;
+    std::cout << document.dump(2) << "\n";
+  } else {
+    std::cout << report_text(request, report);
+    if (certificate) std::cout << certificate_text(*certificate);
+  }
   switch (report.outcome) {
     case Outcome::Infeasible: std::cerr << "tessel search: no schedule: " << report.message << "\n"; break;
     case Outcome::Timeout:
@@ -204,6 +233,10 @@ int run_search(int argc, char** argv) {
       ("resolution", po::value<std::string>(),
        "search on times rounded up to multiples of R (in the placement's unit, e.g. 0.01); the schedule is "
        "valid for the real times, and how far the real optimum may lie below it is printed")
+      ("certify", po::value<std::string>(),
+       "write a certificate of the proven claims into DIR (CNF + DRAT proof per claim, manifest.json); "
+       "'tessel check-certificate DIR' checks it")
+      ("certify-seconds", po::value<double>()->default_value(600), "--certify: seconds per claim's solve (0: none)")
       ("json", po::bool_switch(), "print one JSON object instead of text")
       ("quiet", po::bool_switch(), "no progress on stderr");
   po::positional_options_description positional;

@@ -17,5 +17,6 @@ int run_partition(int argc, char** argv);
 int run_plan(int argc, char** argv);
 int run_run(int argc, char** argv);
 int run_verify_trace(int argc, char** argv);  // `verify --trace`
+int run_check_certificate(int argc, char** argv);
 
 }  // namespace tessel::cli

@@ -27,6 +27,7 @@ const std::vector<tessel::cli::Command>& commands() {
       {"partition", "cut an operator graph into pipeline stages, proven optimal", run_partition},
       {"plan", "from an operator graph to a verified schedule PyTorch runs (CSV, SVG, report)", run_plan},
       {"run", "run a plan on CPU processes (torch) and compare with the unpipelined model", run_run},
+      {"check-certificate", "check the DRAT certificate of a search's proven claims (search --certify)", run_check_certificate},
   };
   return list;
 }
@@ -35,7 +36,7 @@ void print_overview() {
   std::cout << "tessel " TESSEL_VERSION ": find, prove and check pipeline schedules\n\n"
                "usage: tessel COMMAND [OPTIONS]   (tessel COMMAND --help for each; tessel --version)\n\ncommands:\n";
   for (const auto& command : commands())
-    std::cout << "  " << command.name << std::string(12 - command.name.size(), ' ') << command.summary << "\n";
+    std::cout << "  " << command.name << std::string(command.name.size() < 12 ? 12 - command.name.size() : 1, ' ') << command.summary << "\n";
   std::cout << "\nexit codes: 0 success, 1 no schedule exists / schedule invalid, 2 bad input,\n"
                "            3 gave up (time limit or solver unknown), 4 internal error\n";
 }

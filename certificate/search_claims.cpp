@@ -1,0 +1,84 @@
+// The claims of a search report, certified (see the header).
+#include "certificate/search_claims.hpp"
+
+#include "model/input_error.hpp"
+#include "model/placement_json.hpp"
+
+namespace tessel {
+namespace {
+
+certify::PlannedClaim refutation(certify::ClaimKind kind, long long period, int k, int max_in_flight) {
+  certify::PlannedClaim planned;
+  planned.kind = kind;
+  planned.claim.period = period, planned.claim.k = k, planned.claim.max_in_flight = max_in_flight;
+  return planned;
+}
+
+// "Proven optimal" at N rests on bounds and (strategy full) on a
+// solver's refutations of makespans; the verifier's encoder states period
+// claims only, so they are listed as not certified.
+void add_makespan_claim(const SearchReport& report, std::vector<certify::PlannedClaim>& claims) {
+  if (!report.makespan || !report.makespan->proven_optimal) return;
+  certify::PlannedClaim planned;
+  planned.kind = certify::ClaimKind::Makespan;
+  planned.below = report.makespan->proven_lower_bound;
+  planned.claim.k = report.makespan->total_micros;
+  planned.not_encodable = "a bound on the makespan at N is not a period claim: the verifier's encoder states period "
+                          "and latency claims only";
+  claims.push_back(planned);
+}
+
+}  // namespace
+
+std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const SearchReport& report) {
+  std::vector<certify::PlannedClaim> claims;
+  if (report.period && report.strategy == Strategy::Repetend) {
+    const PeriodReport& period = *report.period;
+    const int k = period.micros_per_window;
+    const int max_in_flight = request.nmicros.value_or(std::max<int>(1, request.placement.blocks.size()));
+    certify::PlannedClaim load;
+    load.kind = certify::ClaimKind::Load;
+    load.claim.k = k, load.below = period.lower_bound;
+    claims.push_back(load);
+    for (Time p = period.lower_bound; p < period.proven_lower_bound; ++p)
+      claims.push_back(refutation(certify::ClaimKind::Period, p, k, max_in_flight));
+    if (report.outcome == Outcome::Found && period.latency_minimal && period.latency > 0) {
+      certify::PlannedClaim latency = refutation(certify::ClaimKind::Latency, period.period, k, max_in_flight);
+      latency.claim.latency_at_most = period.latency - 1;
+      claims.push_back(latency);
+    }
+  }
+  add_makespan_claim(report, claims);
+  if (request.resolution > 0)
+    for (certify::PlannedClaim& planned : claims)
+      planned.not_encodable = "the search ran on times rounded to the resolution, not on the placement's";
+  return claims;
+}
+
+certify::Manifest certify_search(const SearchRequest& request, const SearchReport& report,
+                                 const std::string& directory, double seconds_per_claim,
+                                 const std::function<void(const std::string&)>& progress) {
+  std::vector<long long> limit(request.memory_limit.begin(), request.memory_limit.end());
+  try {
+    return certify::write_certificate(directory, placement_to_json(request.placement), limit,
+                                      claims_of(request, report), seconds_per_claim, progress);
+  } catch (const certify::MalformedError& error) {
+    throw InputError(directory, "--certify", error.what());
+  }
+}
+
+nlohmann::json certificate_summary(const certify::Manifest& manifest, const std::string& directory) {
+  nlohmann::json claims = nlohmann::json::array();
+  int certified = 0;
+  for (const certify::ManifestClaim& claim : manifest.claims) {
+    nlohmann::json item = {{"claim", certify::claim_words(claim)}, {"certified", claim.certified}};
+    if (!claim.certified) item["reason"] = claim.reason;
+    if (claim.kind == certify::ClaimKind::Period || claim.kind == certify::ClaimKind::Latency)
+      item["solve_seconds"] = claim.solve_seconds;
+    certified += claim.certified;
+    claims.push_back(item);
+  }
+  return {{"directory", directory}, {"certified", certified}, {"claims", claims}};
+}
+
+}  // namespace tessel

@@ -1,0 +1,38 @@
+// The verifier's encoder: the claim "no repetend of period P ..." written as
+// CNF straight from the problem definition (docs/algorithms.md, "The
+// repetend as a modulo schedule" and "Certificates"), with none of the
+// solver's encodings, implied constraints or symmetry rules. The CNF is
+// satisfiable exactly when a repetend of the claim's shape exists, so a
+// checked refutation of it proves the claim. Plain and deliberately naive:
+// a start variable per block and step, a phase per block, occupation of the
+// circle, and the steady-state memory as a sequential weighted counter.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "certify/problem.hpp"
+
+namespace tessel::certify {
+
+struct Cnf {
+  int variables = 0;
+  std::vector<std::vector<int>> clauses;
+};
+
+// The CNF of `claim` on `placement` under `memory_limit` (one per device,
+// static memory included; empty: no limit). Throws MalformedError when the
+// claim cannot be stated (k < 1, K < 1, period < 1, memory that does not
+// balance over one micro-batch).
+Cnf encode_claim(const Placement& placement, const std::vector<long long>& memory_limit, const Claim& claim);
+
+// The literal "block b of the window starts at step t" of encode_claim's CNF
+// (0 when t is outside b's range), so a found repetend can be checked
+// against the CNF (tests; the agreement of the two encoders).
+int start_literal(const Placement& placement, const Claim& claim, int block, long long t);
+
+// DIMACS text ("p cnf V C" and one clause a line).
+std::string dimacs_text(const Cnf& cnf);
+
+}  // namespace tessel::certify

@@ -1,0 +1,134 @@
+// Refuting each claim's CNF with CaDiCaL and a DRAT proof (see the header).
+#include "certify/prove/prove.hpp"
+
+#include <cadical.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "certify/encoder.hpp"
+#include "certify/sha256.hpp"
+
+namespace tessel::certify {
+namespace {
+
+// Stops CaDiCaL at a wall-clock deadline.
+struct Deadline : CaDiCaL::Terminator {
+  std::chrono::steady_clock::time_point end;
+  bool limited = false;
+  bool terminate() override { return limited && std::chrono::steady_clock::now() >= end; }
+};
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw MalformedError(path + ": cannot be written");
+}
+
+// 20 unsatisfiable (proof written), 10 satisfiable, 0 undecided.
+int refute(const Cnf& cnf, const std::string& proof_path, double seconds) {
+  CaDiCaL::Solver solver;
+  solver.set("quiet", 1);   // stdout carries the report
+  solver.set("binary", 0);  // text DRAT: a reviewer can read and edit it
+  if (!solver.trace_proof(proof_path.c_str())) throw MalformedError(proof_path + ": cannot be written");
+  for (const std::vector<int>& clause : cnf.clauses) {
+    for (int literal : clause) solver.add(literal);
+    solver.add(0);
+  }
+  Deadline deadline;
+  deadline.limited = seconds > 0;
+  deadline.end = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
+  solver.connect_terminator(&deadline);
+  const int answer = solver.solve();
+  solver.disconnect_terminator();
+  solver.close_proof_trace();
+  return answer;
+}
+
+ManifestClaim listed(const PlannedClaim& planned) {
+  ManifestClaim claim;
+  claim.kind = planned.kind, claim.claim = planned.claim, claim.below = planned.below;
+  return claim;
+}
+
+bool load_holds(const Placement& placement, const PlannedClaim& planned) {
+  long long busiest = 0;
+  for (int d = 0; d < placement.ndevs; ++d) {
+    long long load = 0;
+    for (const Block& block : placement.blocks)
+      for (int device : block.devices) load += device == d ? block.span : 0;
+    busiest = std::max(busiest, load * planned.claim.k);
+  }
+  return busiest >= planned.below;
+}
+
+ManifestClaim certify_one(const std::string& directory, const Placement& placement,
+                          const std::vector<long long>& memory_limit, const PlannedClaim& planned, size_t index,
+                          double seconds) {
+  ManifestClaim claim = listed(planned);
+  if (planned.kind == ClaimKind::Load) {
+    claim.certified = load_holds(placement, planned);
+    if (!claim.certified) claim.reason = "the load bound does not reach this period";
+    return claim;
+  }
+  const std::string stem = "claim-" + std::to_string(index + 1);
+  claim.cnf = stem + ".cnf", claim.proof = stem + ".drat";
+  Cnf cnf;
+  try {
+    cnf = encode_claim(placement, memory_limit, planned.claim);
+  } catch (const MalformedError& why) {
+    claim.cnf.clear(), claim.proof.clear();
+    claim.reason = std::string("the verifier's encoder cannot state it: ") + why.what();
+    return claim;
+  }
+  const std::string text = dimacs_text(cnf);
+  write_text(directory + "/" + claim.cnf, text);
+  claim.cnf_sha256 = sha256_hex(text);
+  claim.solver = std::string("CaDiCaL ") + CaDiCaL::Solver::version();
+  const auto begin = std::chrono::steady_clock::now();
+  const int answer = refute(cnf, directory + "/" + claim.proof, seconds);
+  claim.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  claim.certified = answer == 20;
+  if (answer == 10)
+    claim.reason = "the verifier's encoding has a repetend of this shape: the claim and the verifier's reading of "
+                   "the problem disagree";
+  if (answer == 0) claim.reason = "CaDiCaL did not refute the verifier's CNF within " + std::to_string(seconds) + " s";
+  return claim;
+}
+
+}  // namespace
+
+Manifest write_certificate(const std::string& directory, const nlohmann::json& placement_json,
+                           const std::vector<long long>& memory_limit, const std::vector<PlannedClaim>& claims,
+                           double seconds_per_claim, const std::function<void(const std::string&)>& progress) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error || !std::filesystem::is_directory(directory))
+    throw MalformedError(directory + ": cannot create the certificate directory");
+  Manifest manifest{placement_json, memory_limit, {}};
+  std::optional<Placement> placement;
+  std::string unreadable;
+  try {
+    placement = placement_from_json(placement_json, "placement");
+  } catch (const MalformedError& why) {
+    unreadable = why.what();
+  }
+  for (size_t i = 0; i < claims.size(); ++i) {
+    const PlannedClaim& planned = claims[i];
+    if (!planned.not_encodable.empty() || !placement) {
+      ManifestClaim claim = listed(planned);
+      claim.reason = !planned.not_encodable.empty() ? planned.not_encodable : "the placement cannot be encoded: " + unreadable;
+      manifest.claims.push_back(claim);
+      continue;
+    }
+    manifest.claims.push_back(certify_one(directory, *placement, memory_limit, planned, i, seconds_per_claim));
+    const ManifestClaim& done = manifest.claims.back();
+    if (progress) progress("certify: " + claim_words(done) + ": " + (done.certified ? "certified" : done.reason));
+  }
+  write_text(directory + "/manifest.json", manifest_to_json(manifest).dump(1) + "\n");
+  return manifest;
+}
+
+}  // namespace tessel::certify

@@ -1,0 +1,31 @@
+# certify/ checks certificates and must share nothing with the solver: its
+# files include only certify/ headers (and the standard library, nlohmann
+# json), and no checking file includes a SAT solver; only certify/prove/,
+# the writing side, may include CaDiCaL. Run as a ctest test:
+#   cmake -DSOURCE_DIR=<repository> -P tests/certify/depends_on_nothing.cmake
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "depends_on_nothing.cmake: pass -DSOURCE_DIR=<repository>")
+endif()
+file(GLOB_RECURSE files ${SOURCE_DIR}/certify/*.hpp ${SOURCE_DIR}/certify/*.cpp)
+if(NOT files)
+  message(FATAL_ERROR "no sources under ${SOURCE_DIR}/certify")
+endif()
+set(outside "")
+foreach(file IN LISTS files)
+  file(RELATIVE_PATH name ${SOURCE_DIR} ${file})
+  file(STRINGS ${file} includes REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS includes)
+    if(line MATCHES "\"" AND NOT line MATCHES "\"certify/")
+      list(APPEND outside "${name}: ${line}")
+    endif()
+    if(line MATCHES "cadical|z3" AND NOT name MATCHES "^certify/prove/")
+      list(APPEND outside "${name}: ${line} (only certify/prove may use a solver)")
+    endif()
+  endforeach()
+endforeach()
+if(outside)
+  list(JOIN outside "\n  " text)
+  message(FATAL_ERROR "certify/ includes from outside certify/:\n  ${text}")
+endif()
+list(LENGTH files count)
+message(STATUS "certify/: ${count} files, every project include from certify/")

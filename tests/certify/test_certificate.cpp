@@ -1,0 +1,134 @@
+// Certificates end to end: `search --certify` on a paper case writes one,
+// `check-certificate` accepts it, and each tampering (a proof line deleted, a
+// clause added to a CNF, a span changed in the manifest's placement) makes
+// the check fail with the reason. And the two encoders agree: the schedule
+// the solver found satisfies the verifier's CNF of its own period.
+#include <catch2/catch.hpp>
+
+#include <cadical.hpp>
+
+#include <sstream>
+
+#include "cases/builtin_cases.hpp"
+#include "certify/encoder.hpp"
+#include "certify/manifest.hpp"
+#include "model/placement_json.hpp"
+#include "solver/search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+using tessel::testing::read_text;
+using tessel::testing::run_tessel;
+using tessel::testing::TempDir;
+using tessel::testing::write_text;
+
+namespace {
+
+nlohmann::json search_certified(const std::string& name, int ndevs, int memory, const std::string& directory) {
+  const auto result = run_tessel("search --case " + name + " --ndevs " + std::to_string(ndevs) + " --memory " +
+                                 std::to_string(memory) + " --quiet --json --certify " + directory);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return nlohmann::json::parse(result.out);
+}
+
+// The first claim with a proof, as the manifest lists it.
+nlohmann::json first_refutation(const std::string& directory) {
+  const nlohmann::json manifest = nlohmann::json::parse(read_text(directory + "/manifest.json"));
+  for (const nlohmann::json& claim : manifest["claims"])
+    if (claim.contains("proof")) return claim;
+  FAIL("no refutation in the certificate");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("certificate: written by search, checked, and every tampering caught", "[certify][cli]") {
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  const nlohmann::json report = search_certified("mshape", 4, 2, certificate);
+  REQUIRE(report.contains("certificate"));
+  const nlohmann::json& summary = report["certificate"];
+  CHECK(summary["certified"] == summary["claims"].size());
+  const nlohmann::json claim = first_refutation(certificate);
+
+  const auto good = run_tessel("check-certificate " + certificate);
+  INFO(good.out << good.err);
+  CHECK(good.exit_code == 0);
+  CHECK_THAT(good.out, Catch::Contains("claims certified"));
+
+  SECTION("proof lines deleted") {
+    // A proof with a redundant line removed is still a proof, so the lemmas
+    // are all removed (the empty clause kept): the CNF is not refuted by unit
+    // propagation alone, so the check must fail and say which claim.
+    const std::string path = certificate + "/" + claim["proof"].get<std::string>();
+    std::istringstream lines(read_text(path));
+    std::string line, kept;
+    while (std::getline(lines, line))
+      if (line == "0" || line.rfind("d ", 0) == 0) kept += line + "\n";
+    write_text(path, kept);
+    const auto bad = run_tessel("check-certificate " + certificate);
+    CHECK(bad.exit_code == 1);
+    CHECK_THAT(bad.err, Catch::Contains(claim["claim"].get<std::string>()));
+  }
+  SECTION("a clause added to a CNF") {
+    const std::string path = certificate + "/" + claim["cnf"].get<std::string>();
+    write_text(path, read_text(path) + "1 0\n");
+    const auto bad = run_tessel("check-certificate " + certificate);
+    CHECK(bad.exit_code == 1);
+    CHECK_THAT(bad.err, Catch::Contains("is not the verifier's encoding"));
+  }
+  SECTION("a span changed in the manifest's placement") {
+    nlohmann::json manifest = nlohmann::json::parse(read_text(certificate + "/manifest.json"));
+    manifest["placement"]["blocks"][1]["span"] = manifest["placement"]["blocks"][1]["span"].get<int>() + 1;
+    write_text(certificate + "/manifest.json", manifest.dump());
+    const auto bad = run_tessel("check-certificate " + certificate);
+    CHECK(bad.exit_code == 1);
+    CHECK_THAT(bad.err, Catch::Contains("fails"));
+  }
+  SECTION("a malformed manifest is bad input") {
+    write_text(certificate + "/manifest.json", "{\"format\": \"tessel.certificate/1\"}");
+    const auto bad = run_tessel("check-certificate " + certificate);
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("placement"));
+  }
+}
+
+TEST_CASE("certificate: the solver's schedule satisfies the verifier's CNF of its period", "[certify]") {
+  for (const auto& [name, ndevs, memory] : {std::tuple{"mshape", 4, 4}, {"vshape", 4, 2}, {"kshape", 4, 4}, {"xshape", 4, 2}}) {
+    INFO(name << " " << ndevs << "/" << memory);
+    SearchRequest request;
+    request.placement = make_case(name, ndevs, false);
+    request.memory_limit.assign(ndevs, memory);
+    request.tuning.boundary_seconds = 0;
+    Progress quiet;
+    const SearchReport report = solve(request, quiet);
+    REQUIRE(report.outcome == Outcome::Found);
+    REQUIRE(report.repetend);
+    const PeriodReport& period = *report.period;
+    const int k = period.micros_per_window;
+    certify::Claim claim{period.period, k, static_cast<int>(request.placement.blocks.size())};
+    const certify::Placement placement =
+        certify::placement_from_json(placement_to_json(request.placement), "placement");
+    const certify::Cnf cnf = certify::encode_claim(placement, {request.memory_limit.begin(), request.memory_limit.end()}, claim);
+    // Window g of the unrolled repetend, well inside the steady state.
+    const Schedule unrolled = unroll(*report.repetend, 8 * period.in_flight + 8 * k);
+    const int g = (unrolled.nmicros / k) / 2;
+    const int n = static_cast<int>(request.placement.blocks.size());
+    std::vector<long long> starts(n * k, -1);
+    for (const Instance& instance : unrolled.instances)
+      if (instance.micro / k == g) starts[(instance.micro % k) * n + instance.block] = instance.start;
+    const long long earliest = *std::min_element(starts.begin(), starts.end());
+    CaDiCaL::Solver solver;
+    for (const auto& clause : cnf.clauses) {
+      for (int literal : clause) solver.add(literal);
+      solver.add(0);
+    }
+    for (int b = 0; b < n * k; ++b) {
+      const int literal = certify::start_literal(placement, claim, b, starts[b] - earliest);
+      REQUIRE(literal != 0);
+      solver.assume(literal);
+    }
+    CHECK(solver.solve() == 10);
+  }
+}
