@@ -4,6 +4,12 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +68,38 @@ inline CommandResult run_tessel(const std::string& args) {
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = read_text(dir.file("out"));
   result.err = read_text(dir.file("err"));
+  return result;
+}
+
+// A run of `tessel ARGS...` ended by `signal` sent after `delay`: its exit
+// code (-1 when the signal killed it), how long it took to end after the
+// signal, and its stderr.
+struct Signalled {
+  int exit_code = -1;
+  double seconds_after_signal = 0;
+  std::string err;
+};
+
+inline Signalled signal_after(const std::vector<std::string>& args, int signal, std::chrono::milliseconds delay,
+                              const std::string& err_file) {
+  const pid_t child = fork();
+  if (child == 0) {
+    std::vector<char*> argv{const_cast<char*>(TESSEL_BINARY)};
+    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    if (!std::freopen(err_file.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) _exit(126);
+    execv(TESSEL_BINARY, argv.data());
+    _exit(127);
+  }
+  std::this_thread::sleep_for(delay);
+  kill(child, signal);
+  const auto sent = std::chrono::steady_clock::now();
+  int status = 0;
+  waitpid(child, &status, 0);
+  Signalled result;
+  result.seconds_after_signal = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = read_text(err_file);
   return result;
 }
 

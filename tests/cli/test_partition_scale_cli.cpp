@@ -41,24 +41,12 @@ double seconds_since(std::chrono::steady_clock::time_point begin) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
 
-// Starts `tessel ARGS...`, sends `signal` after `delay`, returns the exit
-// code (-1 for a signal) and stderr.
+// The exit code (-1 for a signal) and stderr of `tessel ARGS...` sent
+// `signal` after `delay`.
 std::pair<int, std::string> interrupted(const std::vector<std::string>& args, int signal, std::chrono::milliseconds delay,
                                         const std::string& err_file) {
-  pid_t child = fork();
-  if (child == 0) {
-    std::vector<char*> argv{const_cast<char*>(TESSEL_BINARY)};
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    if (!std::freopen(err_file.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) _exit(126);
-    execv(TESSEL_BINARY, argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(delay);
-  kill(child, signal);
-  int status = 0;
-  waitpid(child, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err_file)};
+  const testing::Signalled run = testing::signal_after(args, signal, delay, err_file);
+  return {run.exit_code, run.err};
 }
 
 }  // namespace

@@ -18,38 +18,11 @@ using namespace tessel;
 
 namespace {
 
-struct Interrupted {
-  int exit_code = -1;
-  double seconds_after_signal = 0;
-  std::string err;
-};
+using Interrupted = testing::Signalled;
 
-// Starts `tessel ARGS...`, sends `signal` after `delay`, waits.
 Interrupted interrupt_after(const std::vector<std::string>& args, int signal, std::chrono::milliseconds delay,
                             const std::string& err_file) {
-  pid_t child = fork();
-  if (child == 0) {
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(TESSEL_BINARY));
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    FILE* err = std::freopen(err_file.c_str(), "w", stderr);
-    (void)err;
-    FILE* out = std::freopen("/dev/null", "w", stdout);
-    (void)out;
-    execv(TESSEL_BINARY, argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(delay);
-  kill(child, signal);
-  const auto sent = std::chrono::steady_clock::now();
-  int status = 0;
-  waitpid(child, &status, 0);
-  Interrupted result;
-  result.seconds_after_signal = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = testing::read_text(err_file);
-  return result;
+  return testing::signal_after(args, signal, delay, err_file);
 }
 
 }  // namespace

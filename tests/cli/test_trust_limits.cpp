@@ -65,35 +65,8 @@ bool verifies(const std::string& file) {
   return verified.exit_code == 0 && verified.out.find("\"valid\": true") != std::string::npos;
 }
 
-struct Signalled {
-  int exit_code = -1;  // -1: ended by a signal
-  double seconds_after_signal = 0;
-  std::string err;
-};
-
-// Starts `tessel ARGS...`, sends `signal` after `delay`, waits.
-Signalled signal_after(const std::vector<std::string>& args, int signal, std::chrono::milliseconds delay,
-                       const std::string& err_file) {
-  const pid_t child = fork();
-  if (child == 0) {
-    std::vector<char*> argv{const_cast<char*>(TESSEL_BINARY)};
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    if (!std::freopen(err_file.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) _exit(127);
-    execv(TESSEL_BINARY, argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(delay);
-  kill(child, signal);
-  const auto sent = std::chrono::steady_clock::now();
-  int status = 0;
-  waitpid(child, &status, 0);
-  Signalled result;
-  result.seconds_after_signal = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = read_text(err_file);
-  return result;
-}
+using tessel::testing::Signalled;
+using tessel::testing::signal_after;
 
 void no_bug_reported(const std::string& err) {
   CHECK(err.find("internal error") == std::string::npos);
