@@ -10,8 +10,8 @@
 
 #include "model/graph.hpp"
 #include "partition/partition_request.hpp"
-#include "solver/backend.hpp"
-#include "solver/deadline.hpp"
+#include "sat/backend.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 

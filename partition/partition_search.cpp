@@ -23,7 +23,7 @@
 
 #include "partition/partition_dp.hpp"
 #include "partition/partition_encoding.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 

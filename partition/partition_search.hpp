@@ -12,7 +12,7 @@
 #include "model/graph.hpp"
 #include "partition/partition.hpp"
 #include "partition/partition_request.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 

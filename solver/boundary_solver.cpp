@@ -27,7 +27,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/warmup_cooldown.hpp"

@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
-#include "solver/deadline.hpp"
+#include "sat/backend.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 

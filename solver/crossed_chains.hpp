@@ -37,7 +37,7 @@
 
 #include "model/placement.hpp"
 #include "solver/chain_period.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/max_cycle_ratio.hpp"
 #include "solver/modulo_encoding.hpp"
 

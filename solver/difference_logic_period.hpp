@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/cyclic_order_encoding.hpp"
 #include "solver/max_cycle_ratio.hpp"
 

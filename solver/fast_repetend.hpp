@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <sstream>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 

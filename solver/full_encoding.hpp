@@ -14,7 +14,7 @@
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/search.hpp"
 
 namespace tessel {

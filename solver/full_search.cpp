@@ -21,7 +21,7 @@
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/device_work_bounds.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/full_encoding.hpp"

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
-#include "solver/deadline.hpp"
+#include "sat/backend.hpp"
+#include "sat/deadline.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/search_result.hpp"
 #include "solver/warmup_cooldown.hpp"

@@ -18,7 +18,7 @@
 #include <sstream>
 
 #include "model/input_error.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/cyclic_order_encoding.hpp"
 #include "solver/difference_logic_period.hpp"
 #include "solver/modulo_check.hpp"

@@ -11,7 +11,7 @@
 // while rivals were started at once). A free thread waits for that moment
 // instead.
 //
-// With cubes on (solver/cube_split.hpp, CaDiCaL), a period's own solver,
+// With cubes on (sat/cube_split.hpp, CaDiCaL), a period's own solver,
 // once it has had cube_after_seconds and no other period is left to hand
 // out, splits its question into cubes, and every thread joins in on them:
 // the rivals on that period are stopped then, and none starts on a period
@@ -42,7 +42,7 @@
 #include <sstream>
 #include <thread>
 
-#include "solver/cube_split.hpp"
+#include "sat/cube_split.hpp"
 
 namespace tessel {
 namespace {

@@ -12,7 +12,7 @@
 // configurations on its period and every smaller period, which it settles:
 // solver/period_stretch.hpp). With cubes on (SearchOptions::cubes,
 // CaDiCaL), a last hard period is raced by rival configurations until it is
-// split into cubes shared by the threads (solver/cube_split.hpp): the
+// split into cubes shared by the threads (sat/cube_split.hpp): the
 // period and its proven bound are the same, only a schedule found in a cube
 // (or by a rival once the period was split) may differ from the
 // single-threaded one. A race that gives up (deadline, interrupt) still
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/chain_period.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/search_result.hpp"

@@ -45,7 +45,7 @@
 #include <memory>
 #include <sstream>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/chain_period.hpp"
 #include "solver/crossed_chains.hpp"

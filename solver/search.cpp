@@ -20,7 +20,7 @@
 #include "model/quantity.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
-#include "solver/background_free.hpp"
+#include "sat/background_free.hpp"
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 #include "solver/tuning.hpp"

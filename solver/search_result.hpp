@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "model/schedule.hpp"
-#include "solver/backend.hpp"
-#include "solver/cube_split.hpp"
-#include "solver/deadline.hpp"
+#include "sat/backend.hpp"
+#include "sat/cube_split.hpp"
+#include "sat/deadline.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/period_method.hpp"
 #include "solver/tuning.hpp"
@@ -67,7 +67,7 @@ struct SearchOptions {
   // Threads > 1: a rival CaDiCaL configuration joins a period once its own
   // solver has had this long (solver/period_race.cpp says why it waits).
   double rival_after_seconds = 2;
-  // Threads > 1: a hard last period split into cubes (solver/cube_split.hpp).
+  // Threads > 1: a hard last period split into cubes (sat/cube_split.hpp).
   CubeSettings cubes;
   // Threads > 1, CaDiCaL: the solvers of one period share the clauses they
   // learn of at most this many literals (0: none; solver/period_race.hpp).

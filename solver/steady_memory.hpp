@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 

@@ -75,7 +75,7 @@ struct Tuning {
   double cadical_cardinality = 0;
   double cadical_configuration = 0;
   // Threads > 1, CaDiCaL: the last undecided period split into 2^depth
-  // cubes (solver/cube_split.hpp) after its own solver had this long
+  // cubes (sat/cube_split.hpp) after its own solver had this long
   // (20 s: cubes cut from a solver that learned longer are fewer hard ones;
   // docs/algorithms.md, "Threads", has the measurements).
   double cube_depth = 6;

@@ -20,7 +20,7 @@
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/search.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"

@@ -4,7 +4,7 @@
 // exits 3; a second one ends the process at once (the default action).
 #pragma once
 
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel::cli {
 

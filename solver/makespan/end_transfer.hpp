@@ -24,7 +24,7 @@
 #include <optional>
 
 #include "model/schedule.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 

@@ -16,7 +16,7 @@
 // one sees how the devices compete (interleaved 1F1B, 4 stages, 2 chunks:
 // the ends cost a few steps more than any one chain explains).
 //
-// The questions are decided by a backend (solver/backend.hpp) under a
+// The questions are decided by a backend (sat/backend.hpp) under a
 // deadline; an undecided question leaves the bound where it was (the
 // answer stays a lower bound, only weaker).
 #pragma once

@@ -21,7 +21,7 @@
 #pragma once
 
 #include "model/schedule.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 #include "solver/makespan/neighbourhood.hpp"
 
 namespace tessel {

@@ -11,7 +11,7 @@
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/boundary_solver.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"

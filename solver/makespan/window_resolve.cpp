@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 namespace {

@@ -14,7 +14,7 @@
 #include "partition/partition_dp.hpp"
 #include "partition/partition_json.hpp"
 #include "partition/partition_search.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "tests/support.hpp"
 #include "verify/partition_check.hpp"
 

@@ -1,4 +1,4 @@
-// Cube-and-conquer of one period question (solver/cube_split.hpp). Where
+// Cube-and-conquer of one period question (sat/cube_split.hpp). Where
 // the answer is known (small placements, each period decided whole on its
 // own solver): CaDiCaL's cubes cover every solution (a plain solver's model
 // satisfies exactly one cube), a period is refuted by the cubes only when it
@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/cube_split.hpp"
+#include "sat/cube_split.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/period_race.hpp"

@@ -14,7 +14,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "classic/schemes.hpp"
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/repetend_search.hpp"

@@ -1,6 +1,6 @@
 // Linear constraints over literals in CNF (see pseudo_boolean_cnf.hpp for
 // the choice of encodings and why).
-#include "solver/pseudo_boolean_cnf.hpp"
+#include "sat/pseudo_boolean_cnf.hpp"
 
 #include <algorithm>
 #include <bit>

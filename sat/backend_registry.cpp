@@ -4,12 +4,12 @@
 #include <system_error>
 #include <thread>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 
-std::unique_ptr<Backend> make_z3_backend();       // solver/z3_backend.cpp
-std::unique_ptr<Backend> make_cadical_backend(const BackendSettings& settings);  // solver/cadical_backend.cpp
+std::unique_ptr<Backend> make_z3_backend();       // sat/z3_backend.cpp
+std::unique_ptr<Backend> make_cadical_backend(const BackendSettings& settings);  // sat/cadical_backend.cpp
 
 std::vector<std::string> backend_names() { return {"cadical", "z3"}; }
 

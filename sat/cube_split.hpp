@@ -21,7 +21,7 @@
 #include <optional>
 #include <vector>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 

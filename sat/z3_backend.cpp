@@ -22,7 +22,7 @@
 
 #include <z3++.h>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "solver/cnf_sink.hpp"
+#include "sat/cnf_sink.hpp"
 
 namespace tessel::cnf {
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 
@@ -44,7 +44,7 @@ inline const char* answer_name(Answer answer) {
   return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
 }
 
-// A question split into cubes (solver/cube_split.hpp): conjunctions of
+// A question split into cubes (sat/cube_split.hpp): conjunctions of
 // literals whose disjunction holds in every solution, so that the question
 // is unsatisfiable exactly when every cube is. `answer` Unsat: the split
 // itself refuted the question (no cubes); Unknown: the cubes are to be

@@ -1,5 +1,5 @@
 // The order encoding of bounded integers (see order_encoding.hpp).
-#include "solver/order_encoding.hpp"
+#include "sat/order_encoding.hpp"
 
 namespace tessel::cnf {
 

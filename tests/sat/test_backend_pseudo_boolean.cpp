@@ -9,8 +9,8 @@
 
 #include <random>
 
-#include "solver/order_encoding.hpp"
-#include "solver/pseudo_boolean_cnf.hpp"
+#include "sat/order_encoding.hpp"
+#include "sat/pseudo_boolean_cnf.hpp"
 
 using namespace tessel;
 

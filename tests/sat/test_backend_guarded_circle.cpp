@@ -4,7 +4,7 @@
 // different periods on the same integers answer each for its own period.
 #include <catch2/catch.hpp>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 using namespace tessel;
 

@@ -1,5 +1,5 @@
 // At most one of a set of literals (see at_most_one.hpp).
-#include "solver/at_most_one.hpp"
+#include "sat/at_most_one.hpp"
 
 namespace tessel::cnf {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/order_encoding.hpp"
+#include "sat/order_encoding.hpp"
 
 namespace tessel::cnf {
 

@@ -1,6 +1,6 @@
 // The cube queue of one period (see the header): handed out in order, the
 // period refuted only once every cube is resolved (refuted, or split into cubes that follow).
-#include "solver/cube_split.hpp"
+#include "sat/cube_split.hpp"
 
 namespace tessel {
 

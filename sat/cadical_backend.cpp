@@ -42,13 +42,13 @@
 #include <unordered_map>
 #include <utility>
 
-#include "solver/at_most_one.hpp"
-#include "solver/backend.hpp"
-#include "solver/background_free.hpp"
-#include "solver/cnf_sink.hpp"
-#include "solver/linear_order_cnf.hpp"
-#include "solver/order_encoding.hpp"
-#include "solver/pseudo_boolean_cnf.hpp"
+#include "sat/at_most_one.hpp"
+#include "sat/backend.hpp"
+#include "sat/background_free.hpp"
+#include "sat/cnf_sink.hpp"
+#include "sat/linear_order_cnf.hpp"
+#include "sat/order_encoding.hpp"
+#include "sat/pseudo_boolean_cnf.hpp"
 
 namespace tessel {
 
@@ -87,7 +87,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   }
 
   // A solver cut short by its deadline is freed off the critical path
-  // (solver/background_free.hpp): the caller is out of time.
+  // (sat/background_free.hpp): the caller is out of time.
   ~CadicalBackend() override {
     if (!abandoned_) return;
     if (learner_) solver_->disconnect_learner();

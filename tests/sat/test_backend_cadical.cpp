@@ -14,7 +14,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 using namespace tessel;
 

@@ -32,7 +32,7 @@
 #include <map>
 #include <vector>
 
-#include "solver/cnf_sink.hpp"
+#include "sat/cnf_sink.hpp"
 
 namespace tessel::cnf {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "solver/cnf_sink.hpp"
+#include "sat/cnf_sink.hpp"
 
 namespace tessel::cnf {
 

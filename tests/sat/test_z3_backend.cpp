@@ -1,4 +1,4 @@
-// The backend facade's verbs (solver/backend.hpp), checked on tiny problems
+// The backend facade's verbs (sat/backend.hpp), checked on tiny problems
 // whose answers are known by hand. Every backend that can be constructed is
 // run through the same checks, so that Z3 and CaDiCaL agree by construction.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "solver/backend.hpp"
+#include "sat/backend.hpp"
 
 using namespace tessel;
 

@@ -1,6 +1,6 @@
 // Small linear constraints over order-encoded integers by enumeration (see
 // linear_order_cnf.hpp).
-#include "solver/linear_order_cnf.hpp"
+#include "sat/linear_order_cnf.hpp"
 
 #include <algorithm>
 
