@@ -8,7 +8,6 @@
 // about work done (a machine shared by parallel tests stretches wall time,
 // not work); wall bounds are hang guards.
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 
 using tessel::testing::CommandResult;
 using tessel::testing::read_text;
+using tessel::testing::children_cpu_seconds;
 using tessel::testing::run_tessel;
 using tessel::testing::TempDir;
 
@@ -30,13 +30,6 @@ namespace {
 
 std::string data(const std::string& name) {
   return std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro/r2/" + name;
-}
-
-double children_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 // `tessel ARGS` with its CPU seconds.
