@@ -207,6 +207,24 @@ TEST_CASE("a huge --time-limit is no limit, and SIGTERM still acts at once", "[c
   CHECK(verifies(dir.file("s.json")));
 }
 
+TEST_CASE("a search without a time limit stops before memory runs out, with its best schedule", "[cli][repro][memory]") {
+  // r2-01 without a limit: finetune on 1024 devices under memory 4 built the
+  // period question at the memory-rate bound (768) until a 4 GB cap
+  // failed an allocation: exit 3 and nothing written, although the fallback
+  // of period 769 was in hand after 4 s. The memory watch stops the search
+  // at three quarters of the cap (tools/memory_watch.hpp): exit 3, the
+  // fallback written and verified (17.9 s wall, 2.8 GB peak, load 9).
+  TempDir dir;
+  const CommandResult result =
+      capped(4194304, "search --case finetune --ndevs 1024 --memory 4 --quiet -o " + dir.file("s.json"));
+  INFO("exit " << result.exit_code << "\n" << result.err.substr(0, 800));
+  REQUIRE(result.exit_code == 3);
+  no_bug_reported(result.err);
+  CHECK(result.err.find("three quarters of what this process may use") != std::string::npos);
+  CHECK(result.err.find("out of memory") == std::string::npos);
+  CHECK(verifies(dir.file("s.json")));
+}
+
 TEST_CASE("running out of memory is exit 3 with a message in every command", "[cli][repro][memory]") {
   // r2-06: under ulimit -v, verify, show, export, unroll and import ended
   // in SIGABRT (a std::bad_alloc thrown while unwinding the JSON document's
