@@ -3,6 +3,7 @@
 // a block to a placement built by hand.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +58,17 @@ struct TempDir {
   ~TempDir() { std::filesystem::remove_all(path); }
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
+
+// CPU seconds (user + system) of every finished child process so far: the
+// difference around a command is the work it did. Tests bound work rather
+// than wall time where the promise is about work (teardown, building past a
+// deadline): a machine shared by parallel tests stretches wall time, not work.
+inline double children_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 // Runs `tessel ARGS` (ARGS already shell-quoted as needed).
 inline CommandResult run_tessel(const std::string& args) {

@@ -17,6 +17,7 @@
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/memory_watch.hpp"
 #include "tools/search_output.hpp"
 #include "tools/search_progress.hpp"
 
@@ -53,8 +54,10 @@ const char* kUsage =
     "Budgets between the phases are tuning knobs: --tune help lists them.\n"
     "--certify DIR writes a certificate of the proven claims (each refuted period of the chosen\n"
     "window, the least latency) that 'tessel check-certificate DIR' checks without the solver.\n"
-    "Exit 0 found, 1 no schedule exists (proven), 2 bad input, 3 time limit or interrupt (the\n"
-    "best schedule so far is written with -o), 4 internal error.";
+    "Past three quarters of the memory the process may use (ulimit -v, the cgroup's or the\n"
+    "machine's memory) the search stops as on an interrupt.\n"
+    "Exit 0 found, 1 no schedule exists (proven), 2 bad input, 3 time limit, interrupt or\n"
+    "memory (the best schedule so far is written with -o), 4 internal error.";
 
 // --resolution R in ticks of the placement's time unit (raising its
 // decimals when R has more).
@@ -146,6 +149,7 @@ int run(const po::variables_map& values) {
     written = true;
   });
   SearchReport report;
+  std::optional<MemoryWatch> memory_watch(std::in_place, memory_budget());
   try {
     report = solve(request, progress);
   } catch (const std::bad_alloc&) {
@@ -163,6 +167,8 @@ int run(const po::variables_map& values) {
     throw;
   }
   progress.finish();
+  if (memory_watch->fired()) std::cerr << "tessel search: note: " << memory_watch->note() << "\n";
+  memory_watch.reset();
   if (report.best && output) {
     Schedule written = *report.best;
     written.search = provenance(request, report);

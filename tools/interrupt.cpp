@@ -29,4 +29,6 @@ const StopFlag* install_interrupt_handlers() {
   return &stop_flag;
 }
 
+void raise_stop_flag() { stop_flag.store(true); }
+
 }  // namespace tessel::cli

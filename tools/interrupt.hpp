@@ -11,4 +11,8 @@ namespace tessel::cli {
 // Installs the handlers (idempotent) and returns the flag they raise.
 const StopFlag* install_interrupt_handlers();
 
+// Raises the same flag from inside the process (the memory watch,
+// tools/memory_watch.hpp): the search stops as on a signal.
+void raise_stop_flag();
+
 }  // namespace tessel::cli

@@ -11,20 +11,12 @@
 
 #include <string>
 
-#include <sys/resource.h>
-
 #include "tests/support.hpp"
 
+using tessel::testing::children_cpu_seconds;
 using tessel::testing::run_tessel;
 
 namespace {
-
-double children_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 // CPU seconds of the finished tessel child.
 double timed_run(const std::string& args, tessel::testing::CommandResult& result) {

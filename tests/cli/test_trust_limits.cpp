@@ -8,7 +8,6 @@
 // about work done (a machine shared by parallel tests stretches wall time,
 // not work); wall bounds are hang guards.
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 
 using tessel::testing::CommandResult;
 using tessel::testing::read_text;
+using tessel::testing::children_cpu_seconds;
 using tessel::testing::run_tessel;
 using tessel::testing::TempDir;
 
@@ -30,13 +30,6 @@ namespace {
 
 std::string data(const std::string& name) {
   return std::string(TESSEL_SOURCE_DIR) + "/tests/data/repro/r2/" + name;
-}
-
-double children_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 // `tessel ARGS` with its CPU seconds.
@@ -211,6 +204,24 @@ TEST_CASE("a huge --time-limit is no limit, and SIGTERM still acts at once", "[c
   no_bug_reported(run.err);
   CHECK(run.err.find("interrupted") != std::string::npos);
   CHECK(run.seconds_after_signal < 8);  // 1.9 s measured under a load of 8 on 2 cores
+  CHECK(verifies(dir.file("s.json")));
+}
+
+TEST_CASE("a search without a time limit stops before memory runs out, with its best schedule", "[cli][repro][memory]") {
+  // r2-01 without a limit: finetune on 1024 devices under memory 4 built the
+  // period question at the memory-rate bound (768) until a 4 GB cap
+  // failed an allocation: exit 3 and nothing written, although the fallback
+  // of period 769 was in hand after 4 s. The memory watch stops the search
+  // at three quarters of the cap (tools/memory_watch.hpp): exit 3, the
+  // fallback written and verified (17.9 s wall, 2.8 GB peak, load 9).
+  TempDir dir;
+  const CommandResult result =
+      capped(4194304, "search --case finetune --ndevs 1024 --memory 4 --quiet -o " + dir.file("s.json"));
+  INFO("exit " << result.exit_code << "\n" << result.err.substr(0, 800));
+  REQUIRE(result.exit_code == 3);
+  no_bug_reported(result.err);
+  CHECK(result.err.find("three quarters of what this process may use") != std::string::npos);
+  CHECK(result.err.find("out of memory") == std::string::npos);
   CHECK(verifies(dir.file("s.json")));
 }
 
