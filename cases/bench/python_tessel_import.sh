@@ -25,6 +25,9 @@
 # usage: cases/bench/python_tessel_import.sh TESSEL_BINARY PYTHON_TESSEL_DIR [SAVED_DIR] [NAME_FILTER]
 #   PYTHON_TESSEL_DIR: a checkout of github.com/zhiqi-0/Tessel (commit 44f72c3),
 #   which needs numpy, more_itertools and z3 (Debian: python3-z3) for /usr/bin/python3.
+#   TESSEL_REFERENCE: the reference measurements (default
+#   cases/paper/reference/python-tessel-results.csv, README there).
+#   IMPORT_ONLY=1: no Python search, only the files already saved.
 #   TIMEOUT_SCALE (default 4): each search may take this many times the
 #   reference's seconds plus 120 s of CPU time before it is stopped.
 set -u
@@ -39,59 +42,20 @@ saved=$(realpath "$saved")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# suite name mode placement ndevs nmicros memory infer reference_seconds reference_nsteps
-# (ordered by the reference's search time, so the quick ones come first)
-configurations="
-a tessel-vshape-d4-m4-mem4-infer tessel vshape 4 4 4 infer 0.0467 9
-a tessel-kshape-d4-m2-mem4-infer tessel kshape 4 2 4 infer 0.0701 5
-a tessel-xshape-d4-m3-mem4-infer tessel xshape 4 3 4 infer 0.0842 12
-a tessel-nnshape-d4-m6-mem4-infer tessel nnshape 4 6 4 infer 0.3887 22
-a tessel-vshape-d4-m4-mem4 tessel vshape 4 4 4 train 0.8203 37
-c fast-vshape-d4-mem20 fast vshape 4 - 20 train 1.1895 37
-b tessel-vshape-d4-m2-mem16 tessel vshape 4 2 16 train 2.6324 30
-a tessel-kshape-d4-m3-mem6 tessel kshape 4 3 6 train 2.9223 25
-c fast-mshape-d4-mem20 fast mshape 4 - 20 train 2.9789 51
-e tessel-vshape-d4-m4-mem4 tessel vshape 4 4 4 train 3.7599 37
-b tessel-mshape-d4-m2-mem16 tessel mshape 4 2 16 train 4.347 29
-c fast-vshape-d5-mem20 fast vshape 5 - 20 train 5.1218 44
-b tessel-vshape-d4-m4-mem16 tessel vshape 4 4 16 train 6.1696 37
-b tessel-kshape-d4-m2-mem16 tessel kshape 4 2 16 train 6.7647 20
-b tessel-nnshape-d4-m2-mem16 tessel nnshape 4 2 16 train 7.1403 33
-b tessel-vshape-d4-m3-mem16 tessel vshape 4 3 16 train 8.0924 34
-b tessel-vshape-d4-m5-mem16 tessel vshape 4 5 16 train 9.0834 41
-b tessel-kshape-d4-m3-mem16 tessel kshape 4 3 16 train 9.4979 25
-b tessel-vshape-d4-m6-mem16 tessel vshape 4 6 16 train 10.1038 41
-c fast-xshape-d4-mem20 fast xshape 4 - 20 train 11.1179 69
-c fast-nnshape-d4-mem20 fast nnshape 4 - 20 train 12.8892 67
-a tessel-xshape-d4-m3-mem4 tessel xshape 4 3 4 train 14.7094 38
-b tessel-mshape-d4-m3-mem16 tessel mshape 4 3 16 train 16.1539 38
-b tessel-xshape-d4-m2-mem16 tessel xshape 4 2 16 train 17.17 28
-c fast-mshape-d5-mem20 fast mshape 5 - 20 train 22.2036 67
-e tessel-vshape-d5-m5-mem5 tessel vshape 5 5 5 train 26.4054 48
-b tessel-kshape-d4-m4-mem16 tessel kshape 4 4 16 train 26.8385 33
-b tessel-xshape-d4-m3-mem16 tessel xshape 4 3 16 train 30.0267 38
-b tessel-kshape-d4-m5-mem16 tessel kshape 4 5 16 train 39.2566 39
-b tessel-nnshape-d4-m3-mem16 tessel nnshape 4 3 16 train 42.3441 44
-b tessel-mshape-d4-m4-mem16 tessel mshape 4 4 16 train 60.7327 40
-a tessel-mshape-d4-m6-mem6 tessel mshape 4 6 6 train 64.0408 48
-c fast-vshape-d6-mem20 fast vshape 6 - 20 train 85.7054 56
-b tessel-mshape-d4-m5-mem16 tessel mshape 4 5 16 train 108.6769 44
-e tessel-vshape-d6-m6-mem6 tessel vshape 6 6 6 train 141.7535 59
-b tessel-xshape-d4-m4-mem16 tessel xshape 4 4 16 train 146.6 44
-b tessel-mshape-d4-m6-mem16 tessel mshape 4 6 16 train 152.4967 48
-b tessel-nnshape-d4-m4-mem16 tessel nnshape 4 4 16 train 160.5046 48
-b tessel-kshape-d4-m6-mem16 tessel kshape 4 6 16 train 173.6744 45
-c fast-mshape-d6-mem20 fast mshape 6 - 20 train 223.8294 102
-c fast-nnshape-d5-mem20 fast nnshape 5 - 20 train 281.426 76
-a tessel-nnshape-d4-m6-mem6 tessel nnshape 4 6 6 train 286.6915 60
-c fast-vshape-d7-mem20 fast vshape 7 - 20 train 407.1313 68
-"
+# suite name mode placement ndevs nmicros memory infer reference_seconds
+# reference_nsteps, from the reference measurements (the found rows of
+# suites a, b, c, e), quickest first.
+reference_csv=${TESSEL_REFERENCE:-$(dirname "$0")/../paper/reference/python-tessel-results.csv}
+configurations=$(awk -F, '$9 == "found" && $1 != "d" {
+  printf "%s %s %s %s %s %s %s %s %s %s\n", $1, $2, $3, $4, $5, ($3 == "fast" ? "-" : $6), $7,
+         ($8 == "True" ? "infer" : "train"), $11, $16 }' "$reference_csv" | sort -k9 -g)
 
 # Runs the Python search for one configuration unless its file is saved;
 # prints "status seconds nsteps".
 python_search() {
   local name=$1 mode=$2 placement=$3 ndevs=$4 nmicros=$5 memory=$6 infer=$7 reference=$8
   local file="$saved/$name.json" log="$saved/$name.log"
+  if [ ! -s "$file" ] && [ -n "${IMPORT_ONLY:-}" ]; then echo "not-saved - -"; return; fi
   if [ ! -s "$file" ]; then
     local args=(--placement "$placement" --ndevs "$ndevs" --memory "$memory" --save "$file.part")
     [ "$mode" = fast ] && args+=(--fast-search) || args+=(--nmicros "$nmicros")
