@@ -14,17 +14,17 @@ certify::PlannedClaim refutation(certify::ClaimKind kind, long long period, int 
   return planned;
 }
 
-// "Proven optimal" at N rests on bounds and (strategy full) on a
-// solver's refutations of makespans; the verifier's encoder states period
-// claims only, so they are listed as not certified.
+// "Proven optimal" at N rests on bounds and (strategy full) on a solver's
+// refutations of makespans; certify/prove re-decides it by a relaxation the
+// checker re-derives (certify/ends), or lists it as not certified.
 void add_makespan_claim(const SearchReport& report, std::vector<certify::PlannedClaim>& claims) {
   if (!report.makespan || !report.makespan->proven_optimal) return;
   certify::PlannedClaim planned;
   planned.kind = certify::ClaimKind::Makespan;
   planned.below = report.makespan->proven_lower_bound;
   planned.claim.k = report.makespan->total_micros;
-  planned.not_encodable = "a bound on the makespan at N is not a period claim: the verifier's encoder states period "
-                          "and latency claims only";
+  const MakespanBound& bound = report.makespan->bound;
+  planned.hint = {bound.device, bound.idle_head, bound.idle_tail};
   claims.push_back(planned);
 }
 
