@@ -14,18 +14,49 @@ certify::PlannedClaim refutation(certify::ClaimKind kind, long long period, int 
   return planned;
 }
 
-// "Proven optimal" at N rests on bounds and (strategy full) on a
-// solver's refutations of makespans; the verifier's encoder states period
-// claims only, so they are listed as not certified.
+// "Proven optimal" at N rests on bounds and (strategy full) on a solver's
+// refutations of makespans; certify/prove re-decides it by a relaxation the
+// checker re-derives (certify/ends), or lists it as not certified.
 void add_makespan_claim(const SearchReport& report, std::vector<certify::PlannedClaim>& claims) {
   if (!report.makespan || !report.makespan->proven_optimal) return;
   certify::PlannedClaim planned;
   planned.kind = certify::ClaimKind::Makespan;
   planned.below = report.makespan->proven_lower_bound;
   planned.claim.k = report.makespan->total_micros;
-  planned.not_encodable = "a bound on the makespan at N is not a period claim: the verifier's encoder states period "
-                          "and latency claims only";
+  const MakespanBound& bound = report.makespan->bound;
+  planned.hint = {bound.device, bound.idle_head, bound.idle_tail};
   claims.push_back(planned);
+}
+
+// The claims of one window of k micro-batches: the load bound k L, and
+// every period from there to the proven bound refuted.
+void add_window_claims(Time load_bound, Time proven, int k, int max_in_flight,
+                       std::vector<certify::PlannedClaim>& claims) {
+  certify::PlannedClaim load;
+  load.kind = certify::ClaimKind::Load;
+  load.claim.k = k, load.below = load_bound;
+  claims.push_back(load);
+  for (Time p = load_bound; p < proven; ++p)
+    claims.push_back(refutation(certify::ClaimKind::Period, p, k, max_in_flight));
+}
+
+// The other windows the answer rests on: each k the search found no better
+// than the chosen one, or proved impossible, with the periods it refuted.
+// An impossible window is impossible at every period, which is no finite
+// list of period claims: listed, not certified. Undecided windows claim nothing.
+void add_other_windows(const PeriodReport& period, int max_in_flight, std::vector<certify::PlannedClaim>& claims) {
+  const Time per_micro = period.lower_bound / std::max(1, period.micros_per_window);
+  for (const WindowAttempt& window : period.windows) {
+    if (window.k == period.micros_per_window) continue;
+    if (window.status == WindowStatus::Timeout || window.status == WindowStatus::Undecided) continue;
+    add_window_claims(window.k * per_micro, window.proven_lower_bound, window.k, max_in_flight, claims);
+    if (window.status != WindowStatus::Infeasible) continue;
+    certify::PlannedClaim every = refutation(certify::ClaimKind::Period, window.proven_lower_bound, window.k,
+                                             max_in_flight);
+    every.not_encodable = "the search proved no window of k = " + std::to_string(window.k) +
+                          " fits at any period: an unbounded set of periods, not one claim the encoder states";
+    claims.push_back(every);
+  }
 }
 
 }  // namespace
@@ -36,17 +67,13 @@ std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const
     const PeriodReport& period = *report.period;
     const int k = period.micros_per_window;
     const int max_in_flight = request.nmicros.value_or(std::max<int>(1, request.placement.blocks.size()));
-    certify::PlannedClaim load;
-    load.kind = certify::ClaimKind::Load;
-    load.claim.k = k, load.below = period.lower_bound;
-    claims.push_back(load);
-    for (Time p = period.lower_bound; p < period.proven_lower_bound; ++p)
-      claims.push_back(refutation(certify::ClaimKind::Period, p, k, max_in_flight));
+    add_window_claims(period.lower_bound, period.proven_lower_bound, k, max_in_flight, claims);
     if (report.outcome == Outcome::Found && period.latency_minimal && period.latency > 0) {
       certify::PlannedClaim latency = refutation(certify::ClaimKind::Latency, period.period, k, max_in_flight);
       latency.claim.latency_at_most = period.latency - 1;
       claims.push_back(latency);
     }
+    add_other_windows(period, max_in_flight, claims);
   }
   add_makespan_claim(report, claims);
   if (request.resolution > 0)

@@ -14,12 +14,6 @@
 namespace tessel::certify {
 namespace {
 
-struct Builder {
-  Cnf cnf;
-  int fresh() { return ++cnf.variables; }
-  void add(std::vector<int> clause) { cnf.clauses.push_back(std::move(clause)); }
-};
-
 struct Layout {
   long long period = 0, horizon = 0;  // P, T
   std::vector<long long> last;        // S(b)
@@ -111,30 +105,6 @@ void encode_circles(Builder& builder, const Layout& layout, const Placement& win
   for (const auto& [a, b] : pairs)
     for (long long u = 0; u < period; ++u)
       builder.add({-(occ_base[a] + static_cast<int>(u)), -(occ_base[b] + static_cast<int>(u))});
-}
-
-// sum weight_i * lit_i <= bound, weights > 0, as a sequential weighted
-// counter: sum(i, v) means "the first i terms add up to at least v".
-void at_most(Builder& builder, const std::vector<std::pair<long long, int>>& terms, long long bound) {
-  if (bound < 0) return builder.add({});
-  std::vector<int> previous;  // previous[v - 1]: sum so far >= v, v in 1..bound
-  for (const auto& [weight, literal] : terms) {
-    if (weight > bound) {
-      builder.add({-literal});
-      continue;
-    }
-    for (long long v = bound - weight + 1; v <= static_cast<long long>(previous.size()); ++v)
-      builder.add({-literal, -previous[v - 1]});  // would pass the bound
-    std::vector<int> current(bound);
-    for (long long v = 1; v <= bound; ++v) current[v - 1] = builder.fresh();
-    for (long long v = 1; v <= bound; ++v) {
-      if (v <= static_cast<long long>(previous.size())) builder.add({-previous[v - 1], current[v - 1]});
-      if (v <= weight) builder.add({-literal, current[v - 1]});
-      else if (v - weight <= static_cast<long long>(previous.size()))
-        builder.add({-literal, -previous[v - weight - 1], current[v - 1]});
-    }
-    previous = std::move(current);
-  }
 }
 
 // Memory of device d at phase f of the steady state:

@@ -12,14 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "certify/clauses.hpp"
 #include "certify/problem.hpp"
 
 namespace tessel::certify {
-
-struct Cnf {
-  int variables = 0;
-  std::vector<std::vector<int>> clauses;
-};
 
 // The CNF of `claim` on `placement` under `memory_limit` (one per device,
 // static memory included; empty: no limit). Throws MalformedError when the

@@ -22,6 +22,16 @@ const char* kind_name(ClaimKind kind) {
   return "?";
 }
 
+const char* relaxation_name(Relaxation relaxation) {
+  switch (relaxation) {
+    case Relaxation::None: return "none";
+    case Relaxation::CriticalPath: return "critical_path";
+    case Relaxation::Load: return "load";
+    case Relaxation::Ends: return "ends";
+  }
+  return "?";
+}
+
 std::string claim_words(const ManifestClaim& claim) {
   if (claim.kind == ClaimKind::Makespan)
     return "no schedule of " + std::to_string(claim.claim.k) + " micro-batches with a makespan below " +
@@ -31,6 +41,24 @@ std::string claim_words(const ManifestClaim& claim) {
            std::to_string(claim.below) + " (the busiest device's load in the window)";
   return claim_text(claim.claim);
 }
+
+namespace {
+
+void add_relaxation(const ManifestClaim& claim, nlohmann::json& item) {
+  item["relaxation"] = relaxation_name(claim.relaxation);
+  if (claim.relaxation == Relaxation::CriticalPath) return;
+  item["device"] = claim.device;
+  if (claim.relaxation != Relaxation::Ends) return;
+  nlohmann::json ends = nlohmann::json::array();
+  for (const EndProof& end : claim.ends)
+    ends.push_back({{"end", end.question.tail ? "tail" : "head"}, {"window", end.question.window},
+                    {"idle", end.question.idle}, {"cnf", end.cnf}, {"cnf_sha256", end.cnf_sha256},
+                    {"proof", end.proof}, {"solve_seconds", end.solve_seconds}});
+  item["ends"] = ends;
+  item["solver"] = claim.solver;
+}
+
+}  // namespace
 
 nlohmann::json manifest_to_json(const Manifest& manifest) {
   nlohmann::json claims = nlohmann::json::array();
@@ -45,6 +73,7 @@ nlohmann::json manifest_to_json(const Manifest& manifest) {
       item["cnf"] = claim.cnf, item["cnf_sha256"] = claim.cnf_sha256, item["proof"] = claim.proof;
       item["solver"] = claim.solver, item["solve_seconds"] = claim.solve_seconds;
     }
+    if (claim.kind == ClaimKind::Makespan && claim.relaxation != Relaxation::None) add_relaxation(claim, item);
     claims.push_back(item);
   }
   nlohmann::json memory = manifest.memory_limit.empty() ? nlohmann::json(nullptr) : nlohmann::json(manifest.memory_limit);
@@ -72,6 +101,45 @@ std::string text(const nlohmann::json& object, const char* key, const std::strin
   return value.get<std::string>();
 }
 
+void file_names(const std::vector<const std::string*>& names, const std::string& where) {
+  for (const std::string* name : names)
+    if (name->empty() || name->find('/') != std::string::npos || *name == "..")
+      throw MalformedError(where + ": '" + *name + "' is not a file name inside the certificate");
+}
+
+EndProof end_from_json(const nlohmann::json& item, long long micros, const std::string& where) {
+  EndProof end;
+  const std::string which = text(item, "end", where);
+  if (which != "head" && which != "tail") throw MalformedError(where + ".end: '" + which + "' is not head or tail");
+  end.question.tail = which == "tail";
+  end.question.window = number(item, "window", where, 1);
+  end.question.idle = number(item, "idle", where, 1);
+  end.question.micros = micros;
+  end.cnf = text(item, "cnf", where), end.proof = text(item, "proof", where);
+  end.cnf_sha256 = text(item, "cnf_sha256", where);
+  file_names({&end.cnf, &end.proof}, where);
+  return end;
+}
+
+void relaxation_from_json(const nlohmann::json& item, ManifestClaim& claim, const std::string& where) {
+  const std::string name = text(item, "relaxation", where);
+  if (name == "critical_path") claim.relaxation = Relaxation::CriticalPath;
+  else if (name == "load") claim.relaxation = Relaxation::Load;
+  else if (name == "ends") claim.relaxation = Relaxation::Ends;
+  else throw MalformedError(where + ".relaxation: '" + name + "' is not critical_path, load or ends");
+  if (claim.relaxation == Relaxation::CriticalPath) return;
+  claim.device = static_cast<int>(number(item, "device", where, 0));
+  if (claim.relaxation != Relaxation::Ends) return;
+  const nlohmann::json& ends = need(item, "ends", where);
+  if (!ends.is_array() || ends.empty() || ends.size() > 2) throw MalformedError(where + ".ends: not a list of one or two ends");
+  for (size_t e = 0; e < ends.size(); ++e) {
+    claim.ends.push_back(end_from_json(ends[e], claim.claim.k, where + ".ends[" + std::to_string(e) + "]"));
+    claim.ends.back().question.device = claim.device;
+  }
+  if (claim.ends.size() == 2 && claim.ends[0].question.tail == claim.ends[1].question.tail)
+    throw MalformedError(where + ".ends: two ends of the same side");
+}
+
 ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& where) {
   ManifestClaim claim;
   const std::string kind = text(item, "kind", where);
@@ -91,14 +159,11 @@ ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& whe
   if (!certified.is_boolean()) throw MalformedError(where + ".certified: not true or false");
   claim.certified = certified.get<bool>();
   if (item.contains("reason")) claim.reason = text(item, "reason", where);
-  if (claim.certified && claim.kind == ClaimKind::Makespan)
-    throw MalformedError(where + ".certified: a makespan claim is never certified by this checker");
-  if (claim.certified && claim.kind != ClaimKind::Load) {
+  if (claim.certified && claim.kind == ClaimKind::Makespan) relaxation_from_json(item, claim, where);
+  else if (claim.certified && claim.kind != ClaimKind::Load) {
     claim.cnf = text(item, "cnf", where), claim.proof = text(item, "proof", where);
     claim.cnf_sha256 = text(item, "cnf_sha256", where);
-    for (const std::string* name : {&claim.cnf, &claim.proof})
-      if (name->empty() || name->find('/') != std::string::npos || *name == "..")
-        throw MalformedError(where + ": '" + *name + "' is not a file name inside the certificate");
+    file_names({&claim.cnf, &claim.proof}, where);
   }
   return claim;
 }
@@ -160,28 +225,67 @@ ClaimCheck check_load(const Placement& placement, const ManifestClaim& claim) {
   return check;
 }
 
+// Compares `name` with the CNF the verifier's encoder writes, its hash with
+// `sha256`, and checks `proof` against it; the reason is empty when it passes.
+std::string check_cnf_proof(const std::string& directory, const Cnf& encoded, const std::string& name,
+                            const std::string& sha256, const std::string& proof_name, ClaimCheck& check) {
+  const std::string expected = dimacs_text(encoded);
+  const std::string written = read_file(directory + "/" + name);
+  if (written != expected)
+    return name + " is not the verifier's encoding of the claim (first difference on line " +
+           std::to_string(first_different_line(written, expected)) + ")";
+  if (sha256_hex(written) != sha256) return "cnf_sha256 in the manifest is not the hash of " + name;
+  const std::vector<ProofStep> proof = parse_drat(read_file(directory + "/" + proof_name), directory + "/" + proof_name);
+  const DratResult result = check_drat(parse_dimacs(expected, name), proof);
+  check.lemmas += result.lemmas, check.checked += result.checked;
+  return result.valid ? "" : proof_name + ": " + result.reason;
+}
+
 ClaimCheck check_refutation(const std::string& directory, const Placement& placement, const Manifest& manifest,
                             const ManifestClaim& claim) {
   ClaimCheck check;
   check.claim = claim_words(claim);
   const auto begin = std::chrono::steady_clock::now();
-  const std::string expected = dimacs_text(encode_claim(placement, manifest.memory_limit, claim.claim));
-  const std::string written = read_file(directory + "/" + claim.cnf);
-  if (written != expected) {
-    check.reason = claim.cnf + " is not the verifier's encoding of the claim (first difference on line " +
-                   std::to_string(first_different_line(written, expected)) + ")";
-    return check;
+  check.reason = check_cnf_proof(directory, encode_claim(placement, manifest.memory_limit, claim.claim), claim.cnf,
+                                 claim.cnf_sha256, claim.proof, check);
+  check.certified = check.reason.empty();
+  check.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return check;
+}
+
+// The arithmetic of a makespan claim's relaxation, re-derived from the
+// placement (certify/ends.hpp); the reason is empty when it implies the claim.
+std::string relaxation_reason(const Placement& placement, const ManifestClaim& claim) {
+  const long long micros = claim.claim.k, below = claim.below;
+  if (claim.relaxation == Relaxation::CriticalPath) {
+    const long long path = critical_path(placement);
+    return path >= below ? "" : "the critical path is " + std::to_string(path) + ", below " + std::to_string(below);
   }
-  if (sha256_hex(written) != claim.cnf_sha256) {
-    check.reason = "cnf_sha256 in the manifest is not the hash of " + claim.cnf;
-    return check;
+  if (claim.device >= placement.ndevs) return "device " + std::to_string(claim.device) + " is not in the placement";
+  const long long work = micros * device_load(placement, claim.device);
+  long long idle = 0, windows = 0;
+  for (const EndProof& end : claim.ends) idle += end.question.idle, windows += end.question.window;
+  if (windows > work)
+    return "the ends' windows (" + std::to_string(windows) + " steps) may overlap: device " +
+           std::to_string(claim.device) + " works only " + std::to_string(work) + " steps";
+  if (work + idle < below)
+    return "device " + std::to_string(claim.device) + " works " + std::to_string(work) + " steps and idles at least " +
+           std::to_string(idle) + ", below " + std::to_string(below);
+  return "";
+}
+
+ClaimCheck check_makespan(const std::string& directory, const Placement& placement, const Manifest& manifest,
+                          const ManifestClaim& claim) {
+  ClaimCheck check;
+  check.claim = claim_words(claim);
+  const auto begin = std::chrono::steady_clock::now();
+  check.reason = relaxation_reason(placement, claim);
+  for (const EndProof& end : claim.ends) {
+    if (!check.reason.empty()) break;
+    check.reason = check_cnf_proof(directory, encode_end(placement, manifest.memory_limit, end.question), end.cnf,
+                                   end.cnf_sha256, end.proof, check);
   }
-  const std::vector<ProofStep> proof = parse_drat(read_file(directory + "/" + claim.proof), directory + "/" + claim.proof);
-  const Cnf cnf = parse_dimacs(expected, claim.cnf);
-  const DratResult result = check_drat(cnf, proof);
-  check.certified = result.valid;
-  check.lemmas = result.lemmas, check.checked = result.checked;
-  if (!result.valid) check.reason = claim.proof + ": " + result.reason;
+  check.certified = check.reason.empty();
   check.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return check;
 }
@@ -205,8 +309,9 @@ std::vector<ClaimCheck> check_certificate(const std::string& directory) {
       check.claim = claim_words(claim), check.reason = "not certified: " + claim.reason;
       checks.push_back(check);
     }
-    else checks.push_back(claim.kind == ClaimKind::Load ? check_load(placement, claim)
-                                                        : check_refutation(directory, placement, manifest, claim));
+    else if (claim.kind == ClaimKind::Load) checks.push_back(check_load(placement, claim));
+    else if (claim.kind == ClaimKind::Makespan) checks.push_back(check_makespan(directory, placement, manifest, claim));
+    else checks.push_back(check_refutation(directory, placement, manifest, claim));
   }
   return checks;
 }

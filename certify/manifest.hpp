@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "certify/ends.hpp"
 #include "certify/problem.hpp"
 
 namespace tessel::certify {
@@ -20,9 +21,26 @@ enum class ClaimKind {
   Load,    // every period below `below`: some device's load in the window exceeds it (arithmetic)
   Period,  // no repetend of the period (CNF + DRAT)
   Latency, // none of the period with latency <= latency_at_most (CNF + DRAT)
-  Makespan,// no schedule of N = k micro-batches below `below`: listed, never certified here
+  Makespan,// no schedule of N = k micro-batches below `below`: by a relaxation (certify/ends)
 };
 const char* kind_name(ClaimKind kind);
+
+// Which relaxation implies a makespan claim (certify/ends.hpp).
+enum class Relaxation {
+  None,          // not certified
+  CriticalPath,  // one micro-batch's longest chain >= below
+  Load,          // N load(device) >= below
+  Ends,          // N load(device) + the idle its ends prove >= below
+};
+const char* relaxation_name(Relaxation relaxation);
+
+// One end of a makespan claim's device: "every schedule idles the device at
+// least question.idle of these window steps", refuted as a CNF.
+struct EndProof {
+  EndQuestion question;
+  std::string cnf, proof, cnf_sha256;
+  double solve_seconds = 0;
+};
 
 struct ManifestClaim {
   ClaimKind kind = ClaimKind::Period;
@@ -34,6 +52,9 @@ struct ManifestClaim {
   std::string cnf_sha256;
   std::string solver;
   double solve_seconds = 0;
+  Relaxation relaxation = Relaxation::None;  // Makespan
+  int device = -1;                           // Makespan: Load and Ends
+  std::vector<EndProof> ends;                // Makespan: Ends (a head, a tail, or both)
 };
 
 std::string claim_words(const ManifestClaim& claim);

@@ -1,51 +1,18 @@
 // Refuting each claim's CNF with CaDiCaL and a DRAT proof (see the header).
 #include "certify/prove/prove.hpp"
 
-#include <cadical.hpp>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "certify/encoder.hpp"
+#include "certify/prove/makespan.hpp"
+#include "certify/prove/refute.hpp"
 #include "certify/sha256.hpp"
 
 namespace tessel::certify {
 namespace {
-
-// Stops CaDiCaL at a wall-clock deadline.
-struct Deadline : CaDiCaL::Terminator {
-  std::chrono::steady_clock::time_point end;
-  bool limited = false;
-  bool terminate() override { return limited && std::chrono::steady_clock::now() >= end; }
-};
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) throw MalformedError(path + ": cannot be written");
-}
-
-// 20 unsatisfiable (proof written), 10 satisfiable, 0 undecided.
-int refute(const Cnf& cnf, const std::string& proof_path, double seconds) {
-  CaDiCaL::Solver solver;
-  solver.set("quiet", 1);   // stdout carries the report
-  solver.set("binary", 0);  // text DRAT: a reviewer can read and edit it
-  if (!solver.trace_proof(proof_path.c_str())) throw MalformedError(proof_path + ": cannot be written");
-  for (const std::vector<int>& clause : cnf.clauses) {
-    for (int literal : clause) solver.add(literal);
-    solver.add(0);
-  }
-  Deadline deadline;
-  deadline.limited = seconds > 0;
-  deadline.end = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
-  solver.connect_terminator(&deadline);
-  const int answer = solver.solve();
-  solver.disconnect_terminator();
-  solver.close_proof_trace();
-  return answer;
-}
 
 ManifestClaim listed(const PlannedClaim& planned) {
   ManifestClaim claim;
@@ -74,6 +41,15 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
     return claim;
   }
   const std::string stem = "claim-" + std::to_string(index + 1);
+  if (planned.kind == ClaimKind::Makespan) {
+    try {
+      prove_makespan(directory, stem, placement, memory_limit, planned.hint, seconds, claim);
+    } catch (const MalformedError& why) {
+      claim = listed(planned);
+      claim.reason = std::string("the verifier's encoder cannot state it: ") + why.what();
+    }
+    return claim;
+  }
   claim.cnf = stem + ".cnf", claim.proof = stem + ".drat";
   Cnf cnf;
   try {
@@ -86,7 +62,7 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
   const std::string text = dimacs_text(cnf);
   write_text(directory + "/" + claim.cnf, text);
   claim.cnf_sha256 = sha256_hex(text);
-  claim.solver = std::string("CaDiCaL ") + CaDiCaL::Solver::version();
+  claim.solver = solver_name();
   const auto begin = std::chrono::steady_clock::now();
   const int answer = refute(cnf, directory + "/" + claim.proof, seconds);
   claim.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

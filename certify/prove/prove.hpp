@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "certify/manifest.hpp"
+#include "certify/prove/makespan.hpp"
 
 namespace tessel::certify {
 
@@ -19,6 +20,7 @@ struct PlannedClaim {
   Claim claim;
   long long below = 0;
   std::string not_encodable;
+  MakespanHint hint;  // Makespan: where the search found the idle
 };
 
 // Writes DIR/manifest.json and a CNF and a proof per refutation claim.
