@@ -25,6 +25,7 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
 #include "solver/makespan/memory_trading.hpp"
+#include "solver/recompute_search.hpp"
 #include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
@@ -681,6 +682,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  consider_recomputing_all(request, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
