@@ -38,7 +38,7 @@ def test_offers_are_saved_and_searched(tmp_path):
 def test_a_bad_offer_names_the_field():
     placement = chain()
     with pytest.raises(tessel.InputError, match="did you mean 'b0'"):
-        placement.offer_recompute("f0", 1, "bo")
+        placement.offer_recompute("f0", 1, "b00")
     with pytest.raises(tessel.InputError, match="only a forward block"):
         placement.offer_recompute("b1", 1, "b0")
     with pytest.raises(tessel.InputError, match="span must be > 0"):
