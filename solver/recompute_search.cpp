@@ -15,6 +15,12 @@ namespace tessel {
 
 namespace {
 
+// The derived search's own budget: its period is usually decided fast (no
+// memory binds once every forward recomputes), and the default search on 16
+// devices should not take twice as long because forwards offer
+// recomputation (nnshape 8/8: the 1186 of its default search within 1.5 s).
+constexpr double kDerivedSeconds = 2;
+
 // The nested search's answer at N micro-batches, mapped back; nullopt with
 // `why` set when there is none.
 std::optional<Schedule> answer_at_total(const SearchRequest& request, const RecomputedPlacement& derived,
@@ -53,6 +59,7 @@ void consider_recomputing_all(const SearchRequest& request, SearchReport& report
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived->placement;
+  sub.deadline = request.deadline.within(kDerivedSeconds);
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived->limit_cut[d];
   Candidate candidate;
   candidate.name = "recompute every offered forward";
