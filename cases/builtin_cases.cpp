@@ -32,7 +32,7 @@ struct CaseBuilder {
   Placement placement;
 
   int add(const std::string& id, BlockKind kind, Time span, Memory memory, std::vector<int> devices) {
-    placement.blocks.push_back({id, kind, span, memory, std::nullopt, std::move(devices)});
+    placement.blocks.push_back({id, kind, span, memory, std::nullopt, std::move(devices), {}, {}});
     return static_cast<int>(placement.blocks.size()) - 1;
   }
   int forward(const std::string& id, int device) { return add(id, BlockKind::Forward, 1, 1, {device}); }

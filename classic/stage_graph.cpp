@@ -53,7 +53,7 @@ DirectionBlocks add_direction(const StageGraph& graph, const std::vector<int>& s
     int rank = stage_rank[stage];
     if (rank < 0 || rank >= graph.ranks) throw std::invalid_argument("stage rank outside [0, ranks)");
     std::string id = std::string(1, letter) + suffix + std::to_string(stage);
-    placement.blocks.push_back({id, kind, span, memory, stage, {rank}});
+    placement.blocks.push_back({id, kind, span, memory, stage, {rank}, {}, {}});
     return static_cast<int>(placement.blocks.size()) - 1;
   };
   DirectionBlocks blocks;

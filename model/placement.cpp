@@ -56,6 +56,14 @@ bool rescale_time(Placement& placement, int decimals) {
     if (block.span > kMaxTicks / scale) return false;
   for (const Edge& edge : placement.edges)
     if (edge.delay > kMaxTicks / scale) return false;
+  for (const Block& block : placement.blocks) {
+    if (block.recompute && block.recompute->span > kMaxTicks / scale) return false;
+    if (block.offload && std::max(block.offload->out, block.offload->in) > kMaxTicks / scale) return false;
+  }
+  for (Block& block : placement.blocks) {
+    if (block.recompute) block.recompute->span *= scale;
+    if (block.offload) block.offload->out *= scale, block.offload->in *= scale;
+  }
   for (Block& block : placement.blocks) block.span *= scale;
   for (Edge& edge : placement.edges) edge.delay *= scale;
   placement.time_decimals = decimals;
@@ -69,7 +77,10 @@ bool rescale_memory(Placement& placement, int decimals) {
     if (block.memory > kMaxTicks / scale || block.memory < -kMaxTicks / scale) return false;
   for (Memory amount : placement.static_memory)
     if (amount > kMaxTicks / scale || amount < -kMaxTicks / scale) return false;
-  for (Block& block : placement.blocks) block.memory *= scale;
+  for (Block& block : placement.blocks) {
+    block.memory *= scale;
+    if (block.recompute) block.recompute->checkpoint_memory *= scale;  // within [0, memory]
+  }
   for (Memory& amount : placement.static_memory) amount *= scale;
   placement.memory_decimals = decimals;
   return true;

@@ -22,6 +22,21 @@ std::optional<BlockKind> parse_kind(const std::string& text);
 // The runtime's letter: F, B, I, W, or O for other.
 char kind_letter(BlockKind kind);
 
+// What a forward block offers instead of keeping its activation until a
+// later block `before` of the same micro-batch (docs/formats.md, "Memory
+// traded for time"): run again for `span` (keeping `checkpoint_memory`), or
+// copy it out and back in on the device's copy channel.
+struct RecomputeOffer {
+  Time span = 1;
+  int before = -1;              // block index
+  Memory checkpoint_memory = 0;  // what stays between the forward's end and the recompute
+};
+struct OffloadOffer {
+  Time out = 1;  // copy-out time
+  Time in = 1;   // copy-in time
+  int before = -1;
+};
+
 struct Block {
   std::string id;
   BlockKind kind = BlockKind::Forward;
@@ -29,6 +44,8 @@ struct Block {
   Memory memory = 0;          // change of device memory at the start
   std::optional<int> stage;   // the pipeline stage a runtime runs it as
   std::vector<int> devices;   // sorted, non-empty; several = tensor-parallel
+  std::optional<RecomputeOffer> recompute;  // forward blocks only
+  std::optional<OffloadOffer> offload;      // forward blocks only
 };
 
 struct Edge {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "model/dag.hpp"
+#include "model/memory_offer_json.hpp"
 
 namespace tessel {
 
@@ -21,12 +22,13 @@ struct ReadBlock {
   Decimal span;
   Decimal memory;
   JsonPlace place;
+  ReadOffers offers;  // "recompute", "offload"
 };
 
 ReadBlock block_from_json(const nlohmann::json& value, int ndevs, const JsonPlace& place) {
   if (!value.is_object()) place.fail("a block is an object with id, kind, span, memory, devices");
-  require_known_keys(value, {"id", "kind", "span", "memory", "stage", "devices"}, place);
-  ReadBlock read{{}, {}, {}, place};
+  require_known_keys(value, {"id", "kind", "span", "memory", "stage", "devices", "recompute", "offload"}, place);
+  ReadBlock read{{}, {}, {}, place, read_offers(value, place)};
   Block& block = read.block;
   block.id = require_string(value, "id", place);
   if (block.id.empty()) place.field("id").fail("block id must not be empty");
@@ -120,6 +122,7 @@ Placement placement_from_json(const nlohmann::json& document, const JsonPlace& p
   for (const ReadBlock& r : read) {
     times.push_back(r.span);
     amounts.push_back(r.memory);
+    collect_offer_numbers(r.offers, times, amounts);
   }
   for (const DagEdge& edge : edges) times.push_back(edge.delay);
   placement.time_decimals = most_decimals(times);
@@ -136,6 +139,7 @@ Placement placement_from_json(const nlohmann::json& document, const JsonPlace& p
   for (size_t d = 0; d < static_memory.size(); ++d)
     placement.static_memory.push_back(
         decimal_ticks(static_memory[d], placement.memory_decimals, place.field("static_memory").index(d)));
+  for (size_t i = 0; i < read.size(); ++i) apply_offers(read[i].offers, static_cast<int>(i), placement);
   return placement;
 }
 
@@ -157,6 +161,7 @@ nlohmann::json placement_to_json(const Placement& placement) {
                             {"memory", time_to_json(block.memory, placement.memory_decimals)}};
     if (block.stage) value["stage"] = *block.stage;
     value["devices"] = block.devices;
+    offers_to_json(placement, block, value);
     blocks.push_back(std::move(value));
   }
   nlohmann::json edges = nlohmann::json::array();

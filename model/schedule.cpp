@@ -37,6 +37,14 @@ std::vector<Time> instance_ends(const Schedule& schedule) {
 Time makespan(const Schedule& schedule) {
   Time end = 0;
   for (Time finish : instance_ends(schedule)) end = std::max(end, finish);
+  const std::vector<Block>& blocks = schedule.placement.blocks;
+  for (const RecomputeRun& run : schedule.recomputes)
+    if (blocks[run.block].recompute) end = std::max(end, run.start + blocks[run.block].recompute->span);
+  for (const Transfer& copy : schedule.transfers) {
+    if (!blocks[copy.block].offload) continue;
+    const OffloadOffer& offer = *blocks[copy.block].offload;
+    end = std::max(end, copy.start + (copy.direction == TransferDirection::Out ? offer.out : offer.in));
+  }
   return end;
 }
 

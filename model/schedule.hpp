@@ -45,6 +45,25 @@ struct FusedUnit {
   Time span = 0;                     // ticks, >= 1
 };
 
+// The memory choices of a schedule (docs/formats.md, "Memory traded for
+// time"): a forward instance (block, micro) is recomputed when a
+// RecomputeRun names it and offloaded when its two Transfers do; the file
+// also marks the forward instance itself.
+struct RecomputeRun {
+  int block = 0;  // the forward block, index into placement.blocks
+  int micro = 0;
+  Time start = 0;  // runs for the block's recompute span on its devices
+};
+
+enum class TransferDirection { Out, In };
+
+struct Transfer {
+  int block = 0;  // the forward block whose activation moves
+  int micro = 0;
+  TransferDirection direction = TransferDirection::Out;
+  Time start = 0;  // on each of the block's devices' copy channel
+};
+
 struct Schedule {
   Placement placement;
   // One limit per device; empty = no limit. `uniform_limit` remembers whether
@@ -55,6 +74,8 @@ struct Schedule {
   std::vector<Instance> instances;
   std::optional<Repetend> repetend;
   std::vector<FusedUnit> fused;  // empty for schedules without fused units
+  std::vector<RecomputeRun> recomputes;  // empty when nothing is recomputed
+  std::vector<Transfer> transfers;       // empty when nothing is offloaded
   nlohmann::json search;  // free object (strategy, backend, ...) or null
   nlohmann::json meta;    // free object or null
 };
@@ -67,7 +88,7 @@ Schedule empty_schedule(const Placement& placement, const std::vector<Memory>& m
 // start: start + span, or the end of its fused unit.
 std::vector<Time> instance_ends(const Schedule& schedule);
 
-// Largest end over the instances (0 for none).
+// Largest end over the instances, recompute runs and transfers (0 for none).
 Time makespan(const Schedule& schedule);
 
 // Orders instances by (start, first device, block, micro): the canonical order

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "model/memory_choice_json.hpp"
 #include "model/placement_json.hpp"
 
 namespace tessel {
@@ -101,9 +102,10 @@ std::vector<ReadFused> read_fused(const nlohmann::json& document, const std::map
 // start or limit has more decimals than any span.
 void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instances,
                     const std::vector<Decimal>& limits, const std::optional<ReadRepetend>& repetend,
-                    const std::vector<ReadFused>& fused, const JsonPlace& place) {
+                    const std::vector<ReadFused>& fused, const ReadChoices& choices, const JsonPlace& place) {
   Placement& placement = schedule.placement;
   int time_decimals = placement.time_decimals;
+  for (const ReadChoiceRun& run : choices.runs) time_decimals = std::max(time_decimals, run.start.decimals);
   for (const ReadInstance& instance : instances) time_decimals = std::max(time_decimals, instance.start.decimals);
   for (const ReadFused& unit : fused) time_decimals = std::max(time_decimals, unit.span.decimals);
   if (repetend)
@@ -127,6 +129,7 @@ void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instanc
   for (size_t u = 0; u < fused.size(); ++u)
     schedule.fused.push_back(
         {fused[u].members, decimal_ticks(fused[u].span, time_decimals, place.field("fused").index(u).field("span"))});
+  place_choices(choices, time_decimals, schedule, place);
   if (!repetend) return;
   const JsonPlace at = place.field("repetend");
   Repetend window;
@@ -143,7 +146,8 @@ void place_on_scale(Schedule& schedule, const std::vector<ReadInstance>& instanc
 Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& place) {
   if (!document.is_object()) place.fail("expected a schedule object");
   require_known_keys(document,
-                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "search", "meta"},
+                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "recomputes",
+                      "transfers", "search", "meta"},
                      place);
   require_format(document, kScheduleFormat, place);
   Schedule schedule;
@@ -159,10 +163,11 @@ Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& pla
   const nlohmann::json& list = require_array(document, "instances", place);
   std::vector<ReadInstance> instances;
   instances.reserve(list.size());
+  ReadChoices choices;
   for (size_t i = 0; i < list.size(); ++i) {
     JsonPlace at = place.field("instances").index(i);
     if (!list[i].is_object()) at.fail("an instance is an object with block, micro, start");
-    require_known_keys(list[i], {"block", "micro", "start"}, at);
+    require_known_keys(list[i], {"block", "micro", "start", "recompute", "offload"}, at);
     std::string block = require_string(list[i], "block", at);
     auto found = index.find(block);
     if (found == index.end()) at.field("block").fail("unknown block '" + block.substr(0, 100) + "'");
@@ -173,12 +178,14 @@ Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& pla
     Decimal start = require_decimal(list[i], "start", at);
     if (start.digits < 0) at.field("start").fail("start must be >= 0, got " + format_ticks(start.digits, start.decimals));
     instances.push_back({found->second, static_cast<int>(micro), start});
+    if (list[i].size() > 3) read_instance_marks(list[i], found->second, static_cast<int>(micro), choices, at);
   }
+  read_choice_lists(document, index, nmicros, choices, place);
 
   std::optional<ReadRepetend> repetend;
   if (document.contains("repetend") && !document["repetend"].is_null())
     repetend = read_repetend(document["repetend"], place.field("repetend"));
-  place_on_scale(schedule, instances, limits, repetend, read_fused(document, index, nmicros, place), place);
+  place_on_scale(schedule, instances, limits, repetend, read_fused(document, index, nmicros, place), choices, place);
   if (document.contains("search")) schedule.search = document["search"];
   if (document.contains("meta")) schedule.meta = document["meta"];
   return schedule;
@@ -209,6 +216,7 @@ nlohmann::json schedule_to_json(const Schedule& schedule) {
                          {"micro", instance.micro},
                          {"start", time_to_json(instance.start, time_decimals)}});
   document["instances"] = std::move(instances);
+  choices_to_json(schedule, document);
   if (schedule.repetend)
     document["repetend"] = {{"start", time_to_json(schedule.repetend->start, time_decimals)},
                             {"end", time_to_json(schedule.repetend->end, time_decimals)},

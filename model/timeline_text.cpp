@@ -11,6 +11,8 @@
 // as the longest label and separated by a space, or by `|` at the
 // repetend's start and end; a ruler above numbers every tenth step, and a
 // key below gives each block's kind (and id, when the cells use indices).
+// A recompute run is drawn on its devices as `R` and its label; copies to
+// and from host memory on a `cp` row under their device (`>` out, `<` in).
 //
 // Measured times (decimals) would give a cell per tick, thousands of them
 // per block: there a cell is 1, 2 or 5 times a power of ten ticks, the
@@ -128,6 +130,9 @@ std::string render_timeline(const Schedule& schedule, const TimelineOptions& opt
   const FusedLabels fused = fused_labels(schedule, tags);
 
   int width = 1;
+  for (const RecomputeRun& run : schedule.recomputes)
+    width = std::max<int>(width, 1 + label_of(run.block, run.micro).size());
+  for (const Transfer& copy : schedule.transfers) width = std::max<int>(width, 1 + label_of(copy.block, copy.micro).size());
   for (const Instance& instance : schedule.instances) {
     auto joined = fused.of_first.find({instance.block, instance.micro});
     width = std::max<int>(width, joined != fused.of_first.end() ? joined->second.size()
@@ -139,23 +144,44 @@ std::string render_timeline(const Schedule& schedule, const TimelineOptions& opt
   std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
   std::vector<std::vector<Time>> covered(cell_ticks > 1 ? placement.ndevs : 0, std::vector<Time>(steps, 0));
   const std::vector<Time> ends = instance_ends(schedule);
+  // Paints [start, end) of `device` in `grid` (the device rows, or the copy rows).
+  auto paint = [&](std::vector<std::vector<std::string>>& grid, int device, Time start, Time end,
+                   const std::string& label) {
+    for (Time cell = std::max(start / cell_ticks, first); cell * cell_ticks < end && cell - first < steps; ++cell) {
+      std::string& text = grid[device][cell - first];
+      if (cell_ticks == 1 || &grid != &cells) {
+        text = text.empty() ? label : "#";
+        continue;
+      }
+      const Time share = std::min(end, (cell + 1) * cell_ticks) - std::max(start, cell * cell_ticks);
+      if (share > covered[device][cell - first]) covered[device][cell - first] = share, text = label;
+    }
+  };
   for (size_t i = 0; i < schedule.instances.size(); ++i) {
     const Instance& instance = schedule.instances[i];
     if (fused.later_members.count({instance.block, instance.micro})) continue;
     const Block& block = placement.blocks[instance.block];
     auto joined = fused.of_first.find({instance.block, instance.micro});
     std::string label = joined != fused.of_first.end() ? joined->second : label_of(instance.block, instance.micro);
+    for (int device : block.devices) paint(cells, device, instance.start, ends[i], label);
+  }
+  // Memory traded for time: a recompute on its devices as R<label>, copies
+  // on a copy row under the device, > out and < in.
+  std::vector<std::vector<std::string>> copy_cells(schedule.transfers.empty() ? 0 : placement.ndevs,
+                                                   std::vector<std::string>(steps));
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = placement.blocks[run.block];
+    if (!block.recompute) continue;
     for (int device : block.devices)
-      for (Time cell = std::max(instance.start / cell_ticks, first); cell * cell_ticks < ends[i] && cell - first < steps;
-           ++cell) {
-        std::string& text = cells[device][cell - first];
-        if (cell_ticks == 1) {
-          text = text.empty() ? label : "#";
-          continue;
-        }
-        const Time share = std::min(ends[i], (cell + 1) * cell_ticks) - std::max(instance.start, cell * cell_ticks);
-        if (share > covered[device][cell - first]) covered[device][cell - first] = share, text = label;
-      }
+      paint(cells, device, run.start, run.start + block.recompute->span, "R" + label_of(run.block, run.micro));
+  }
+  for (const Transfer& copy : schedule.transfers) {
+    const Block& block = placement.blocks[copy.block];
+    if (!block.offload) continue;
+    const bool out = copy.direction == TransferDirection::Out;
+    for (int device : block.devices)
+      paint(copy_cells, device, copy.start, copy.start + (out ? block.offload->out : block.offload->in),
+            (out ? ">" : "<") + label_of(copy.block, copy.micro));
   }
 
   // The separator before cell `first + step`: `|` at the repetend's edges.
@@ -194,6 +220,16 @@ std::string render_timeline(const Schedule& schedule, const TimelineOptions& opt
     }
     row += separator(first + steps);
     out << row.substr(0, row.find_last_not_of(' ') + 1) << "\n";
+    if (copy_cells.empty() ||
+        std::all_of(copy_cells[device].begin(), copy_cells[device].end(), [](const std::string& c) { return c.empty(); }))
+      continue;
+    std::string copies = "cp" + std::string(prefix - 2, ' ');
+    for (int step = 0; step < steps; ++step) {
+      const std::string& cell = copy_cells[device][step];
+      const std::string shown = cell.empty() ? "." : cell;
+      copies += " " + shown + std::string(width - std::min<int>(width, shown.size()), ' ');
+    }
+    out << copies.substr(0, copies.find_last_not_of(' ') + 1) << "\n";
   }
   if ((first > 0 || steps < total_steps) && cell_ticks == 1)
     out << "(showing steps " << first << ".." << first + steps - 1 << " of " << total_steps << ")\n";
@@ -202,6 +238,8 @@ std::string render_timeline(const Schedule& schedule, const TimelineOptions& opt
         << format_ticks(makespan(schedule), placement.time_decimals) << ")\n";
   if (cell_ticks > 1)
     out << "(a cell is " << time_text(1) << " of time: the instance covering most of it)\n";
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty())
+    out << "key: R" << tags.front() << ":0 a recompute; cp rows are the copy channel under a device (> copy out, < copy in)\n";
   if (!placement.blocks.empty()) out << key_text(placement, tags, !schedule.fused.empty());
   return out.str();
 }

@@ -277,6 +277,10 @@ Schedule unroll(const Schedule& schedule, int nmicros) {
     throw InputError("", "--nmicros", "must be at least 1, got " + std::to_string(nmicros));
   // A repetend is defined over spans, not fused units (docs/formats.md).
   if (!schedule.fused.empty()) throw InputError("", "fused", "a schedule with fused units has no repetend to unroll");
+  // Nor over recomputes and copies: unrolled, they would be dropped and the memory they saved counted again.
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty())
+    throw InputError("", schedule.recomputes.empty() ? "transfers" : "recomputes",
+                     "a schedule with recomputes or copies has no repetend to unroll");
   Repetend unit = unit_of(schedule);
   const int whole = whole_window_count(schedule, nmicros);
   int copies = 0;

@@ -16,6 +16,7 @@
 #include "model/formats/svg_timeline.hpp"
 #include "model/input_error.hpp"
 #include "model/json_file.hpp"
+#include "model/memory_offer_json.hpp"
 #include "model/output_file.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
@@ -89,6 +90,26 @@ void add_block(Placement& placement, const std::string& id, const std::string& k
   placement.blocks.push_back(block);
 }
 
+// offer_recompute / offer_offload: the block's "recompute" or "offload" object
+// (docs/formats.md, "Memory traded for time") read as the file reader reads
+// it, so the same rules hold; call it once the edges are in (`before` must
+// depend on the block).
+void offer(Placement& placement, const std::string& id, const char* key, const py::dict& fields) {
+  const int index = find_block(placement, id);
+  if (index < 0) throw InputError("", "blocks", "unknown block '" + id + "'");
+  const std::string text = py::module_::import("json").attr("dumps")(fields).cast<std::string>();
+  const JsonPlace place{"", "blocks[" + std::to_string(index) + "]"};
+  const ReadOffers read = read_offers(nlohmann::json{{key, nlohmann::json::parse(text)}}, place);
+  std::vector<Decimal> times, amounts;
+  collect_offer_numbers(read, times, amounts);
+  int time_decimals = placement.time_decimals, memory_decimals = placement.memory_decimals;
+  for (const Decimal& value : times) time_decimals = std::max(time_decimals, value.decimals);
+  for (const Decimal& value : amounts) memory_decimals = std::max(memory_decimals, value.decimals);
+  if (!rescale_time(placement, time_decimals) || !rescale_memory(placement, memory_decimals))
+    throw InputError("", place.path, "too many decimals for the magnitudes of this placement");
+  apply_offers(read, index, placement);
+}
+
 void add_edge(Placement& placement, const std::string& from, const std::string& to, py::handle delay) {
   const std::string at = "edges[" + std::to_string(placement.edges.size()) + "]";
   const int a = find_block(placement, from), b = find_block(placement, to);
@@ -140,6 +161,27 @@ void bind_placement(py::module_& module) {
       .def("add_block", &add_block, py::arg("id"), py::arg("kind"), py::arg("span"), py::arg("memory"),
            py::arg("devices"), py::arg("stage") = std::nullopt)
       .def("add_edge", &add_edge, py::arg("a"), py::arg("b"), py::arg("delay") = 0)
+      .def("offer_recompute",
+           [](Placement& p, const std::string& block, py::handle span, const std::string& before,
+              py::handle checkpoint_memory) {
+             py::dict fields;
+             fields["span"] = span;
+             fields["before"] = before;
+             if (!checkpoint_memory.is_none()) fields["checkpoint_memory"] = checkpoint_memory;
+             offer(p, block, "recompute", fields);
+           },
+           py::arg("block"), py::arg("span"), py::arg("before"), py::arg("checkpoint_memory") = py::none(),
+           "Let a forward block be recomputed for `span` before `before` instead of keeping its activation.")
+      .def("offer_offload",
+           [](Placement& p, const std::string& block, py::handle out, py::handle in, const std::string& before) {
+             py::dict fields;
+             fields["out"] = out;
+             fields["in"] = in;
+             fields["before"] = before;
+             offer(p, block, "offload", fields);
+           },
+           py::arg("block"), py::arg("out"), py::arg("in_"), py::arg("before"),
+           "Let a forward block's activation be copied out and back in before `before`.")
       .def("check", [](const Placement& placement) { checked(placement); },
            "Raise InputError when the placement breaks a rule of the file format.")
       .def("save", [](const Placement& placement, const std::string& path) {

@@ -24,6 +24,8 @@
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
+#include "solver/makespan/memory_trading.hpp"
+#include "solver/recompute_search.hpp"
 #include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
@@ -406,6 +408,13 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
                               ? built.bound
                               : bound_at(placement, request.total_micros, input.options, makespan_report.makespan,
                                          proven_by_candidate.value_or(0), &*chosen->at_total);
+  // Recomputation or offload offered: the memory arguments and the full
+  // search's proof assume every activation is kept, so only the bound that
+  // ignores memory still holds (it allows the cheapest choice).
+  if (offers_memory_choice(placement)) {
+    makespan_report.bound = makespan_bound(placement, request.total_micros);
+    proven_by_candidate.reset();
+  }
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   GapFacts facts;
@@ -673,6 +682,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  consider_recomputing_all(request, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

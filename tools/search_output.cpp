@@ -6,6 +6,7 @@
 
 #include "model/placement_json.hpp"
 #include "model/timeline_text.hpp"
+#include "solver/makespan/memory_trading.hpp"
 #include "solver/makespan_gap.hpp"
 
 namespace tessel::cli {
@@ -157,6 +158,8 @@ std::string report_text(const SearchRequest& request, const SearchReport& report
         << (at.proven_optimal ? "proven optimal" : "not proven optimal") << ")\n";
   }
   if (report.makespan) makespan_text(out, report, placement);
+  if (report.best && offers_memory_choice(placement))
+    out << "memory traded    " << choices_summary(*report.best) << "\n";
   rejected_text(out, report);
   out << "solve time       " << std::setprecision(3) << report.seconds << " s (";
   for (size_t i = 0; i < report.phases.size(); ++i)

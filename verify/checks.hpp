@@ -18,7 +18,8 @@ inline constexpr size_t kListedPerKind = 20;
 // The order in which kinds are reported (and the complete set of kinds).
 inline const std::vector<std::string>& violation_kinds() {
   static const std::vector<std::string> kinds = {"missing", "duplicate", "unknown", "overlap",
-                                                 "dependency", "memory", "repetend", "fused"};
+                                                 "dependency", "memory", "repetend", "fused",
+                                                 "choice", "order", "channel"};
   return kinds;
 }
 
@@ -67,10 +68,31 @@ struct FusedTimes {
 };
 FusedTimes check_fused(const ScheduleDocument& schedule, const DistinctInstances& distinct, Findings& findings);
 
+// Memory traded for time (memory_choices.cpp): which listed runs count
+// and which forward instances really recompute or offload. `choice`: a run
+// or mark that is unknown, not offered, unmatched or repeated; `order`: a run
+// before its forward ends or ending after `before` starts; `channel`: two
+// copies on one device's copy channel at once.
+struct ChoiceTimes {
+  std::vector<size_t> recomputes;  // accepted recompute runs (index into schedule.runs): they occupy devices
+  std::vector<size_t> copies;      // accepted copies: they occupy copy channels
+  // Per entry of DistinctInstances::by_block: the runs of its choice when the
+  // forward is marked and every run of it is listed (else -1: it keeps).
+  std::vector<int> recompute, copy_out, copy_in;
+};
+ChoiceTimes check_choices(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                          Findings& findings);
+
+// "f3:5 (recompute)", "f3:5 (copy out)".
+std::string run_name(const ScheduleDocument& schedule, const ChoiceRun& run);
+// When a run ends: start + the recompute span or the copy's time.
+long long run_end(const ScheduleDocument& schedule, const ChoiceRun& run);
+
 // Condition 2: no two instances on one device at one step (a fused unit
-// occupies its steps once, for all its members).
+// occupies its steps once, for all its members; a recompute run occupies
+// its block's devices like an instance).
 void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
-                       Findings& findings);
+                       const ChoiceTimes& choices, Findings& findings);
 
 // Condition 3: every edge a -> b holds within every micro-batch (b starts
 // when a ends, its unit's end for a fused a; an edge inside one unit holds).
@@ -79,8 +101,10 @@ void check_dependencies(const ScheduleDocument& schedule, const DistinctInstance
 
 // Condition 4 with the peak memory per device (counted over the complete
 // micro-batches, see memory.cpp).
+// The releases and re-allocations of the chosen recomputes and offloads
+// count at the ends and starts docs/formats.md names.
 std::vector<long long> check_memory(const ScheduleDocument& schedule, const DistinctInstances& distinct,
-                                    Findings& findings);
+                                    const ChoiceTimes& choices, Findings& findings);
 
 // The claimed repetend really repeats (definition at the top of
 // repetend_check.cpp). Returns a one-line description of the claim.
@@ -92,7 +116,10 @@ struct Metrics {
   std::vector<long long> busy_steps;
   double bubble_ratio = 0.0;
 };
-Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused);
+// Recompute runs count as busy steps and in the makespan; copies only in the
+// makespan (the copy channel works beside the device).
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                const ChoiceTimes& choices);
 
 // Looks up (block, micro) among the distinct instances; nullptr when absent.
 const PlacedInstance* find_instance(const DistinctInstances& distinct, int block, long long micro);

@@ -34,7 +34,7 @@ struct Occupancy {
 }  // namespace
 
 void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
-                       Findings& findings) {
+                       const ChoiceTimes& choices, Findings& findings) {
   std::vector<Occupancy> occupancies;
   occupancies.reserve(distinct.by_block.size());
   std::vector<char> unit_placed(schedule.fused.size(), 0);
@@ -45,6 +45,16 @@ void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances
     if (unit >= 0 && unit_placed[unit]++) continue;
     for (int device : block.devices) occupancies.push_back({device, instance.start, fused.end[i], i});
   }
+  // A recompute run is occupancy number by_block.size() + its place in choices.recomputes.
+  for (size_t r = 0; r < choices.recomputes.size(); ++r) {
+    const ChoiceRun& run = schedule.runs[choices.recomputes[r]];
+    for (int device : schedule.blocks[run.block].devices)
+      occupancies.push_back({device, run.start, run_end(schedule, run), distinct.by_block.size() + r});
+  }
+  auto occupant = [&](size_t index) {
+    if (index < distinct.by_block.size()) return name_of(schedule, distinct.by_block[index]);
+    return run_name(schedule, schedule.runs[choices.recomputes[index - distinct.by_block.size()]]);
+  };
   std::sort(occupancies.begin(), occupancies.end(), [](const Occupancy& a, const Occupancy& b) {
     return std::tie(a.device, a.start, a.end, a.instance) < std::tie(b.device, b.start, b.end, b.instance);
   });
@@ -56,16 +66,15 @@ void check_exclusivity(const ScheduleDocument& schedule, const DistinctInstances
       const Occupancy& current = occupancies[i];
       const Occupancy& holder = occupancies[furthest];
       if (current.start < holder.end) {
-        const PlacedInstance& first = distinct.by_block[holder.instance];
-        const PlacedInstance& second = distinct.by_block[current.instance];
+        const std::string first = occupant(holder.instance);
+        const std::string second = occupant(current.instance);
         findings.add({"overlap",
                       "device " + std::to_string(device) + " at step " + time_text(schedule, current.start) + ": " +
-                          name_of(schedule, second) + " (" + steps_text(schedule, current.start, current.end) +
-                          ") overlaps " + name_of(schedule, first) + " (" + steps_text(schedule, holder.start, holder.end) +
-                          ")",
+                          second + " (" + steps_text(schedule, current.start, current.end) + ") overlaps " + first +
+                          " (" + steps_text(schedule, holder.start, holder.end) + ")",
                       {device},
                       {current.start},
-                      {name_of(schedule, first), name_of(schedule, second)}});
+                      {first, second}});
       }
       if (current.end > holder.end) furthest = i;
     }

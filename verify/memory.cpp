@@ -42,22 +42,52 @@ struct MemoryEvent {
   long long step = 0;
   long long delta = 0;
   size_t instance = 0;  // index into DistinctInstances::by_block
+  int run = -1;         // a re-allocation at this run's start (index into schedule.runs), else the instance's
+  bool release = false;  // the instance's activation freed (recomputed or offloaded)
 };
+
+// A recomputed forward keeps only its checkpoint from its end until its
+// recompute starts; an offloaded one nothing from its copy out's end until
+// its copy in starts.
+void add_choice_events(const ScheduleDocument& schedule, const DistinctInstances& distinct, const ChoiceTimes& choices,
+                       std::vector<MemoryEvent>& events) {
+  for (size_t i = 0; i < distinct.by_block.size(); ++i) {
+    if (!distinct.micro_complete[i]) continue;
+    const PlacedInstance& instance = distinct.by_block[i];
+    const BlockSpec& block = schedule.blocks[instance.block];
+    long long freed_at = 0, freed = 0;
+    int back = -1;
+    if (choices.recompute[i] >= 0) {
+      freed_at = instance.start + block.span, freed = block.memory - block.checkpoint_memory;
+      back = choices.recompute[i];
+    } else if (choices.copy_out[i] >= 0) {
+      freed_at = run_end(schedule, schedule.runs[choices.copy_out[i]]), freed = block.memory;
+      back = choices.copy_in[i];
+    } else {
+      continue;
+    }
+    for (int device : block.devices) {
+      events.push_back({device, freed_at, -freed, i, -1, true});
+      events.push_back({device, schedule.runs[back].start, freed, i, back, false});
+    }
+  }
+}
 
 }  // namespace
 
 std::vector<long long> check_memory(const ScheduleDocument& schedule, const DistinctInstances& distinct,
-                                    Findings& findings) {
+                                    const ChoiceTimes& choices, Findings& findings) {
   std::vector<MemoryEvent> events;
   events.reserve(distinct.by_block.size());
   for (size_t i = 0; i < distinct.by_block.size(); ++i) {
     if (!distinct.micro_complete[i]) continue;
     const PlacedInstance& instance = distinct.by_block[i];
     const BlockSpec& block = schedule.blocks[instance.block];
-    for (int device : block.devices) events.push_back({device, instance.start, block.memory, i});
+    for (int device : block.devices) events.push_back({device, instance.start, block.memory, i, -1, false});
   }
+  add_choice_events(schedule, distinct, choices, events);
   std::sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
-    return std::tie(a.device, a.step, a.instance) < std::tie(b.device, b.step, b.instance);
+    return std::tie(a.device, a.step, a.instance, a.run) < std::tie(b.device, b.step, b.instance, b.run);
   });
 
   // Before its first start step a device holds 0; a device whose first
@@ -103,7 +133,10 @@ std::vector<long long> check_memory(const ScheduleDocument& schedule, const Dist
     if (over[device]) continue;
     over[device] = 1;
     std::vector<std::string> starting;
-    for (size_t e = group; e < i; ++e) starting.push_back(name_of(schedule, distinct.by_block[events[e].instance]));
+    for (size_t e = group; e < i; ++e)
+      if (!events[e].release)
+        starting.push_back(events[e].run >= 0 ? run_name(schedule, schedule.runs[events[e].run])
+                                              : name_of(schedule, distinct.by_block[events[e].instance]));
     findings.add({"memory",
                   "device " + std::to_string(device) + " at step " + time_text(schedule, step) + ": memory " +
                       memory_text(schedule, current) + (held[device] != 0 ? " (static " +

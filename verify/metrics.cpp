@@ -9,7 +9,8 @@
 
 namespace tessel::verify {
 
-Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused) {
+Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& distinct, const FusedTimes& fused,
+                const ChoiceTimes& choices) {
   Metrics metrics;
   std::vector<std::vector<std::pair<long long, long long>>> intervals(schedule.ndevs);
   for (size_t i = 0; i < distinct.by_block.size(); ++i) {
@@ -18,6 +19,12 @@ Metrics measure(const ScheduleDocument& schedule, const DistinctInstances& disti
     metrics.makespan = std::max(metrics.makespan, fused.end[i]);
     for (int device : block.devices) intervals[device].push_back({instance.start, fused.end[i]});
   }
+  for (size_t index : choices.recomputes) {
+    const ChoiceRun& run = schedule.runs[index];
+    metrics.makespan = std::max(metrics.makespan, run_end(schedule, run));
+    for (int device : schedule.blocks[run.block].devices) intervals[device].push_back({run.start, run_end(schedule, run)});
+  }
+  for (size_t index : choices.copies) metrics.makespan = std::max(metrics.makespan, run_end(schedule, schedule.runs[index]));
 
   metrics.busy_steps.assign(schedule.ndevs, 0);
   long double busy_total = 0;  // ticks summed over many devices may pass 2^63

@@ -86,6 +86,9 @@ void rescale_times(ScheduleDocument& schedule, int decimals, const std::string& 
   for (PlacedInstance& instance : schedule.instances) values.push_back(&instance.start);
   for (ForeignInstance& instance : schedule.foreign) values.push_back(&instance.start);
   for (FusedSpec& unit : schedule.fused) values.push_back(&unit.span);
+  for (BlockSpec& block : schedule.blocks)
+    for (long long* value : {&block.recompute_span, &block.offload_out, &block.offload_in}) values.push_back(value);
+  for (ChoiceRun& run : schedule.runs) values.push_back(&run.start);
   if (schedule.repetend)
     for (long long* value : {&schedule.repetend->start, &schedule.repetend->end, &schedule.repetend->period})
       values.push_back(value);
@@ -96,6 +99,7 @@ void rescale_times(ScheduleDocument& schedule, int decimals, const std::string& 
 void rescale_memory(ScheduleDocument& schedule, int decimals, const std::string& field) {
   std::vector<long long*> values;
   for (BlockSpec& block : schedule.blocks) values.push_back(&block.memory);
+  for (BlockSpec& block : schedule.blocks) values.push_back(&block.checkpoint_memory);
   for (long long& amount : schedule.static_memory) values.push_back(&amount);
   if (schedule.memory_limit)
     for (long long& limit : *schedule.memory_limit) values.push_back(&limit);
@@ -133,7 +137,7 @@ void check_format(const nlohmann::json& object, const std::string& expected, con
 }
 
 BlockSpec read_block(const nlohmann::json& value, ScheduleDocument& schedule, const std::string& path) {
-  require_known_keys(value, {"id", "kind", "span", "memory", "stage", "devices"}, path);
+  require_known_keys(value, {"id", "kind", "span", "memory", "stage", "devices", "recompute", "offload"}, path);
   const int ndevs = schedule.ndevs;
   BlockSpec block;
   block.id = string_member(value, "id", path);
@@ -203,6 +207,7 @@ void read_placement(const nlohmann::json& value, ScheduleDocument& schedule,
   }
 
   read_static_memory(value, schedule);
+  read_offers(value, schedule);
   if (!value.contains("edges")) return;
   const nlohmann::json& edges = array_member(value, "edges", path);
   for (size_t i = 0; i < edges.size(); ++i) {
@@ -255,7 +260,8 @@ void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
   schedule.instances.reserve(instances.size());
   for (size_t i = 0; i < instances.size(); ++i) {
     const nlohmann::json& entry = instances[i];
-    if (entry.is_object() && entry.size() > 3) require_known_keys(entry, {"block", "micro", "start"}, at_index("instances", i));
+    if (entry.is_object() && entry.size() > 3)
+      require_known_keys(entry, {"block", "micro", "start", "recompute", "offload"}, at_index("instances", i));
     auto block_field = entry.is_object() ? entry.find("block") : entry.end();
     if (!entry.is_object() || block_field == entry.end() || !block_field->is_string())
       string_member(entry, "block", at_index("instances", i));  // throws the precise error
@@ -286,6 +292,16 @@ void read_instances(const nlohmann::json& document, ScheduleDocument& schedule,
       continue;
     }
     schedule.instances.push_back({found->second, micro, start, i});
+    if (entry.size() > 3) {
+      PlacedInstance& placed = schedule.instances.back();
+      for (const char* key : {"recompute", "offload"}) {
+        auto mark = entry.find(key);
+        if (mark == entry.end()) continue;
+        if (!mark->is_boolean())
+          fail(at_index("instances", i) + "." + key, "expected true or false, got " + short_text(mark->dump()));
+        (key[0] == 'r' ? placed.marked_recompute : placed.marked_offload) = mark->get<bool>();
+      }
+    }
   }
 }
 
@@ -322,6 +338,10 @@ long long read_time(ScheduleDocument& schedule, const nlohmann::json& value, con
   return *ticks;
 }
 
+long long read_memory_amount(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field) {
+  return read_memory(schedule, value, field);
+}
+
 std::string time_text(const ScheduleDocument& schedule, long long ticks) {
   return ticks_text(ticks, schedule.time_decimals);
 }
@@ -337,7 +357,8 @@ std::string instance_name(const std::string& block, long long micro) {
 ScheduleDocument read_schedule_document(const nlohmann::json& document) {
   if (!document.is_object()) fail("", "expected a tessel.schedule/1 object");
   require_known_keys(document,
-                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "search", "meta"},
+                     {"format", "placement", "memory_limit", "nmicros", "instances", "repetend", "fused", "recomputes",
+                      "transfers", "search", "meta"},
                      "");
   check_format(document, kScheduleFormat, "");
   ScheduleDocument schedule;
@@ -350,6 +371,7 @@ ScheduleDocument read_schedule_document(const nlohmann::json& document) {
   read_instances(document, schedule, index);
   read_repetend(document, schedule);
   read_fused(document, schedule);
+  read_choice_runs(document, schedule);
   return schedule;
 }
 

@@ -30,6 +30,14 @@ struct BlockSpec {
   long long span = 1;    // time ticks
   long long memory = 0;  // memory ticks
   std::vector<int> devices;  // sorted, distinct, in [0, ndevs)
+  // What the block offers instead of keeping its activation (docs/formats.md,
+  // "Memory traded for time"); a `before` of -1 means not offered.
+  long long recompute_span = 0;  // time ticks
+  int recompute_before = -1;     // index into blocks
+  long long checkpoint_memory = 0;  // memory ticks kept between the forward and its recompute
+  long long offload_out = 0;     // time ticks of the copy out and the copy in
+  long long offload_in = 0;
+  int offload_before = -1;
 };
 
 struct EdgeSpec {
@@ -44,6 +52,21 @@ struct PlacedInstance {
   long long micro = 0;  // in [0, nmicros)
   long long start = 0;  // >= 0
   size_t position = 0;  // index in the file's "instances" list
+  bool marked_recompute = false;  // "recompute": true
+  bool marked_offload = false;    // "offload": true
+};
+
+// What a schedule runs to trade memory for time: a recompute, a copy out or
+// a copy in of a forward instance (docs/formats.md, "Memory traded for
+// time"). A block id the placement does not define gives block -1.
+enum class RunKind { Recompute, CopyOut, CopyIn };
+struct ChoiceRun {
+  RunKind kind = RunKind::Recompute;
+  int block = -1;
+  std::string block_id;
+  long long micro = 0;
+  long long start = 0;
+  size_t position = 0;  // index in the file's "recomputes" or "transfers" list
 };
 
 // One instance of the file that does not belong to the schedule.
@@ -83,6 +106,7 @@ struct ScheduleDocument {
   std::vector<ForeignInstance> foreign;
   std::optional<ClaimedRepetend> repetend;
   std::vector<FusedSpec> fused;
+  std::vector<ChoiceRun> runs;  // recomputes, then transfers, in file order
 };
 
 // Largest start and span accepted, in ticks (2^50, see numbers.hpp), so
@@ -100,6 +124,9 @@ ScheduleDocument read_schedule_document(const nlohmann::json& document);
 // more; throws FormatError for anything but a number in range.
 long long read_time(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field);
 
+// The same for a memory amount (a checkpoint, a limit).
+long long read_memory_amount(ScheduleDocument& schedule, const nlohmann::json& value, const std::string& field);
+
 // A time or memory amount of the document as the file would write it.
 std::string time_text(const ScheduleDocument& schedule, long long ticks);
 std::string memory_text(const ScheduleDocument& schedule, long long ticks);
@@ -107,6 +134,12 @@ std::string memory_text(const ScheduleDocument& schedule, long long ticks);
 // Reads the optional "fused" list into `schedule` (whose blocks are read);
 // fused_document.cpp.
 void read_fused(const nlohmann::json& document, ScheduleDocument& schedule);
+
+// Reads the blocks' "recompute" and "offload" offers once every block is
+// known, and the schedule's "recomputes" and "transfers" lists
+// (choice_document.cpp).
+void read_offers(const nlohmann::json& placement, ScheduleDocument& schedule);
+void read_choice_runs(const nlohmann::json& document, ScheduleDocument& schedule);
 
 // "f3:5": block f3 of micro-batch 5, the way every message names an instance.
 std::string instance_name(const std::string& block, long long micro);

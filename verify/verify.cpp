@@ -24,9 +24,10 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
   Findings findings;
   DistinctInstances distinct = check_completeness(schedule, findings);
   FusedTimes fused = check_fused(schedule, distinct, findings);
-  check_exclusivity(schedule, distinct, fused, findings);
+  ChoiceTimes choices = check_choices(schedule, distinct, fused, findings);
+  check_exclusivity(schedule, distinct, fused, choices, findings);
   check_dependencies(schedule, distinct, fused, findings);
-  std::vector<long long> peak = check_memory(schedule, distinct, findings);
+  std::vector<long long> peak = check_memory(schedule, distinct, choices, findings);
 
   Report report;
   if (!distinct.all_complete)
@@ -40,6 +41,9 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
     // not checked, so it does not hold.
     if (!schedule.fused.empty())
       findings.add({"repetend", "a repetend claim over fused units is not checked: drop one or the other", {}, {}, {}});
+    if (!schedule.runs.empty())
+      findings.add({"repetend", "a repetend claim over recomputes or transfers is not checked: drop one or the other",
+                    {}, {}, {}});
     report.repetend_period = schedule.repetend->period;
     report.repetend_micros_per_period = schedule.repetend->micros_per_period;
     report.repetend_holds = findings.counts["repetend"] == 0;
@@ -53,7 +57,7 @@ Report check_schedule(const nlohmann::json& document, const std::optional<std::v
   for (const auto& [kind, count] : report.violation_counts)
     if (count > 0) report.valid = false;
 
-  Metrics metrics = measure(schedule, distinct, fused);
+  Metrics metrics = measure(schedule, distinct, fused, choices);
   report.time_decimals = schedule.time_decimals;
   report.memory_decimals = schedule.memory_decimals;
   report.makespan = metrics.makespan;

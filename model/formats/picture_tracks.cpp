@@ -4,6 +4,7 @@
 #include "model/formats/picture_tracks.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace tessel {
@@ -19,6 +20,28 @@ std::vector<std::vector<MemoryPoint>> memory_curves(const Schedule& schedule) {
   for (const Instance& instance : schedule.instances) {
     const Block& block = placement.blocks[instance.block];
     for (int device : block.devices) changes.push_back({device, instance.start, block.memory});
+  }
+  // Memory traded for time: a recomputed forward frees all but its
+  // checkpoint at its end and takes it back at the recompute's start; an
+  // offloaded one frees all at the copy out's end, back at the copy in's start.
+  std::map<std::pair<int, int>, Time> forward_start;
+  for (const Instance& instance : schedule.instances) forward_start[{instance.block, instance.micro}] = instance.start;
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = placement.blocks[run.block];
+    auto forward = forward_start.find({run.block, run.micro});
+    if (!block.recompute || forward == forward_start.end()) continue;
+    const Memory freed = block.memory - block.recompute->checkpoint_memory;
+    for (int device : block.devices) {
+      changes.push_back({device, forward->second + block.span, -freed});
+      changes.push_back({device, run.start, freed});
+    }
+  }
+  for (const Transfer& copy : schedule.transfers) {
+    const Block& block = placement.blocks[copy.block];
+    if (!block.offload) continue;
+    const bool out = copy.direction == TransferDirection::Out;
+    for (int device : block.devices)
+      changes.push_back({device, out ? copy.start + block.offload->out : copy.start, out ? -block.memory : block.memory});
   }
   std::sort(changes.begin(), changes.end(),
             [](const Change& a, const Change& b) { return std::tie(a.device, a.at) < std::tie(b.device, b.at); });

@@ -142,6 +142,12 @@ std::map<Time, Time> start_columns(const Schedule& schedule) {
 
 std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms) {
   const Placement& placement = schedule.placement;
+  // docs/formats.md, "Memory traded for time": PyTorch's action table has
+  // no recompute or copy action, so such a schedule cannot be written as one.
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty())
+    throw InputError("", schedule.recomputes.empty() ? "transfers" : "recomputes",
+                     "PyTorch's pipelining table has no action for a recompute or a copy to host memory: draw "
+                     "this schedule with `export --to svg`, or search the placement without the offers");
   const std::map<Time, Time> columns = start_columns(schedule);
   if (!schedule.fused.empty())
     throw InputError("", "fused", "a schedule with fused units is written by the compute-only writer");

@@ -40,6 +40,12 @@ constexpr long long kMaxCsvCells = 20000000;
 
 std::string write_pytorch_csv(const Schedule& schedule) {
   const Placement& placement = schedule.placement;
+  // docs/formats.md, "Memory traded for time": PyTorch's action table has
+  // no recompute or copy action, so such a schedule cannot be written as one.
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty())
+    throw InputError("", schedule.recomputes.empty() ? "transfers" : "recomputes",
+                     "PyTorch's pipelining table has no action for a recompute or a copy to host memory: draw "
+                     "this schedule with `export --to svg`, or search the placement without the offers");
   // A cell per rank and step, idle ones included: bound it before writing.
   const long long cells = static_cast<long long>(placement.ndevs) * makespan(schedule);
   if (cells > kMaxCsvCells)

@@ -172,6 +172,42 @@ bool draw_boxes(std::ostream& svg, const Frame& frame, const Schedule& schedule)
   return dropped;
 }
 
+// Memory traded for time: a recompute as a hatched box with its label on
+// its devices' rows, copies as thin bars on a copy track along the row's
+// bottom edge (dark: out, light: in).
+void draw_choices(std::ostream& svg, const Frame& frame, const Schedule& schedule) {
+  const Placement& placement = schedule.placement;
+  const std::vector<BlockColour> palette = block_palette(placement);
+  const std::vector<std::string> tags = block_tags(placement);
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = placement.blocks[run.block];
+    if (!block.recompute) continue;
+    const Time end = run.start + block.recompute->span;
+    if (end <= frame.from || run.start >= frame.to) continue;
+    const double x = frame.x(run.start), w = std::max(frame.x(end) - x, 0.5);
+    for (int device : block.devices)
+      svg << "<rect x=\"" << number(x) << "\" y=\"" << number(frame.row_y(device)) << "\" width=\"" << number(w)
+          << "\" height=\"" << number(frame.row) << "\" fill=\"" << palette[run.block].fill
+          << "\" stroke=\"#000\" stroke-dasharray=\"2 2\" fill-opacity=\"0.55\"><title>recompute " << escape(block.id)
+          << " micro " << run.micro << "</title></rect>\n"
+          << "<text class=\"label\" x=\"" << number(x + w / 2) << "\" y=\"" << number(frame.row_y(device) + frame.row / 2 + 3)
+          << "\" font-size=\"9\" text-anchor=\"middle\">R" << escape(tags[run.block]) << ":" << run.micro << "</text>\n";
+  }
+  for (const Transfer& copy : schedule.transfers) {
+    const Block& block = placement.blocks[copy.block];
+    if (!block.offload) continue;
+    const bool out = copy.direction == TransferDirection::Out;
+    const Time end = copy.start + (out ? block.offload->out : block.offload->in);
+    if (end <= frame.from || copy.start >= frame.to) continue;
+    const double x = frame.x(copy.start), w = std::max(frame.x(end) - x, 0.5);
+    for (int device : block.devices)
+      svg << "<rect class=\"copy\" x=\"" << number(x) << "\" y=\"" << number(frame.row_y(device) + frame.row + 1)
+          << "\" width=\"" << number(w) << "\" height=\"5\" fill=\"" << (out ? "#6c3483" : "#d2b4de")
+          << "\"><title>copy " << (out ? "out " : "in ") << escape(block.id) << " micro " << copy.micro
+          << "</title></rect>\n";
+  }
+}
+
 // Under each row: the memory level as a filled step line on one scale for
 // all devices (0 to the largest limit or peak), the limit dashed in red,
 // and the peak and limit written at the right.
@@ -302,6 +338,7 @@ std::string svg_timeline(const Schedule& schedule, const SvgOptions& options) {
   draw_phases(body, frame, schedule);
   draw_rows(body, frame);
   const bool dropped = draw_boxes(body, frame, schedule);
+  draw_choices(body, frame, schedule);
   if (memory) draw_memory(body, frame, schedule);
   draw_axis(body, frame, decimals, options);
   const double width = std::max(right, 600.0);

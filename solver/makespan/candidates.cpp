@@ -28,6 +28,7 @@
 #include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan/family_replay.hpp"
 #include "solver/makespan/list_scheduling.hpp"
+#include "solver/makespan/memory_trading.hpp"
 #include "solver/makespan/modulo_compacted.hpp"
 #include "solver/makespan/neighbourhood.hpp"
 #include "solver/makespan/order_moves.hpp"
@@ -168,6 +169,29 @@ BuiltCandidate list_candidate(const CandidateInput& input) {
                              "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits");
 }
 
+// Only a placement that offers recomputation gives one (memory_trading.hpp),
+// within the list schedules' budget again; its note says what it recomputed.
+std::optional<BuiltCandidate> trading_candidate(const CandidateInput& input) {
+  if (!offers_memory_choice(*input.placement)) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  const Deadline deadline = input.options.deadline.within(input.list_seconds);
+  std::optional<TradingBest> best =
+      best_trading_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
+  if (!best) {
+    BuiltCandidate built;
+    built.summary.name = "list, memory traded";
+    built.summary.shape = Shape::Aperiodic;
+    built.summary.seconds = seconds_since(begin);
+    built.summary.note = "no run finished within the memory limits";
+    return built;
+  }
+  const std::string note = choices_summary(best->schedule) + " (best of " + std::to_string(best->runs) + " runs)";
+  return aperiodic_candidate(std::string("list, memory traded: ") + (best->run.backward_first ? "1f1b" : "zb") +
+                                 " rule, cap " + std::to_string(best->run.cap) + ", pressure " +
+                                 std::to_string(static_cast<int>(best->run.pressure * 100)) + "%",
+                             std::move(best->schedule), begin, note);
+}
+
 // Only a placement of a family's stage shape gives one; otherwise nothing
 // is listed.
 std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
@@ -216,6 +240,8 @@ bool add(const CandidateInput& input, BuiltCandidate built, std::vector<BuiltCan
 void append_constructions(const CandidateInput& input, std::vector<BuiltCandidate>& candidates,
                           std::vector<RejectedCandidate>& rejected) {
   add(input, list_candidate(input), candidates, rejected);
+  if (std::optional<BuiltCandidate> traded = trading_candidate(input))
+    add(input, std::move(*traded), candidates, rejected);
   if (std::optional<BuiltCandidate> replay = replay_candidate(input))
     add(input, std::move(*replay), candidates, rejected);
 }
@@ -225,7 +251,8 @@ void append_constructions(const CandidateInput& input, std::vector<BuiltCandidat
 const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates) {
   const Schedule* best = nullptr;
   for (const BuiltCandidate& built : candidates)
-    if (built.at_total && built.at_total->fused.empty() && (!best || makespan(*built.at_total) < makespan(*best)))
+    if (built.at_total && built.at_total->fused.empty() && built.at_total->recomputes.empty() &&
+        built.at_total->transfers.empty() && (!best || makespan(*built.at_total) < makespan(*best)))
       best = &*built.at_total;
   return best;
 }
