@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
-#include "solver/deadline.hpp"
+#include "sat/deadline.hpp"
 
 namespace tessel {
 
