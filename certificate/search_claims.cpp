@@ -35,7 +35,7 @@ std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const
   if (report.period && report.strategy == Strategy::Repetend) {
     const PeriodReport& period = *report.period;
     const int k = period.micros_per_window;
-    const int max_in_flight = request.nmicros.value_or(std::max<int>(1, request.placement.blocks.size()));
+    const int max_in_flight = request.in_flight.value_or(std::max<int>(1, request.placement.blocks.size()));
     certify::PlannedClaim load;
     load.kind = certify::ClaimKind::Load;
     load.claim.k = k, load.below = period.lower_bound;
