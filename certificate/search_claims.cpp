@@ -66,7 +66,7 @@ std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const
   if (report.period && report.strategy == Strategy::Repetend) {
     const PeriodReport& period = *report.period;
     const int k = period.micros_per_window;
-    const int max_in_flight = request.nmicros.value_or(std::max<int>(1, request.placement.blocks.size()));
+    const int max_in_flight = request.in_flight.value_or(std::max<int>(1, request.placement.blocks.size()));
     add_window_claims(period.lower_bound, period.proven_lower_bound, k, max_in_flight, claims);
     if (report.outcome == Outcome::Found && period.latency_minimal && period.latency > 0) {
       certify::PlannedClaim latency = refutation(certify::ClaimKind::Latency, period.period, k, max_in_flight);

@@ -137,6 +137,18 @@ PartitionAnswer chain_answer(const Graph& graph, const PartitionRequest& request
   return answer;
 }
 
+// One quantity bisected: its value on a partition, the literal that bounds
+// it, its name and the unit that scales what is printed back to the graph's
+// own units, and whether the lower bound is probed first (when it is often
+// the answer).
+struct Objective {
+  std::function<long long(const Partition&)> value;
+  std::function<std::optional<Lit>(long long)> guard_for;
+  std::string what;
+  long long unit = 1;
+  bool probe_lower_first = false;
+};
+
 struct Search {
   const Graph& graph;  // scaled
   int stages;
@@ -164,12 +176,11 @@ struct Search {
     return answer;
   }
 
-  // Bisects a bound in [lower, value(incumbent)) with `guard_for(bound)`;
-  // returns false when the deadline stopped it. `unit` only scales what is
-  // printed back to the graph's own units.
-  bool bisect(long long& lower, Partition& incumbent, const std::function<long long(const Partition&)>& value,
-              const std::function<std::optional<Lit>(long long)>& guard_for, const std::vector<Lit>& fixed,
-              const std::string& what, long long unit, bool probe_lower_first) {
+  // Bisects a bound in [lower, value(incumbent)) with `guard_for(bound)`
+  // under the `fixed` assumptions; returns false when the deadline stopped
+  // it.
+  bool bisect(long long& lower, Partition& incumbent, const Objective& objective, const std::vector<Lit>& fixed) {
+    const auto& [value, guard_for, what, unit, probe_lower_first] = objective;
     // Probes: the lower bound (when it is often the answer), then just
     // below the incumbent (one UNSAT proves an optimal incumbent), then
     // alternately the middle (raises the proven bound) and just below the
@@ -204,39 +215,22 @@ struct Search {
 
 }  // namespace
 
-PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& request,
-                                const std::string& method, const std::string& backend_name,
-                                const Deadline& deadline, const PartitionProgress& progress) {
-  Clock::time_point start = Clock::now();
-  PartitionAnswer answer;
-  const bool pippy = request.objective == PartitionObjective::Pippy;
+namespace {
 
-  answer.reason = obvious_infeasibility(graph, request);
-  if (!answer.reason.empty()) {
-    answer.status = PartitionStatus::Infeasible;
-    answer.solve_seconds = seconds_since(start);
-    return answer;
-  }
-  answer.baseline = dp_partition(graph, request);
-  long long largest = 0;
-  for (const GraphNode& node : graph.nodes) largest = std::max(largest, node.compute);
-  if (!pippy) answer.proven_bound = std::max(largest, ceil_div(total_compute(graph), request.stages));
-
+// The answers that need no exact search (method dp, a chain graph, a graph
+// too large for the encoding, a deadline already gone); nullopt: search.
+std::optional<PartitionAnswer> answered_without_search(const Graph& graph, const PartitionRequest& request,
+                                                       const std::string& method, const Deadline& deadline,
+                                                       PartitionAnswer& answer) {
   if (method == "dp") {
     answer.partition = answer.baseline;
     answer.status = answer.baseline ? PartitionStatus::Feasible : PartitionStatus::Timeout;
     if (!answer.baseline)
       answer.reason = "no contiguous cut of the topological order satisfies " + window_text(graph, request) +
                       "; the exact method may still find one";
-    answer.solve_seconds = seconds_since(start);
     return answer;
   }
-
-  if (one_topological_order(graph)) {
-    answer = chain_answer(graph, request, std::move(answer));
-    answer.solve_seconds = seconds_since(start);
-    return answer;
-  }
+  if (one_topological_order(graph)) return chain_answer(graph, request, std::move(answer));
   const double cells = static_cast<double>(graph.nodes.size()) * request.stages;
   if (cells > kMaxExactCells) {
     answer.partition = answer.baseline;
@@ -245,7 +239,6 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
                     " stages is beyond the exact search (at most " + std::to_string(kMaxExactCells) +
                     "); the partition is the contiguous cut, not proven optimal";
     if (!answer.baseline) answer.reason += " (and no contiguous cut exists)";
-    answer.solve_seconds = seconds_since(start);
     return answer;
   }
   if (deadline.expired()) {
@@ -253,18 +246,52 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
     answer.status = PartitionStatus::Timeout;
     answer.reason = answer.baseline ? "time limit reached after the contiguous cut; not proven optimal"
                                     : "time limit reached before any partition was found";
-    answer.solve_seconds = seconds_since(start);
     return answer;
   }
+  return std::nullopt;
+}
 
-  // The exact search runs on the scaled graph; partitions are the same.
+// The bottleneck bisected, then the communication under the optimal
+// bottleneck; false when the deadline stopped either.
+bool bisect_bottleneck(Search& search, const Scaled& scaled, int stages, Partition& incumbent,
+                       PartitionAnswer& answer) {
+  const Graph& small = scaled.graph;
+  auto bottleneck_of = [&](const Partition& p) { return partition_costs(small, p).bottleneck; };
+  auto communication_of = [&](const Partition& p) { return partition_costs(small, p).communication_bytes; };
+  long long small_largest = 0;
+  for (const GraphNode& node : small.nodes) small_largest = std::max(small_largest, node.compute);
+  long long lower = std::max(small_largest, ceil_div(total_compute(small), stages));
+  auto bottleneck_guard_for = [&](long long bound) {
+    return bottleneck_guard(search.backend, small, search.encoding, bound, search.deadline);
+  };
+  bool finished = search.bisect(lower, incumbent, {bottleneck_of, bottleneck_guard_for, "bottleneck",
+                                                   scaled.compute_unit, true}, {});
+  answer.proven_bound = lower * scaled.compute_unit;
+  std::optional<Lit> optimum;
+  if (finished)
+    optimum = bottleneck_guard(search.backend, small, search.encoding, bottleneck_of(incumbent), search.deadline);
+  if (!finished || !optimum) return false;
+  StageWindows windows = stage_windows(small, search.encoding, bottleneck_of(incumbent));
+  auto communication_within = [&](long long bound) -> std::optional<Lit> {
+    return communication_guard(search.backend, small, search.encoding, bound, &windows);
+  };
+  long long communication_lower = 0;
+  finished = search.bisect(communication_lower, incumbent, {communication_of, communication_within,
+                                                            "communication", scaled.bytes_unit, false}, {*optimum});
+  answer.proven_communication_bound = communication_lower * scaled.bytes_unit;
+  return finished;
+}
+
+// The exact search on the scaled graph (partitions are the same): a first
+// partition (the contiguous cut, or the solver's), then the objective
+// bisected down from it.
+PartitionAnswer exact_partition(const Graph& graph, const PartitionRequest& request, const std::string& backend_name,
+                                const Deadline& deadline, const PartitionProgress& progress,
+                                PartitionAnswer answer) {
   Scaled scaled = scale_down(graph);
   const Graph& small = scaled.graph;
   ParamWindow window = param_window(graph, request);
   ParamWindow small_window{ceil_div(window.low, scaled.param_unit), window.high / scaled.param_unit};
-  auto bottleneck_of = [&](const Partition& p) { return partition_costs(small, p).bottleneck; };
-  auto communication_of = [&](const Partition& p) { return partition_costs(small, p).communication_bytes; };
-
   std::unique_ptr<Backend> backend = make_backend(backend_name);
   Search search{small, request.stages, deadline, progress, *backend,
                 encode_partition(*backend, small, request.stages, small_window)};
@@ -277,53 +304,56 @@ PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& requ
       answer.status = PartitionStatus::Infeasible;
       answer.reason = "no partition into " + std::to_string(request.stages) + " stages keeps " +
                       window_text(graph, request) + " (proven)";
-      answer.solve_seconds = seconds_since(start);
       return answer;
     }
     if (first == Answer::Unknown) {
       answer.status = PartitionStatus::Timeout;
       answer.reason = "time limit reached before any partition was found";
-      answer.solve_seconds = seconds_since(start);
       return answer;
     }
   }
-
   bool finished = true;
-  auto communication_guard_for = [&](long long bound) -> std::optional<Lit> {
-    return communication_guard(*backend, small, search.encoding, bound);
-  };
-  if (pippy) {
+  if (request.objective == PartitionObjective::Pippy) {
+    auto communication_of = [&](const Partition& p) { return partition_costs(small, p).communication_bytes; };
+    auto communication_guard_for = [&](long long bound) -> std::optional<Lit> {
+      return communication_guard(*backend, small, search.encoding, bound);
+    };
     long long lower = 0;
-    finished = search.bisect(lower, incumbent, communication_of, communication_guard_for, {}, "communication",
-                             scaled.bytes_unit, false);
+    finished = search.bisect(lower, incumbent, {communication_of, communication_guard_for, "communication",
+                                                scaled.bytes_unit, false}, {});
     answer.proven_bound = lower * scaled.bytes_unit;
   } else {
-    long long small_largest = 0;
-    for (const GraphNode& node : small.nodes) small_largest = std::max(small_largest, node.compute);
-    long long lower = std::max(small_largest, ceil_div(total_compute(small), request.stages));
-    finished = search.bisect(lower, incumbent, bottleneck_of,
-                             [&](long long bound) { return bottleneck_guard(*backend, small, search.encoding, bound, deadline); },
-                             {}, "bottleneck", scaled.compute_unit, true);
-    answer.proven_bound = lower * scaled.compute_unit;
-    std::optional<Lit> optimum;
-    if (finished) optimum = bottleneck_guard(*backend, small, search.encoding, bottleneck_of(incumbent), deadline);
-    finished = finished && optimum;
-    if (finished) {
-      StageWindows windows = stage_windows(small, search.encoding, bottleneck_of(incumbent));
-      auto communication_within = [&](long long bound) -> std::optional<Lit> {
-        return communication_guard(*backend, small, search.encoding, bound, &windows);
-      };
-      long long communication_lower = 0;
-      finished = search.bisect(communication_lower, incumbent, communication_of, communication_within, {*optimum},
-                               "communication", scaled.bytes_unit, false);
-      answer.proven_communication_bound = communication_lower * scaled.bytes_unit;
-    }
+    finished = bisect_bottleneck(search, scaled, request.stages, incumbent, answer);
   }
   answer.partition = incumbent;
   answer.status = finished ? PartitionStatus::Optimal : PartitionStatus::Timeout;
   if (!finished) answer.reason = "time limit reached; the partition is the best found, not proven optimal";
-  answer.solve_seconds = seconds_since(start);
   return answer;
+}
+
+}  // namespace
+
+PartitionAnswer solve_partition(const Graph& graph, const PartitionRequest& request,
+                                const std::string& method, const std::string& backend_name,
+                                const Deadline& deadline, const PartitionProgress& progress) {
+  Clock::time_point start = Clock::now();
+  PartitionAnswer answer;
+  answer.reason = obvious_infeasibility(graph, request);
+  if (!answer.reason.empty()) {
+    answer.status = PartitionStatus::Infeasible;
+    answer.solve_seconds = seconds_since(start);
+    return answer;
+  }
+  answer.baseline = dp_partition(graph, request);
+  long long largest = 0;
+  for (const GraphNode& node : graph.nodes) largest = std::max(largest, node.compute);
+  if (request.objective != PartitionObjective::Pippy)
+    answer.proven_bound = std::max(largest, ceil_div(total_compute(graph), request.stages));
+  std::optional<PartitionAnswer> answered = answered_without_search(graph, request, method, deadline, answer);
+  PartitionAnswer result = answered ? std::move(*answered)
+                                    : exact_partition(graph, request, backend_name, deadline, progress, answer);
+  result.solve_seconds = seconds_since(start);
+  return result;
 }
 
 }  // namespace tessel

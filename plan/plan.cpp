@@ -159,14 +159,6 @@ std::string choice_text(const PlanRequest& request, const PlanAnswer& answer, co
 
 }  // namespace
 
-const char* cut_name(CutKind cut) { return cut == CutKind::Exact ? "exact bottleneck" : "rank-balanced"; }
-
-std::string plan_label(const PipelineOptions& options) {
-  std::string label = mapping_name(options.mapping);
-  if (options.mapping == StageMapping::Interleaved) label += " x" + std::to_string(options.chunks);
-  return options.split_backward ? label + ", split" : label;
-}
-
 PlanAnswer plan_pipeline(const Graph& graph, const PlanRequest& request, const PlanProgressLine& phase) {
   check_request(graph, request);
   PlanContext context{graph, request, plan_clock(graph, request.device_flops, request.link_bandwidth,

@@ -22,85 +22,9 @@
 #include <vector>
 
 #include "model/graph.hpp"
-#include "partition/partition.hpp"
-#include "partition/pipeline_placement.hpp"
-#include "plan/plan_stages.hpp"
-#include "plan/plan_time.hpp"
-#include "solver/search.hpp"
+#include "plan/plan_types.hpp"
 
 namespace tessel {
-
-struct PlanRequest {
-  PipelineOptions pipeline;
-  bool auto_mapping = false;  // plan chain, interleaved and v, each with and without split; keep the fastest
-  std::string memory;      // the limit per rank as a user writes it: "40GiB", "2e9", "8GiB,8GiB,6GiB,6GiB"
-  int nmicros = 16;        // N: micro-batches per training step, the makespan is judged here
-  Deadline deadline = Deadline::none();
-  std::string backend = "cadical";
-  int threads = 0;
-  double device_flops = 0;    // FLOP/s of one device; > 0: times in seconds
-  double link_bandwidth = 0;  // bytes/s between ranks; > 0: cross-rank transfers are edge delays
-  double link_latency = 0;    // seconds per transfer
-};
-
-enum class CutKind { Exact, RankBalanced };
-const char* cut_name(CutKind cut);  // "exact bottleneck" | "rank-balanced"
-
-// "chain", "chain, split", "interleaved x4, split", "v".
-std::string plan_label(const PipelineOptions& options);
-
-// One plan of one mapping: its cut, placement and verified schedule.
-struct PlanResult {
-  PipelineOptions pipeline;               // this plan's mapping (the written one may differ from the asked)
-  Outcome outcome = Outcome::Infeasible;  // Found needs a verified schedule
-  std::string message;                    // why not found, or notes
-  Partition partition;
-  CutKind cut = CutKind::Exact;
-  PartitionCosts costs;
-  std::vector<PlanStage> stages;          // operators and modules of each stage (stages.json)
-  std::vector<long long> rank_compute;    // per rank, the sum of its stages
-  PipelinePlacement staged;               // costs in steps (the search's grid)
-  TimedPlacement timed;                   // the same in the plan's unit, delays included
-  PlanClock clock;
-  std::vector<Memory> memory_limit;       // bytes per rank
-  SearchReport search;
-  std::string construction;               // how the schedule was made ("search: ...", "1F1B order", ...)
-  std::optional<Schedule> schedule;       // the answer at N, verified
-  double makespan = 0;                    // in the clock's unit (seconds or GFLOP)
-  double lower_bound = 0;                 // proven, same unit; 0 when none
-  double bubble_ratio = 0;
-  std::vector<long long> peak_memory;     // bytes per rank, static memory included
-};
-
-// A line of the comparison: one candidate plan.
-struct PlanRow {
-  std::string label;                 // plan_label
-  PipelineOptions pipeline;
-  std::string status;                // found | timeout | infeasible | interrupted
-  std::string construction;
-  std::optional<double> makespan;    // unit
-  double lower_bound = 0;
-  std::vector<long long> peak_memory;
-  std::string note;                  // why none
-};
-
-// What a plan call answers: the plan written, every candidate compared, and
-// the 1F1B chain as the yardstick.
-struct PlanAnswer {
-  PlanResult chosen;                 // has a schedule when any candidate found one
-  Outcome outcome = Outcome::Infeasible;
-  std::string message;
-  std::vector<PlanRow> compared;
-  std::optional<double> one_f_one_b; // the 1F1B chain's makespan at the same memory (unit)
-  std::string one_f_one_b_note;      // why there is none
-  std::string one_f_one_b_order;     // which order it is ("1F1B order, at most 5 micro-batches in flight")
-  std::string choice;                // what was asked, what is written and why, in words
-  PlanClock clock;
-  double seconds = 0;                // wall time of the whole plan
-};
-
-// Phases as they end: one line each with the elapsed time and the best so far.
-using PlanProgressLine = std::function<void(const std::string&)>;
 
 // Throws InputError for a request that is wrong in itself (options, memory
 // text, speeds); an infeasible memory limit is an answer (outcome Infeasible

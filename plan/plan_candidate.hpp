@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-#include "plan/plan.hpp"
+#include "plan/plan_types.hpp"
 
 namespace tessel {
 

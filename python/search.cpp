@@ -15,6 +15,7 @@
 #include "model/schedule_json.hpp"
 #include "python/bindings.hpp"
 #include "solver/search.hpp"
+#include "tools/gap_text.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::python {
@@ -34,6 +35,8 @@ struct Result {
   bool makespan_proven_optimal = false;
   std::string shape;
   std::string construction;
+  std::string gap_reason;           // why the makespan stays above its bound (empty within 1%)
+  py::dict gap;                     // the same as data: {"cause", "boundary", and its numbers}
   py::list candidates;
   py::list rejected;  // {"phase", "violation"}: candidates the verifier rejected (a bug; dropped)
   std::optional<Schedule> schedule;  // the best at total_micros (what -o writes)
@@ -89,6 +92,24 @@ SearchReport solve_interruptibly(SearchRequest request, Progress& progress) {
   return *report;
 }
 
+// The makespan gap's cause and numbers (tools/gap_text.hpp says them in words).
+py::dict gap_dict(const MakespanGap& gap, int t) {
+  py::dict out;
+  out["cause"] = gap_cause_name(gap.cause);
+  out["boundary"] = boundary_cause_name(gap.boundary);
+  out["total_micros"] = gap.total_micros;
+  out["makespan"] = number_of(gap.makespan, t);
+  out["bound"] = number_of(gap.bound, t);
+  out["proven_lower_bound"] = number_of(gap.proven_lower_bound, t);
+  out["period"] = number_of(gap.period, t);
+  out["period_lower_bound"] = number_of(gap.period_lower_bound, t);
+  out["micros_per_window"] = gap.micros_per_window;
+  out["period_excess"] = number_of(gap.period_excess, t);
+  out["boundary_seconds"] = gap.boundary_seconds;
+  out["construction"] = gap.construction;
+  return out;
+}
+
 Result result_of(const SearchReport& report, const Placement& placement) {
   Result result;
   const int t = placement.time_decimals;
@@ -109,6 +130,8 @@ Result result_of(const SearchReport& report, const Placement& placement) {
     result.shape = shape_name(report.makespan->shape);
     result.construction = report.makespan->construction;
     if (!report.period) result.optimal = report.makespan->proven_optimal;
+    result.gap_reason = gap_text(report.makespan->gap, t);
+    result.gap = gap_dict(report.makespan->gap, t);
     for (const Candidate& candidate : report.makespan->candidates) {
       py::dict entry;
       entry["name"] = candidate.name;
@@ -142,7 +165,7 @@ Result search(Placement placement, py::handle memory, const std::string& strateg
   request.strategy = *parsed;
   request.backend = backend;
   request.total_micros = total_micros;
-  request.nmicros = nmicros;
+  apply_nmicros(request, nmicros);
   request.micros_per_window = micros_per_window;
   if (time_limit) {
     if (!(*time_limit > 0)) throw InputError("", "time_limit", "must be > 0 seconds (None for no limit)");
@@ -189,6 +212,8 @@ void bind_search(py::module_& module) {
       .def_readonly("makespan_proven_optimal", &Result::makespan_proven_optimal)
       .def_readonly("shape", &Result::shape)
       .def_readonly("construction", &Result::construction)
+      .def_readonly("gap_reason", &Result::gap_reason)
+      .def_readonly("gap", &Result::gap)
       .def_readonly("candidates", &Result::candidates)
       .def_readonly("rejected", &Result::rejected)
       .def_readonly("schedule", &Result::schedule)

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sat/answer.hpp"
 #include "sat/deadline.hpp"
 
 namespace tessel {
@@ -37,12 +38,6 @@ struct LinearSum {
   std::vector<std::pair<long long, Lit>> bools;
   std::vector<std::pair<long long, IntVar>> ints;
 };
-
-enum class Answer { Sat, Unsat, Unknown };  // Unknown: time limit or solver gave up
-
-inline const char* answer_name(Answer answer) {
-  return answer == Answer::Sat ? "sat" : answer == Answer::Unsat ? "unsat" : "unknown";
-}
 
 // A question split into cubes (sat/cube_split.hpp): conjunctions of
 // literals whose disjunction holds in every solution, so that the question

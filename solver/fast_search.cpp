@@ -10,6 +10,7 @@
 #include "solver/makespan_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/single_micro.hpp"
+#include "solver/single_micro_fit.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {
@@ -45,7 +46,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   const std::vector<int>& alone = single.starts;
 
   FastRepetend fast =
-      fast_repetend(placement, options.memory_limit, alone, options.nmicros.value_or(0), options.deadline);
+      fast_repetend(placement, options.memory_limit, alone, options.in_flight.value_or(0), options.deadline);
   result.phases.push_back({"construction", seconds_since(begin)});
 
   // Then improve: the solver shortens the window below the constructed
@@ -57,7 +58,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
       placement.blocks.size() <= kLargestShortenedWindow && !options.deadline.expired()) {
     const auto improve_begin = std::chrono::steady_clock::now();
     Deadline improve_deadline = options.deadline.within(improve_seconds);
-    const int max_in_flight = options.nmicros.value_or(std::max<int>(1, placement.blocks.size()));
+    const int max_in_flight = options.in_flight.value_or(std::max<int>(1, placement.blocks.size()));
     ShortenedWindow shortened = shorten_window(placement, options.memory_limit, chosen, options.backend,
                                                max_in_flight, improve_deadline, options.progress);
     for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
@@ -104,7 +105,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   result.schedule = schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;
-  result.nmicros_in_flight = chosen.in_flight;
+  result.in_flight = chosen.in_flight;
   result.makespan = makespan(schedule);
   result.status = SearchStatus::Found;
   result.message = "constructed by '" + fast.construction + "'" +

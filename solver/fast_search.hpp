@@ -12,7 +12,7 @@
 namespace tessel {
 
 // Throws InputError when a device's memory does not return to zero over one
-// micro-batch. `options.nmicros` bounds the micro-batches in flight;
+// micro-batch. `options.in_flight` (K) bounds the micro-batches in flight;
 // `options.boundary_seconds` bounds the solver's shortening of the ends,
 // which runs only when the warmup and cooldown exceed the simple makespan
 // bound of K micro-batches by more than `bubble_budget` of

@@ -15,7 +15,7 @@
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
 #include "sat/backend.hpp"
-#include "solver/search.hpp"
+#include "solver/search_result.hpp"
 
 namespace tessel {
 

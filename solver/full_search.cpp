@@ -87,7 +87,7 @@ StartDomains admitted_domains(const Placement& placement, const SearchOptions& o
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
   const auto begin = std::chrono::steady_clock::now();
-  const int nmicros = options.nmicros.value_or(1);
+  const int nmicros = options.total_micros;
   const int nblocks = static_cast<int>(placement.blocks.size());
   SearchResult result;
   MakespanBound bound = makespan_bound(placement, nmicros, options.memory_limit);

@@ -59,6 +59,7 @@
 #include "solver/period_method.hpp"
 #include "solver/period_race.hpp"
 #include "solver/single_micro.hpp"
+#include "solver/single_micro_fit.hpp"
 #include "solver/window_placement.hpp"
 
 namespace tessel {
@@ -563,7 +564,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   // Kmax: the user's K, else as many as the blocks of one micro-batch (a
   // modulo schedule of minimal latency never needs more than one period per
   // block of its longest chain in flight). Counted in windows.
-  const int max_in_flight = options.nmicros.value_or(std::max<int>(1, placement.blocks.size()));
+  const int max_in_flight = options.in_flight.value_or(std::max<int>(1, placement.blocks.size()));
   const bool automatic = options.micros_per_window == 0;
   const int first_k = automatic ? 1 : options.micros_per_window;
   const int last_k = automatic ? std::max(1, options.largest_auto_window) : options.micros_per_window;
@@ -699,7 +700,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   result.schedule = schedule;
   result.period = chosen.period;
   result.latency = chosen.latency;
-  result.nmicros_in_flight = chosen.in_flight * k;
+  result.in_flight = chosen.in_flight * k;
   result.makespan = makespan(schedule);
   const bool period_gave_up = !result.windows.empty() && result.windows.back().status == WindowStatus::Timeout;
   if (!best) {

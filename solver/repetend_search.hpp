@@ -10,7 +10,7 @@
 namespace tessel {
 
 // Throws InputError when a device's memory does not return to zero over one
-// micro-batch (no steady state exists). `options.nmicros`, when given, fixes
+// micro-batch (no steady state exists). `options.in_flight` (K), when given, fixes
 // the most micro-batches in flight; otherwise memory and the period decide.
 SearchResult search_repetend(const Placement& placement, const SearchOptions& options);
 

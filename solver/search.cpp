@@ -63,24 +63,15 @@ const char* outcome_name(Outcome outcome) {
   return "found";
 }
 
-const char* shape_name(Shape shape) {
-  switch (shape) {
-    case Shape::Repetend: return "repetend";
-    case Shape::Staged: return "staged";
-    case Shape::Aperiodic: return "aperiodic";
-  }
-  return "repetend";
-}
 
-const char* window_status_name(WindowStatus status) {
-  switch (status) {
-    case WindowStatus::Found: return "found";
-    case WindowStatus::NotBetter: return "not_better";
-    case WindowStatus::Infeasible: return "infeasible";
-    case WindowStatus::Timeout: return "timeout";
-    case WindowStatus::Undecided: return "undecided";
+void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
+  if (nmicros && *nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
+  if (request.strategy != Strategy::Full) {
+    request.in_flight = nmicros;
+    return;
   }
-  return "found";
+  if (!nmicros) throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
+  request.total_micros = *nmicros;
 }
 
 SearchOptions options_from_tuning(const Tuning& tuning) {
@@ -121,9 +112,7 @@ void check_request(const SearchRequest& request) {
   for (Memory limit : request.memory_limit)
     if (limit < 0) throw InputError("", "--memory", "a memory limit must be >= 0");
   if (request.total_micros < 1) throw InputError("", "--total-micros", "must be >= 1");
-  if (request.nmicros && *request.nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
-  if (request.strategy == Strategy::Full && !request.nmicros)
-    throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
+  if (request.in_flight && *request.in_flight < 1) throw InputError("", "--nmicros", "must be >= 1");
   if (request.micros_per_window < 0 || request.micros_per_window > 64)
     throw InputError("", "--micros-per-window", "must be in 0 .. 64 (0 = automatic)");
   if (request.threads < 0 || request.threads > kMaxThreads)
@@ -154,7 +143,7 @@ std::optional<std::string> static_memory_over_limit(const SearchRequest& request
 std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros) {
   if (options.deadline.seconds_left() < 0.1) return std::nullopt;
   SearchOptions quick = options;
-  quick.nmicros.reset();
+  quick.in_flight.reset();
   quick.micros_per_window = 1;
   quick.boundary_seconds = std::min(options.boundary_seconds, 2.0);
   quick.deadline = options.deadline.within(options.deadline.unlimited() ? 10 : std::min(10.0, options.deadline.seconds_left() / 4));
@@ -192,7 +181,7 @@ std::optional<Schedule> full_start(const Placement& placement, const SearchOptio
 SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   switch (request.strategy) {
     case Strategy::Full:
-      return search_full(placement, options, full_start(placement, options, *options.nmicros));
+      return search_full(placement, options, full_start(placement, options, options.total_micros));
     case Strategy::Fast:
       return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,
                          request.tuning.fast_improve_seconds);
@@ -270,7 +259,7 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy) {
   period.optimal = result.status == SearchStatus::Found &&
                    (strategy == Strategy::Fast ? result.period == result.lower_bound
                                                : result.period == result.proven_lower_bound);
-  period.in_flight = result.nmicros_in_flight;
+  period.in_flight = result.in_flight;
   period.latency = result.latency;
   period.latency_minimal = result.latency_minimal;
   period.windows = result.windows;
@@ -314,6 +303,34 @@ bool planned(const Tuning& tuning) {
 Deadline planned_deadline(const SearchRequest& request, const Deadline& deadline, Deadline::Clock::time_point begin) {
   if (!planned(request.tuning)) return deadline;
   return deadline.within(std::max(kLeastPlanSeconds, request.tuning.plan_seconds - seconds_since(begin)));
+}
+
+// Why the chosen candidate stays above the bound at N: the repetend's own
+// causes (its period, its boundary), an optimum proven by a solver, or a
+// construction that nothing proves tight.
+MakespanGap candidates_gap(const MakespanReport& at, const SearchResult& result, double boundary_seconds) {
+  GapFacts facts;
+  facts.full = false;
+  facts.result = &result;
+  facts.boundary_seconds = boundary_seconds;
+  facts.total_micros = at.total_micros;
+  facts.makespan = at.makespan;
+  facts.bound = at.bound;
+  MakespanGap gap = explain_gap(facts);
+  if (gap.cause == GapCause::None) return gap;
+  if (at.proven_optimal) {
+    gap.cause = GapCause::ProvenOptimal;
+    gap.boundary = BoundaryCause::None;
+  } else if (at.shape != Shape::Repetend) {
+    MakespanGap not_tight;
+    not_tight.cause = GapCause::NotTight;
+    not_tight.total_micros = facts.total_micros;
+    not_tight.makespan = facts.makespan;
+    not_tight.bound = facts.bound.value;
+    not_tight.construction = at.construction;
+    return not_tight;
+  }
+  return gap;
 }
 
 // The candidates of the period strategies, the shortest first in rank
@@ -417,23 +434,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   }
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
-  GapFacts facts;
-  facts.full = false;
-  facts.result = &result;
-  facts.boundary_seconds = options.boundary_seconds;
-  facts.nmicros = request.total_micros;
-  facts.makespan = makespan_report.makespan;
-  facts.bound = makespan_report.bound;
-  facts.time_decimals = request.placement.time_decimals;
-  const bool above = relative_gap(makespan_report.makespan, makespan_report.bound.value) > 0.01;
-  if (above && makespan_report.proven_optimal)
-    makespan_report.gap_reason = "the full search proves this makespan optimal for " +
-                                 std::to_string(request.total_micros) +
-                                 " micro-batches (every shorter one is unsatisfiable): the bound is not tight here";
-  else if (makespan_report.shape == Shape::Repetend) makespan_report.gap_reason = explain_gap(facts);
-  else if (above)
-    makespan_report.gap_reason = "the best schedule found (" + makespan_report.construction +
-                                 ") stays above the bound; the bound is not proven tight";
+  makespan_report.gap = candidates_gap(makespan_report, result, options.boundary_seconds);
   report.makespan = makespan_report;
 }
 
@@ -458,9 +459,8 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
   makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
-  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound,
-                 request.placement.time_decimals};
-  makespan_report.gap_reason = explain_gap(facts);
+  GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
+  makespan_report.gap = explain_gap(facts);
   progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
   report.makespan = makespan_report;
 }
@@ -483,9 +483,9 @@ constexpr double kVerifySecondsPerInstance = 2e-6;
 double answer_reserve_seconds(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   if (request.deadline.unlimited() || placement.blocks.empty()) return 0;
   const double blocks = static_cast<double>(placement.blocks.size());
-  if (request.strategy == Strategy::Full) return kVerifySecondsPerInstance * blocks * options.nmicros.value_or(1);
+  if (request.strategy == Strategy::Full) return kVerifySecondsPerInstance * blocks * options.total_micros;
   const double bound = std::max<Time>(1, period_lower_bound(placement));
-  const double in_flight = std::min<double>(options.nmicros.value_or(placement.blocks.size()),
+  const double in_flight = std::min<double>(options.in_flight.value_or(placement.blocks.size()),
                                             std::ceil(static_cast<double>(critical_path(placement)) / bound));
   return kVerifySecondsPerInstance * blocks * std::max(1.0, in_flight);
 }
@@ -613,7 +613,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   const Placement searched =
       request.resolution > 0 ? quantise_times(request.placement, request.resolution) : request.placement;
   options.memory_limit = unit_step_limits(searched, request.memory_limit);
-  options.nmicros = request.nmicros;
+  options.in_flight = request.in_flight;
+  options.total_micros = request.total_micros;
   const double reserve = answer_reserve_seconds(request, searched, options);
   options.deadline = strategy_deadline(request.deadline, reserve, begin);
   options.threads = resolve_threads(request.threads);

@@ -24,7 +24,7 @@
 #include "model/schedule.hpp"
 #include "sat/deadline.hpp"
 #include "solver/makespan_bound.hpp"
-#include "solver/search_result.hpp"
+#include "solver/report_types.hpp"
 #include "solver/tuning.hpp"
 
 namespace tessel {
@@ -36,16 +36,8 @@ enum class Outcome {
   Timeout,      // the time limit struck; `best` holds the best so far if any
   Interrupted,  // the stop flag was raised; likewise
 };
-// Which kind of schedule is the answer at N micro-batches.
-enum class Shape {
-  Repetend,   // warmup + window x r + cooldown: unrolls to any N
-  Staged,     // memory-free all-device blocks batched at both ends: this N only
-  Aperiodic,  // any other schedule of exactly N micro-batches
-};
-
 const char* strategy_name(Strategy strategy);
 const char* outcome_name(Outcome outcome);  // found | infeasible | timeout | interrupted
-const char* shape_name(Shape shape);
 std::optional<Strategy> parse_strategy(const std::string& text);
 
 struct SearchRequest {
@@ -53,8 +45,10 @@ struct SearchRequest {
   std::vector<Memory> memory_limit;  // per device, in the placement's memory ticks; static memory counts
   Strategy strategy = Strategy::Repetend;
   std::string backend = "cadical";   // backend_names()
-  int total_micros = 128;            // N: the makespan is judged here
-  std::optional<int> nmicros;        // repetend/fast: most micro-batches in flight; full: N (required)
+  // N, the micro-batches the user runs: the makespan is judged, and the best
+  // schedule built, here; strategy full schedules exactly these.
+  int total_micros = 128;
+  std::optional<int> in_flight;      // K, repetend/fast: most micro-batches in flight (unset: the number of blocks)
   int micros_per_window = 0;         // repetend: k, 0 = automatic (1 .. tuning.largest_window)
   Deadline deadline = Deadline::none();
   // > 0: search on times rounded up to multiples of this many ticks and read
@@ -80,15 +74,6 @@ struct PeriodReport {
   std::optional<Construction> construction;  // fast
 };
 
-// One schedule of N micro-batches the search considered.
-struct Candidate {
-  std::string name;           // "repetend", "staged", "1f1b rule", ...
-  Shape shape = Shape::Aperiodic;
-  std::optional<Time> makespan;  // at N, when it produced a valid schedule
-  std::string note;           // why none, or how it was built
-  double seconds = 0;
-};
-
 // The makespan question at N micro-batches.
 struct MakespanReport {
   int total_micros = 0;
@@ -100,18 +85,8 @@ struct MakespanReport {
   bool proven_optimal = false;   // makespan == proven_lower_bound, decided
   double bubble_ratio = 0;
   std::vector<Memory> peak_memory;  // per device, static memory included
-  std::string gap_reason;        // empty within 1% of the bound
+  MakespanGap gap;               // why above the bound (cause None within 1%)
   std::vector<Candidate> candidates;
-};
-
-// A schedule a phase built that the verifier rejected: a bug in that phase.
-// It is dropped (never offered, never chosen) and the search goes on with the
-// valid ones; the report lists it so the bug is seen. With the environment
-// variable TESSEL_STRICT_CANDIDATES=1 (the test suite sets it) a rejection
-// is an internal error instead, so that no test passes over one.
-struct RejectedCandidate {
-  std::string phase;      // the candidate's name ("replay: zb-v", "repetend schedule", ...)
-  std::string violation;  // the verifier's first violation, in words
 };
 
 struct SearchReport {
@@ -129,6 +104,12 @@ struct SearchReport {
   std::vector<PhaseTime> phases;
   double seconds = 0;
 };
+
+// The command line's --nmicros (Python's nmicros=) into the request: K, the
+// micro-batches in flight, for repetend and fast; N, the micro-batches
+// scheduled, for full, where it is required. Set the strategy first. Throws
+// InputError for a count below 1 or a full search without one.
+void apply_nmicros(SearchRequest& request, std::optional<int> nmicros);
 
 // Whether TESSEL_STRICT_CANDIDATES asks for a rejected candidate to stop the
 // search as an internal error (the tests' setting).

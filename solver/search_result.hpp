@@ -15,6 +15,7 @@
 #include "sat/deadline.hpp"
 #include "solver/makespan_bound.hpp"
 #include "solver/period_method.hpp"
+#include "solver/report_types.hpp"
 #include "solver/tuning.hpp"
 
 namespace tessel {
@@ -30,7 +31,8 @@ struct SearchOptions {
   std::string backend = "cadical";
   BackendSettings backend_settings;
   std::vector<Memory> memory_limit;  // one per device, static memory already taken off
-  std::optional<int> nmicros;        // repetend: K in flight; full: micro-batches
+  std::optional<int> in_flight;      // K, repetend/fast: most micro-batches in flight (unset: the number of blocks)
+  int total_micros = 1;              // N, strategy full: the micro-batches it schedules
   Deadline deadline;
   // Repetend: budget of the warmup/cooldown shortening by the solver, which
   // only improves a schedule that is already valid (0 = skip it).
@@ -78,49 +80,11 @@ struct SearchOptions {
 // The options a strategy runs with, from the tuning table.
 SearchOptions options_from_tuning(const Tuning& tuning);
 
-// What the search learned about one window size k (repetend strategy).
-enum class WindowStatus {
-  Found,      // a window of this k was found
-  NotBetter,  // no window of this k beats the best average so far
-  Infeasible, // no window of this k fits (proven)
-  Timeout,    // the time limit struck while deciding it
-  Undecided,  // k > 1 out of its share of the time: the decided answer stands
-};
-const char* window_status_name(WindowStatus status);
-
-struct WindowAttempt {
-  int k = 1;
-  WindowStatus status = WindowStatus::Found;
-  Time period = 0;              // P_k found (0 when none)
-  Time proven_lower_bound = 0;  // every window shorter than this is impossible
-  Time latency = 0;             // of one window of k micro-batches
-  double seconds = 0;
-};
-
-// One question put to the solver and its answer, for the report.
-struct SolverCall {
-  std::string what;  // "period 6", "latency <= 20", "makespan <= 30"
-  Answer answer = Answer::Unknown;
-  double seconds = 0;
-};
-
-struct PhaseTime {
-  std::string phase;  // "period", "latency", "warmup/cooldown", "full"
-  double seconds = 0;
-};
-
 // How warmup and cooldown were built around the window.
 struct BoundaryFacts {
   bool squeezed = false;        // the squeeze improved the truncated schedule
   bool solved = false;          // the solver shortened them
   bool proven_minimal = false;  // and proved them minimal around this window
-};
-
-// The fast construction's account of itself.
-struct Construction {
-  std::string name;             // "packing", "list scheduling", "one at a time"
-  Time constructed_period = 0;  // before the solver shortened the window
-  bool window_shortened = false;
 };
 
 struct SearchResult {
@@ -130,7 +94,7 @@ struct SearchResult {
   Time period = 0;                   // repetend period (0 for `full`)
   Time lower_bound = 0;              // L (repetend) or the makespan bound (full)
   Time proven_lower_bound = 0;       // largest bound proven impossible + 1
-  int nmicros_in_flight = 0;         // K
+  int in_flight = 0;                 // K
   Time latency = 0;                  // one micro-batch's length in the modulo schedule
   bool latency_minimal = true;       // false: the latency search stopped at its budget
   Time makespan = 0;                 // of the schedule

@@ -20,16 +20,4 @@ std::vector<int> single_micro_starts(const Placement& placement);
 // (deltas count from the start step, as in docs/algorithms.md, "The problem").
 std::vector<long long> single_micro_peak(const Placement& placement, const std::vector<int>& starts);
 
-// One micro-batch alone under `options.memory_limit`: the list schedule when
-// it fits, else any order the full solver finds for one micro-batch (within
-// `options.deadline`). Found: `starts` per block. Infeasible: proven that no
-// order of one micro-batch fits, so no schedule exists at all. Timeout: the
-// deadline struck first. `message` says which, for the two failures.
-struct SingleMicroFit {
-  SearchStatus status = SearchStatus::Found;
-  std::vector<int> starts;
-  std::string message;
-};
-SingleMicroFit single_micro_within_memory(const Placement& placement, const SearchOptions& options);
-
 }  // namespace tessel

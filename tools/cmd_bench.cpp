@@ -128,8 +128,8 @@ Row run_problem(const Problem& problem, const std::string& backend, double time_
   // No limit is a limit no schedule reaches.
   request.memory_limit.assign(request.placement.ndevs, problem.memory ? *problem.memory : kMaxTicks);
   request.strategy = problem.strategy == "full" ? Strategy::Full : Strategy::Repetend;
-  if (problem.strategy == "full") request.nmicros = problem.nmicros;
-  if (problem.strategy == "repetend" && problem.in_flight > 0) request.nmicros = problem.in_flight;
+  if (problem.strategy == "full") request.total_micros = problem.nmicros;
+  if (problem.strategy == "repetend" && problem.in_flight > 0) request.in_flight = problem.in_flight;
   request.micros_per_window = problem.strategy == "repetend" ? 1 : 0;
   request.deadline = time_limit > 0 ? Deadline::after_seconds(time_limit) : Deadline::none();
   RowProgress progress(verbose);
@@ -270,6 +270,74 @@ void print_table(const std::vector<Row>& rows) {
   }
 }
 
+// The problems the flags ask for (the hard list, or cases x devices x
+// strategies x memory), each checked: an unknown case exits 2 naming it.
+std::vector<Problem> asked_problems(const po::variables_map& values) {
+  std::vector<Problem> problems;
+  if (values["hard"].as<bool>()) {
+    if (values.count("cases")) throw InputError("", "--hard", "give either --hard or --cases, not both");
+    problems = hard_problems();
+  } else {
+    if (!values.count("cases")) throw InputError("", "--cases", "give --cases A,B or --hard");
+    std::vector<int> ndevs = split_ints(values["ndevs"].as<std::string>(), "--ndevs", 1);
+    std::vector<int> memories = split_ints(values["memory"].as<std::string>(), "--memory", 0);
+    std::vector<int> nmicros = split_ints(values["nmicros"].as<std::string>(), "--nmicros", 1);
+    std::vector<std::string> strategies = split(values["strategies"].as<std::string>(), "--strategies");
+    for (const std::string& strategy : strategies)
+      if (strategy != "repetend" && strategy != "full")
+        throw InputError("", "--strategies", "unknown strategy '" + strategy + "' (repetend or full)");
+    for (std::string name : split(values["cases"].as<std::string>(), "--cases")) {
+      bool infer = name.size() > 6 && name.ends_with("-infer");
+      if (infer) name.resize(name.size() - 6);
+      for (int d : ndevs) {
+        make_case(name, d, infer);  // unknown case or device count: exit 2 naming it
+        for (const std::string& strategy : strategies) {
+          std::vector<int> counts = strategy == "full" ? nmicros : std::vector<int>{0};
+          for (int n : counts) {
+            int in_flight = values["in-flight"].as<int>();
+            if (in_flight < 0) throw InputError("", "--in-flight", "must be >= 0");
+            if (infer) problems.push_back({name, d, true, std::nullopt, strategy, n, in_flight});
+            else
+              for (int m : memories) problems.push_back({name, d, false, m, strategy, n, in_flight});
+          }
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+// Every problem on every backend; the answers compared across backends.
+std::vector<Row> run_problems(const std::vector<Problem>& problems, const std::vector<std::string>& backends,
+                              double time_limit, bool verbose, std::vector<std::string>& conflicts) {
+  std::vector<Row> rows;
+  for (const Problem& problem : problems) {
+    size_t first = rows.size();
+    for (const std::string& backend : backends) {
+      std::cerr << "bench: " << problem.label() << " on " << backend << " ..." << std::flush;
+      rows.push_back(run_problem(problem, backend, time_limit, verbose));
+      std::cerr << " " << result_text(rows.back()) << " (" << seconds_text(rows.back().seconds) << " s)\n";
+    }
+    fill_ratios(rows, first, rows.size());
+    for (const std::string& conflict : disagreements(rows, first, rows.size())) conflicts.push_back(conflict);
+  }
+  return rows;
+}
+
+void print_csv(const std::vector<Row>& rows) {
+  std::cout << "problem,case,ndevs,memory,strategy,nmicros,backend,result,value,proven_lower_bound,"
+               "solve_seconds,decide_seconds,ratio_to_fastest,verified\n";
+  for (const Row& row : rows) {
+    std::cout << csv_field(row.problem.label()) << "," << row.problem.case_name << "," << row.problem.ndevs
+              << "," << (row.problem.memory ? std::to_string(*row.problem.memory) : "") << ","
+              << row.problem.strategy << ","
+              << (row.problem.strategy == "full" ? std::to_string(row.problem.nmicros) : "") << ","
+              << row.backend << "," << row.result << "," << row.value << "," << row.proven_bound << ","
+              << row.seconds << "," << row.decide_seconds << "," << csv_field(row.ratio) << ","
+              << row.verified << "\n";
+  }
+}
+
 }  // namespace
 
 int run_bench(int argc, char** argv) {
@@ -311,50 +379,9 @@ int run_bench(int argc, char** argv) {
     for (const std::string& backend : backends)
       if (std::find(known.begin(), known.end(), backend) == known.end())
         throw InputError("", "--backends", "unknown backend '" + backend + "' (choose from cadical, z3)");
-    std::vector<Problem> problems;
-    if (values["hard"].as<bool>()) {
-      if (values.count("cases")) throw InputError("", "--hard", "give either --hard or --cases, not both");
-      problems = hard_problems();
-    } else {
-      if (!values.count("cases")) throw InputError("", "--cases", "give --cases A,B or --hard");
-      std::vector<int> ndevs = split_ints(values["ndevs"].as<std::string>(), "--ndevs", 1);
-      std::vector<int> memories = split_ints(values["memory"].as<std::string>(), "--memory", 0);
-      std::vector<int> nmicros = split_ints(values["nmicros"].as<std::string>(), "--nmicros", 1);
-      std::vector<std::string> strategies = split(values["strategies"].as<std::string>(), "--strategies");
-      for (const std::string& strategy : strategies)
-        if (strategy != "repetend" && strategy != "full")
-          throw InputError("", "--strategies", "unknown strategy '" + strategy + "' (repetend or full)");
-      for (std::string name : split(values["cases"].as<std::string>(), "--cases")) {
-        bool infer = name.size() > 6 && name.ends_with("-infer");
-        if (infer) name.resize(name.size() - 6);
-        for (int d : ndevs) {
-          make_case(name, d, infer);  // unknown case or device count: exit 2 naming it
-          for (const std::string& strategy : strategies) {
-            std::vector<int> counts = strategy == "full" ? nmicros : std::vector<int>{0};
-            for (int n : counts) {
-              int in_flight = values["in-flight"].as<int>();
-              if (in_flight < 0) throw InputError("", "--in-flight", "must be >= 0");
-              if (infer) problems.push_back({name, d, true, std::nullopt, strategy, n, in_flight});
-              else
-                for (int m : memories) problems.push_back({name, d, false, m, strategy, n, in_flight});
-            }
-          }
-        }
-      }
-    }
-
-    std::vector<Row> rows;
+    std::vector<Problem> problems = asked_problems(values);
     std::vector<std::string> conflicts;
-    for (const Problem& problem : problems) {
-      size_t first = rows.size();
-      for (const std::string& backend : backends) {
-        std::cerr << "bench: " << problem.label() << " on " << backend << " ..." << std::flush;
-        rows.push_back(run_problem(problem, backend, time_limit, values["verbose"].as<bool>()));
-        std::cerr << " " << result_text(rows.back()) << " (" << seconds_text(rows.back().seconds) << " s)\n";
-      }
-      fill_ratios(rows, first, rows.size());
-      for (const std::string& conflict : disagreements(rows, first, rows.size())) conflicts.push_back(conflict);
-    }
+    std::vector<Row> rows = run_problems(problems, backends, time_limit, values["verbose"].as<bool>(), conflicts);
 
     bool invalid = false;
     for (const Row& row : rows) invalid |= row.verified == "INVALID" || row.verified == "UNREADABLE";
@@ -364,17 +391,7 @@ int run_bench(int argc, char** argv) {
       for (const Row& row : rows) document["rows"].push_back(row_json(row));
       std::cout << document.dump(1) << "\n";
     } else if (values["csv"].as<bool>()) {
-      std::cout << "problem,case,ndevs,memory,strategy,nmicros,backend,result,value,proven_lower_bound,"
-                   "solve_seconds,decide_seconds,ratio_to_fastest,verified\n";
-      for (const Row& row : rows) {
-        std::cout << csv_field(row.problem.label()) << "," << row.problem.case_name << "," << row.problem.ndevs
-                  << "," << (row.problem.memory ? std::to_string(*row.problem.memory) : "") << ","
-                  << row.problem.strategy << ","
-                  << (row.problem.strategy == "full" ? std::to_string(row.problem.nmicros) : "") << ","
-                  << row.backend << "," << row.result << "," << row.value << "," << row.proven_bound << ","
-                  << row.seconds << "," << row.decide_seconds << "," << csv_field(row.ratio) << ","
-                  << row.verified << "\n";
-      }
+      print_csv(rows);
     } else {
       print_table(rows);
     }

@@ -145,9 +145,8 @@ std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
   return options;
 }
 
-}  // namespace
-
-int run_partition(int argc, char** argv) {
+// The flags, apart so that run_partition reads as parse, solve, write, print.
+po::options_description partition_options() {
   po::options_description options("partition options");
   options.add_options()
       ("graph", po::value<std::string>(), "the tessel.graph/1 file")
@@ -175,184 +174,251 @@ int run_partition(int argc, char** argv) {
        "placement: activation bytes per memory unit (0 = the largest stage's activations)")
       ("check", po::value<std::string>(), "check this tessel.partition/1 against GRAPH instead (independent check)")
       ("json", po::bool_switch(), "print one JSON object instead of text");
+  return options;
+}
+
+// What the flags ask, checked (bad input: an InputError naming the flag).
+struct PartitionAsk {
+  std::string graph_path;
+  bool json = false;
+  std::optional<PipelineOptions> pipeline;
+  PartitionRequest request;
+  std::string objective;
+  std::string method;
+  std::string backend;
+  double time_limit = 0;
+  StagePlacementOptions placement_options;
+};
+
+void read_objective(const po::variables_map& values, PartitionAsk& ask) {
+  ask.objective = values["objective"].as<std::string>();
+  if (ask.objective == "pippy") ask.request.objective = PartitionObjective::Pippy;
+  else if (ask.objective != "bottleneck")
+    throw InputError("", "--objective", "choose bottleneck or pippy, not '" + ask.objective + "'");
+  ask.request.tolerance = values["tolerance"].as<double>();
+  if (!(ask.request.tolerance >= 0 && ask.request.tolerance <= 1e6)) throw InputError("", "--tolerance", "must be >= 0");
+  if (values.count("max-param-bytes")) {
+    ask.request.max_param_bytes = values["max-param-bytes"].as<long long>();
+    if (*ask.request.max_param_bytes < 0) throw InputError("", "--max-param-bytes", "must be >= 0");
+  }
+}
+
+void read_method(const po::variables_map& values, PartitionAsk& ask) {
+  ask.method = values["method"].as<std::string>();
+  if (ask.method != "exact" && ask.method != "dp")
+    throw InputError("", "--method", "choose exact or dp, not '" + ask.method + "'");
+  ask.backend = values["backend"].as<std::string>();
+  if (ask.backend != "z3" && ask.backend != "cadical")
+    throw InputError("", "--backend", "choose z3 or cadical, not '" + ask.backend + "'");
+  ask.time_limit = values["time-limit"].as<double>();
+  if (!(ask.time_limit >= 0)) throw InputError("", "--time-limit", "must be >= 0");
+}
+
+void read_placement_options(const po::variables_map& values, PartitionAsk& ask) {
+  StagePlacementOptions& placement_options = ask.placement_options;
+  placement_options.resolution = values["resolution"].as<long long>();
+  placement_options.backward_ratio = values["backward-ratio"].as<double>();
+  placement_options.memory_unit = values["memory-unit"].as<long long>();
+  if (placement_options.resolution < 0) throw InputError("", "--resolution", "must be >= 0");
+  if (!(placement_options.backward_ratio > 0 && placement_options.backward_ratio < 1e6))
+    throw InputError("", "--backward-ratio", "must be > 0");
+  if (placement_options.memory_unit < 0) throw InputError("", "--memory-unit", "must be >= 0");
+}
+
+PartitionAsk partition_ask(const po::variables_map& values) {
+  PartitionAsk ask;
+  ask.graph_path = values["graph"].as<std::string>();
+  ask.json = values["json"].as<bool>();
+  require_writable_output(values, "output");
+  require_writable_output(values, "placement-out");
+  ask.pipeline = pipeline_from(values);
+  if (!values.count("stages") && !ask.pipeline)
+    throw InputError("", "--stages", "give the number of stages (or --devices)");
+  ask.request.stages = ask.pipeline ? pipeline_stages(*ask.pipeline) : values["stages"].as<int>();
+  if (ask.request.stages < 1 || ask.request.stages > 4096)
+    throw InputError("", "--stages", "must be in [1, 4096], got " + std::to_string(ask.request.stages));
+  read_objective(values, ask);
+  read_method(values, ask);
+  read_placement_options(values, ask);
+  return ask;
+}
+
+// The partition's costs, its bound and the contiguous-cut baseline, as the
+// JSON the command prints (the text is written from it too).
+nlohmann::json result_json(const Graph& graph, const PartitionAsk& ask, const PartitionAnswer& answer,
+                           const std::optional<PartitionCosts>& costs,
+                           const std::optional<PartitionCosts>& baseline) {
+  const PartitionRequest& request = ask.request;
+  nlohmann::json result = {{"status", status_name(answer.status)},
+                           {"stages", request.stages},
+                           {"objective", ask.objective},
+                           {"method", ask.method},
+                           {"solve_seconds", answer.solve_seconds},
+                           {"proven_bound", answer.proven_bound}};
+  if (ask.method == "exact") result["backend"] = ask.backend;
+  if (!answer.reason.empty()) result["reason"] = answer.reason;
+  if (costs) {
+    result["stage_compute"] = costs->stage_compute;
+    result["stage_param_bytes"] = costs->stage_param_bytes;
+    result["communication_bytes"] = costs->communication_bytes;
+    result["bottleneck"] = costs->bottleneck;
+    result["ideal_bottleneck"] = static_cast<double>(total_compute(graph)) / request.stages;
+    if (request.objective == PartitionObjective::Bottleneck)
+      result["proven_communication_bound"] = answer.proven_communication_bound;
+    long long value = primary_value(*costs, request.objective);
+    result["gap"] = value <= 0 ? 0.0 : static_cast<double>(value - answer.proven_bound) / static_cast<double>(value);
+  }
+  if (baseline) {
+    result["dp_bottleneck"] = baseline->bottleneck;
+    result["dp_communication_bytes"] = baseline->communication_bytes;
+    if (costs) {
+      result["improvement_over_dp"] = {
+          {"bottleneck", improvement(costs->bottleneck, baseline->bottleneck)},
+          {"communication", improvement(costs->communication_bytes, baseline->communication_bytes)}};
+    }
+  }
+  return result;
+}
+
+// --placement-out: the stages as a placement document (checked readable
+// before anything is written); what it holds goes into the result.
+nlohmann::json placement_document(const Graph& graph, const PartitionAsk& ask, const Partition& partition,
+                                  const std::string& path, nlohmann::json& result) {
+  if (ask.pipeline) {
+    const PipelinePlacement staged = pipeline_placement(graph, partition, *ask.pipeline);
+    nlohmann::json document = readable_placement(staged.placement, path, "more --devices hold fewer bytes each");
+    result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", 1},
+                           {"memory_granule", staged.memory_granule}, {"mapping", mapping_name(ask.pipeline->mapping)},
+                           {"static_bytes", staged.static_bytes}, {"blocks", staged.placement.blocks.size()}};
+    if (!staged.weight_cost.empty()) result["placement"]["weight_cost"] = staged.weight_cost;
+    return document;
+  }
+  const StagePlacement staged = stage_placement(graph, partition, ask.placement_options);
+  nlohmann::json document = readable_placement(staged.placement, path, "a larger --memory-unit");
+  result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", staged.memory_unit},
+                         {"blocks", staged.placement.blocks.size()}};
+  return document;
+}
+
+// The partition checked by the independent checker, then written (-o,
+// --placement-out).
+void write_partition(const Graph& graph, const PartitionAsk& ask, const PartitionAnswer& answer,
+                     const PartitionCosts& costs, const po::variables_map& values, nlohmann::json& result) {
+  PartitionClaim claim;
+  claim.objective = ask.method == "dp" ? "dp-" + ask.objective : ask.objective;
+  claim.status = status_name(answer.status);
+  claim.objective_value = primary_value(costs, ask.request.objective);
+  claim.proven_bound = answer.proven_bound;
+  claim.solve_seconds = answer.solve_seconds;
+  nlohmann::json document = partition_to_json(graph, *answer.partition, claim);
+  // The independent check judges what we are about to hand out.
+  verify::PartitionReport check = verify::check_partition(graph_to_json(graph), document);
+  if (!check.valid) throw std::logic_error("the partition failed the independent check: " + check.problems.front());
+  result["checked"] = true;
+  nlohmann::json placement;
+  if (values.count("placement-out"))
+    placement = placement_document(graph, ask, *answer.partition, values["placement-out"].as<std::string>(), result);
+  if (values.count("output")) write_json_file(values["output"].as<std::string>(), document);
+  if (values.count("placement-out")) write_json_file(values["placement-out"].as<std::string>(), placement);
+}
+
+void print_costs(const Graph& graph, const PartitionAsk& ask, const PartitionAnswer& answer,
+                 const PartitionCosts& costs, const nlohmann::json& result) {
+  const PartitionRequest& request = ask.request;
+  std::cout << "stage compute:     " << list_text(costs.stage_compute) << "\n";
+  std::cout << "stage param bytes: " << list_text(costs.stage_param_bytes) << "\n";
+  std::cout << "bottleneck " << costs.bottleneck << " (ideal total/S " << std::setprecision(1)
+            << static_cast<double>(total_compute(graph)) / request.stages << "), communication "
+            << costs.communication_bytes << " bytes\n";
+  std::cout << "proven bound of the " << (request.objective == PartitionObjective::Pippy ? "communication" : "bottleneck")
+            << ": " << answer.proven_bound;
+  if (answer.status != PartitionStatus::Optimal && answer.proven_bound == primary_value(costs, request.objective))
+    std::cout << " (proven; the communication under it is not: >= " << answer.proven_communication_bound << ")";
+  else if (answer.status != PartitionStatus::Optimal)
+    std::cout << " (unproven: the partition is within " << std::setprecision(3) << 100.0 * result["gap"].get<double>()
+              << "% of it)";
+  std::cout << "\n";
+}
+
+void print_placement(const PartitionAsk& ask, const nlohmann::json& result) {
+  if (!result.contains("placement")) return;
+  const nlohmann::json& placement = result["placement"];
+  std::cout << "placement: " << placement["blocks"] << " blocks, resolution " << placement["resolution"]
+            << " compute/step, memory unit " << placement["memory_unit"] << " bytes\n";
+  if (!ask.pipeline) return;
+  std::cout << "placement: " << mapping_name(ask.pipeline->mapping) << " mapping on " << ask.pipeline->devices
+            << " ranks, activations rounded up to " << placement["memory_granule"] << " bytes, static bytes per rank ["
+            << list_text(placement["static_bytes"].get<std::vector<long long>>()) << "]"
+            << (placement.contains("weight_cost") ? "; " + placement["weight_cost"].get<std::string>() : std::string())
+            << "\n";
+}
+
+void print_text(const Graph& graph, const PartitionAsk& ask, const PartitionAnswer& answer,
+                const std::optional<PartitionCosts>& costs, const std::optional<PartitionCosts>& baseline,
+                const nlohmann::json& result) {
+  std::cout << "graph " << graph.name << ": " << graph.nodes.size() << " nodes, " << graph.edges.size()
+            << " edges, total compute " << total_compute(graph) << ", parameter bytes " << total_param_bytes(graph)
+            << "\n";
+  std::cout << "status: " << status_name(answer.status) << " (" << ask.objective << ", " << ask.method
+            << (ask.method == "exact" ? ", " + ask.backend : "") << ", " << std::fixed << std::setprecision(3)
+            << answer.solve_seconds << " s)\n";
+  if (!answer.reason.empty()) std::cout << "reason: " << answer.reason << "\n";
+  if (costs) print_costs(graph, ask, answer, *costs, result);
+  if (baseline && costs && ask.method == "exact")
+    std::cout << "dp baseline: bottleneck " << baseline->bottleneck << ", communication "
+              << baseline->communication_bytes << " bytes; exact improves bottleneck by "
+              << percent(costs->bottleneck, baseline->bottleneck) << ", communication by "
+              << percent(costs->communication_bytes, baseline->communication_bytes) << "\n";
+  if (!baseline && ask.method == "exact") std::cout << "dp baseline: no contiguous cut satisfies the request\n";
+  print_placement(ask, result);
+}
+
+int exit_code(PartitionStatus status) {
+  switch (status) {
+    case PartitionStatus::Optimal:
+    case PartitionStatus::Feasible: return kSuccess;
+    case PartitionStatus::Infeasible: return kNegative;
+    case PartitionStatus::Timeout: return kGaveUp;  // also dp finding no contiguous cut: not a proof
+  }
+  return kInternal;
+}
+
+int partition(const po::variables_map& values) {
+  if (!values.count("graph")) throw InputError("", "GRAPH", "give the tessel.graph/1 file");
+  if (values.count("check"))
+    return run_check(values["graph"].as<std::string>(), values["check"].as<std::string>(), values["json"].as<bool>());
+  const PartitionAsk ask = partition_ask(values);
+  Graph graph = read_graph_file(ask.graph_path);
+  PartitionProgress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
+  // SIGINT/SIGTERM raise the stop flag: the search hands back its best
+  // partition as at the time limit (exit 3), which is then written.
+  const StopFlag* stop = install_interrupt_handlers();
+  PartitionAnswer answer = solve_partition(
+      graph, ask.request, ask.method, ask.backend,
+      ask.time_limit > 0 ? Deadline::after_seconds(ask.time_limit, stop) : Deadline::none(stop), progress);
+  if (stop->load() && answer.status == PartitionStatus::Timeout) {
+    answer.reason = "interrupted; the partition is the best found, not proven optimal";
+    std::cerr << "tessel partition: interrupted: writing the best partition found\n";
+  }
+  std::optional<PartitionCosts> costs, baseline;
+  if (answer.partition) costs = partition_costs(graph, *answer.partition);
+  if (answer.baseline) baseline = partition_costs(graph, *answer.baseline);
+  nlohmann::json result = result_json(graph, ask, answer, costs, baseline);
+  if (answer.partition) write_partition(graph, ask, answer, *costs, values, result);
+  if (ask.json) std::cout << result.dump(2) << "\n";
+  else print_text(graph, ask, answer, costs, baseline, result);
+  return exit_code(answer.status);
+}
+
+}  // namespace
+
+int run_partition(int argc, char** argv) {
+  po::options_description options = partition_options();
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map values;
   if (auto code = parse(argc, argv, kUsage, options, positional, values)) return *code;
-
-  return guarded("partition", [&]() -> int {
-    if (!values.count("graph")) throw InputError("", "GRAPH", "give the tessel.graph/1 file");
-    const std::string graph_path = values["graph"].as<std::string>();
-    const bool json = values["json"].as<bool>();
-    if (values.count("check")) return run_check(graph_path, values["check"].as<std::string>(), json);
-
-    require_writable_output(values, "output");
-    require_writable_output(values, "placement-out");
-    std::optional<PipelineOptions> pipeline = pipeline_from(values);
-    if (!values.count("stages") && !pipeline) throw InputError("", "--stages", "give the number of stages (or --devices)");
-    PartitionRequest request;
-    request.stages = pipeline ? pipeline_stages(*pipeline) : values["stages"].as<int>();
-    if (request.stages < 1 || request.stages > 4096)
-      throw InputError("", "--stages", "must be in [1, 4096], got " + std::to_string(request.stages));
-    std::string objective = values["objective"].as<std::string>();
-    if (objective == "pippy") request.objective = PartitionObjective::Pippy;
-    else if (objective != "bottleneck") throw InputError("", "--objective", "choose bottleneck or pippy, not '" + objective + "'");
-    request.tolerance = values["tolerance"].as<double>();
-    if (!(request.tolerance >= 0 && request.tolerance <= 1e6)) throw InputError("", "--tolerance", "must be >= 0");
-    if (values.count("max-param-bytes")) {
-      request.max_param_bytes = values["max-param-bytes"].as<long long>();
-      if (*request.max_param_bytes < 0) throw InputError("", "--max-param-bytes", "must be >= 0");
-    }
-    std::string method = values["method"].as<std::string>();
-    if (method != "exact" && method != "dp") throw InputError("", "--method", "choose exact or dp, not '" + method + "'");
-    std::string backend = values["backend"].as<std::string>();
-    if (backend != "z3" && backend != "cadical") throw InputError("", "--backend", "choose z3 or cadical, not '" + backend + "'");
-    double time_limit = values["time-limit"].as<double>();
-    if (!(time_limit >= 0)) throw InputError("", "--time-limit", "must be >= 0");
-    StagePlacementOptions placement_options;
-    placement_options.resolution = values["resolution"].as<long long>();
-    placement_options.backward_ratio = values["backward-ratio"].as<double>();
-    placement_options.memory_unit = values["memory-unit"].as<long long>();
-    if (placement_options.resolution < 0) throw InputError("", "--resolution", "must be >= 0");
-    if (!(placement_options.backward_ratio > 0 && placement_options.backward_ratio < 1e6))
-      throw InputError("", "--backward-ratio", "must be > 0");
-    if (placement_options.memory_unit < 0) throw InputError("", "--memory-unit", "must be >= 0");
-
-    Graph graph = read_graph_file(graph_path);
-    PartitionProgress progress = [](const std::string& text) { std::cerr << "partition: " << text << "\n"; };
-    // SIGINT/SIGTERM raise the stop flag: the search hands back its best
-    // partition as at the time limit (exit 3), which is then written.
-    const StopFlag* stop = install_interrupt_handlers();
-    PartitionAnswer answer = solve_partition(
-        graph, request, method, backend,
-        time_limit > 0 ? Deadline::after_seconds(time_limit, stop) : Deadline::none(stop), progress);
-    if (stop->load() && answer.status == PartitionStatus::Timeout) {
-      answer.reason = "interrupted; the partition is the best found, not proven optimal";
-      std::cerr << "tessel partition: interrupted: writing the best partition found\n";
-    }
-
-    nlohmann::json result = {{"status", status_name(answer.status)},
-                             {"stages", request.stages},
-                             {"objective", objective},
-                             {"method", method},
-                             {"solve_seconds", answer.solve_seconds},
-                             {"proven_bound", answer.proven_bound}};
-    if (method == "exact") result["backend"] = backend;
-    if (!answer.reason.empty()) result["reason"] = answer.reason;
-    std::optional<PartitionCosts> costs, baseline;
-    if (answer.partition) costs = partition_costs(graph, *answer.partition);
-    if (answer.baseline) baseline = partition_costs(graph, *answer.baseline);
-    if (costs) {
-      result["stage_compute"] = costs->stage_compute;
-      result["stage_param_bytes"] = costs->stage_param_bytes;
-      result["communication_bytes"] = costs->communication_bytes;
-      result["bottleneck"] = costs->bottleneck;
-      result["ideal_bottleneck"] = static_cast<double>(total_compute(graph)) / request.stages;
-      if (request.objective == PartitionObjective::Bottleneck)
-        result["proven_communication_bound"] = answer.proven_communication_bound;
-      long long value = primary_value(*costs, request.objective);
-      result["gap"] = value <= 0 ? 0.0 : static_cast<double>(value - answer.proven_bound) / static_cast<double>(value);
-    }
-    if (baseline) {
-      result["dp_bottleneck"] = baseline->bottleneck;
-      result["dp_communication_bytes"] = baseline->communication_bytes;
-      if (costs) {
-        result["improvement_over_dp"] = {
-            {"bottleneck", improvement(costs->bottleneck, baseline->bottleneck)},
-            {"communication", improvement(costs->communication_bytes, baseline->communication_bytes)}};
-      }
-    }
-
-    if (answer.partition) {
-      PartitionClaim claim;
-      claim.objective = method == "dp" ? "dp-" + objective : objective;
-      claim.status = status_name(answer.status);
-      claim.objective_value = primary_value(*costs, request.objective);
-      claim.proven_bound = answer.proven_bound;
-      claim.solve_seconds = answer.solve_seconds;
-      nlohmann::json document = partition_to_json(graph, *answer.partition, claim);
-      // The independent check judges what we are about to hand out.
-      verify::PartitionReport check = verify::check_partition(graph_to_json(graph), document);
-      if (!check.valid) throw std::logic_error("the partition failed the independent check: " + check.problems.front());
-      result["checked"] = true;
-      std::optional<PipelinePlacement> piped;
-      std::optional<StagePlacement> staged_chain;
-      nlohmann::json placement_document;
-      if (values.count("placement-out")) {
-        const std::string path = values["placement-out"].as<std::string>();
-        if (pipeline) piped = pipeline_placement(graph, *answer.partition, *pipeline);
-        else staged_chain = stage_placement(graph, *answer.partition, placement_options);
-        placement_document = piped ? readable_placement(piped->placement, path, "more --devices hold fewer bytes each")
-                                   : readable_placement(staged_chain->placement, path, "a larger --memory-unit");
-      }
-      if (values.count("output")) write_json_file(values["output"].as<std::string>(), document);
-      if (values.count("placement-out")) {
-        if (pipeline) {
-          const PipelinePlacement& staged = *piped;
-          write_json_file(values["placement-out"].as<std::string>(), placement_document);
-          result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", 1},
-                                 {"memory_granule", staged.memory_granule}, {"mapping", mapping_name(pipeline->mapping)},
-                                 {"static_bytes", staged.static_bytes}, {"blocks", staged.placement.blocks.size()}};
-          if (!staged.weight_cost.empty()) result["placement"]["weight_cost"] = staged.weight_cost;
-        } else {
-          const StagePlacement& staged = *staged_chain;
-          write_json_file(values["placement-out"].as<std::string>(), placement_document);
-          result["placement"] = {{"resolution", staged.resolution}, {"memory_unit", staged.memory_unit},
-                                 {"blocks", staged.placement.blocks.size()}};
-        }
-      }
-    }
-
-    if (json) {
-      std::cout << result.dump(2) << "\n";
-    } else {
-      std::cout << "graph " << graph.name << ": " << graph.nodes.size() << " nodes, " << graph.edges.size()
-                << " edges, total compute " << total_compute(graph) << ", parameter bytes " << total_param_bytes(graph)
-                << "\n";
-      std::cout << "status: " << status_name(answer.status) << " (" << objective << ", " << method
-                << (method == "exact" ? ", " + backend : "") << ", " << std::fixed << std::setprecision(3)
-                << answer.solve_seconds << " s)\n";
-      if (!answer.reason.empty()) std::cout << "reason: " << answer.reason << "\n";
-      if (costs) {
-        std::cout << "stage compute:     " << list_text(costs->stage_compute) << "\n";
-        std::cout << "stage param bytes: " << list_text(costs->stage_param_bytes) << "\n";
-        std::cout << "bottleneck " << costs->bottleneck << " (ideal total/S "
-                  << std::setprecision(1) << static_cast<double>(total_compute(graph)) / request.stages
-                  << "), communication " << costs->communication_bytes << " bytes\n";
-        std::cout << "proven bound of the " << (request.objective == PartitionObjective::Pippy ? "communication" : "bottleneck")
-                  << ": " << answer.proven_bound;
-        if (answer.status != PartitionStatus::Optimal && answer.proven_bound == primary_value(*costs, request.objective))
-          std::cout << " (proven; the communication under it is not: >= " << answer.proven_communication_bound << ")";
-        else if (answer.status != PartitionStatus::Optimal)
-          std::cout << " (unproven: the partition is within " << std::setprecision(3)
-                    << 100.0 * result["gap"].get<double>() << "% of it)";
-        std::cout << "\n";
-      }
-      if (baseline && costs && method == "exact")
-        std::cout << "dp baseline: bottleneck " << baseline->bottleneck << ", communication "
-                  << baseline->communication_bytes << " bytes; exact improves bottleneck by "
-                  << percent(costs->bottleneck, baseline->bottleneck) << ", communication by "
-                  << percent(costs->communication_bytes, baseline->communication_bytes) << "\n";
-      if (!baseline && method == "exact") std::cout << "dp baseline: no contiguous cut satisfies the request\n";
-      if (result.contains("placement"))
-        std::cout << "placement: " << result["placement"]["blocks"] << " blocks, resolution " << result["placement"]["resolution"]
-                  << " compute/step, memory unit " << result["placement"]["memory_unit"] << " bytes\n";
-      if (result.contains("placement") && pipeline)
-        std::cout << "placement: " << mapping_name(pipeline->mapping) << " mapping on " << pipeline->devices
-                  << " ranks, activations rounded up to " << result["placement"]["memory_granule"]
-                  << " bytes, static bytes per rank [" << list_text(result["placement"]["static_bytes"].get<std::vector<long long>>()) << "]"
-                  << (result["placement"].contains("weight_cost")
-                          ? "; " + result["placement"]["weight_cost"].get<std::string>() : std::string())
-                  << "\n";
-    }
-    switch (answer.status) {
-      case PartitionStatus::Optimal:
-      case PartitionStatus::Feasible: return kSuccess;
-      case PartitionStatus::Infeasible: return kNegative;
-      case PartitionStatus::Timeout: return kGaveUp;  // also dp finding no contiguous cut: not a proof
-    }
-    return kInternal;
-  });
+  return guarded("partition", [&]() -> int { return partition(values); });
 }
 
 }  // namespace tessel::cli

@@ -85,7 +85,7 @@ SearchRequest request_from(const po::variables_map& values) {
   request.strategy = *parsed;
   request.backend = values["backend"].as<std::string>();
   request.total_micros = values["total-micros"].as<int>();
-  if (values.count("nmicros")) request.nmicros = values["nmicros"].as<int>();
+  apply_nmicros(request, values.count("nmicros") ? std::optional<int>(values["nmicros"].as<int>()) : std::nullopt);
   if (values.count("micros-per-window")) request.micros_per_window = values["micros-per-window"].as<int>();
   if (values.count("time-limit")) {
     const double seconds = values["time-limit"].as<double>();

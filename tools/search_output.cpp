@@ -7,7 +7,7 @@
 #include "model/placement_json.hpp"
 #include "model/timeline_text.hpp"
 #include "solver/makespan/memory_trading.hpp"
-#include "solver/makespan_gap.hpp"
+#include "tools/gap_text.hpp"
 
 namespace tessel::cli {
 namespace {
@@ -22,6 +22,23 @@ std::string percent(double fraction) {
   std::ostringstream text;
   text << std::setprecision(3) << 100 * fraction << "%";
   return text.str();
+}
+
+// The gap's cause and numbers (the sentence is makespan_gap_reason).
+nlohmann::json gap_json(const MakespanGap& gap, int decimals) {
+  auto t = [&](Time value) { return time_to_json(value, decimals); };
+  nlohmann::json out = {{"cause", gap_cause_name(gap.cause)}, {"boundary", boundary_cause_name(gap.boundary)}};
+  if (gap.cause == GapCause::FullStopped || gap.cause == GapCause::Period)
+    out["proven_lower_bound"] = t(gap.proven_lower_bound);
+  if (gap.cause == GapCause::Period) {
+    out["period"] = t(gap.period);
+    out["period_lower_bound"] = t(gap.period_lower_bound);
+    out["micros_per_window"] = gap.micros_per_window;
+    out["period_excess"] = t(gap.period_excess);
+  }
+  if (gap.boundary == BoundaryCause::OutOfBudget) out["boundary_seconds"] = gap.boundary_seconds;
+  if (gap.cause == GapCause::NotTight) out["construction"] = gap.construction;
+  return out;
 }
 
 void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
@@ -97,7 +114,7 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
           << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate.note << "\n";
     }
   }
-  if (!at.gap_reason.empty()) out << "gap above 1%     " << at.gap_reason << "\n";
+  if (at.gap.cause != GapCause::None) out << "gap above 1%     " << gap_text(at.gap, placement.time_decimals) << "\n";
 }
 
 // Candidates the verifier rejected: dropped from the choice, listed because
@@ -190,7 +207,9 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["average_period"] = period ? nlohmann::json(double(period->period) / period->micros_per_window /
                                                   double(power_of_ten(placement.time_decimals)))
                                  : nlohmann::json(nullptr);
+  // K; for strategy full (no period) the old key carries N, as it always has.
   out["nmicros_in_flight"] = period ? period->in_flight : report.best ? report.best->nmicros : 0;
+  out["in_flight"] = period ? nlohmann::json(period->in_flight) : nlohmann::json(nullptr);
   out["latency"] = period ? t(period->latency) : nlohmann::json(0);
   out["latency_minimal"] = period ? nlohmann::json(period->latency_minimal) : nlohmann::json(nullptr);
   out["warmup_steps"] = period ? t(period->warmup) : nlohmann::json(0);
@@ -223,7 +242,8 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["makespan_bound_argument"] = at ? nlohmann::json(bound_argument_name(at->bound.argument)) : nlohmann::json(nullptr);
   out["makespan_gap_at_total"] = at ? t(at->makespan - at->proven_lower_bound) : nlohmann::json(nullptr);
   out["makespan_proven_optimal"] = at && at->proven_optimal;
-  out["makespan_gap_reason"] = at ? at->gap_reason : "";
+  out["makespan_gap_reason"] = at ? gap_text(at->gap, placement.time_decimals) : "";
+  out["makespan_gap"] = at ? gap_json(at->gap, placement.time_decimals) : nlohmann::json(nullptr);
   nlohmann::json peak = nlohmann::json::array();
   if (at)
     for (Memory value : at->peak_memory) peak.push_back(time_to_json(value, placement.memory_decimals));

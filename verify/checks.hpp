@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "verify/schedule_document.hpp"
-#include "verify/verify.hpp"
+#include "verify/verdict.hpp"
 
 namespace tessel::verify {
 

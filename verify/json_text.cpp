@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "verify/numbers.hpp"
-#include "verify/verify.hpp"
+#include "verify/verdict.hpp"
 
 namespace tessel::verify {
 

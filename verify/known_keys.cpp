@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "verify/verify.hpp"
+#include "verify/verdict.hpp"
 
 namespace tessel::verify {
 

@@ -9,7 +9,7 @@
 #include "verify/json_text.hpp"
 #include "verify/known_keys.hpp"
 #include "verify/numbers.hpp"
-#include "verify/verify.hpp"
+#include "verify/verdict.hpp"
 
 namespace tessel::verify {
 

@@ -34,6 +34,128 @@ bool bidirectional(const Placement& placement, std::vector<int>& stage, std::vec
   return true;
 }
 
+// Each block's cell: its stage, its letter and the number its micro-batches
+// start from.
+struct CellNames {
+  std::vector<int> stage;
+  std::vector<std::string> letter;
+  std::vector<int> micro_offset;
+
+  std::string cell(int block, int micro) const {
+    return std::to_string(stage[block]) + letter[block] + std::to_string(micro + micro_offset[block]);
+  }
+};
+
+// Forwards number the stages in order; backwards (B or I) mirror them.
+void name_forwards_and_backwards(const Placement& placement, const std::vector<int>& order, CellNames& names,
+                                 std::vector<int>& forwards, std::vector<int>& backwards) {
+  for (int block : order) {
+    const Block& b = placement.blocks[block];
+    if (b.devices.size() != 1)
+      throw InputError("", "placement", "block '" + b.id + "' runs on " + std::to_string(b.devices.size()) +
+                                            " devices; a PyTorch stage lives on one rank");
+    if (b.kind == BlockKind::Forward) {
+      names.stage[block] = static_cast<int>(forwards.size());
+      forwards.push_back(block);
+      names.letter[block] = "F";
+    } else if (b.kind == BlockKind::Backward || b.kind == BlockKind::BackwardInput) {
+      backwards.push_back(block);
+      names.letter[block] = b.kind == BlockKind::Backward ? "B" : "I";
+    } else if (b.kind != BlockKind::BackwardWeight) {
+      throw InputError("", "placement", "block '" + b.id + "' of kind '" + kind_name(b.kind) +
+                                            "' has no PyTorch action (F, B, I or W)");
+    }
+  }
+}
+
+void mirror_backwards(const Placement& placement, const std::vector<int>& forwards, const std::vector<int>& backwards,
+                      CellNames& names) {
+  if (backwards.size() != forwards.size() && !backwards.empty())
+    throw InputError("", "placement", std::to_string(forwards.size()) + " forward blocks but " +
+                                          std::to_string(backwards.size()) + " backward blocks");
+  for (size_t i = 0; i < backwards.size(); ++i) {
+    int block = backwards[i];
+    names.stage[block] = static_cast<int>(forwards.size() - 1 - i);
+    if (placement.blocks[forwards[names.stage[block]]].devices != placement.blocks[block].devices)
+      throw InputError("", "placement", "backward block '" + placement.blocks[block].id +
+                                            "' is not on the device of its forward '" +
+                                            placement.blocks[forwards[names.stage[block]]].id + "'");
+  }
+}
+
+// A weight block (W) takes the stage of the input-backward it follows.
+void name_weights(const Placement& placement, const std::vector<int>& order, bool two_ways, CellNames& names) {
+  std::vector<std::vector<int>> before = predecessors(placement);
+  for (int block : order) {
+    if (placement.blocks[block].kind != BlockKind::BackwardWeight) continue;
+    names.letter[block] = "W";
+    if (two_ways) continue;
+    for (int input : before[block])
+      if (placement.blocks[input].kind == BlockKind::BackwardInput) names.stage[block] = names.stage[input];
+    if (names.stage[block] < 0)
+      throw InputError("", "placement", "weight block '" + placement.blocks[block].id +
+                                            "' does not follow an input-backward block");
+  }
+}
+
+CellNames cell_names(const Schedule& schedule) {
+  const Placement& placement = schedule.placement;
+  const int count = static_cast<int>(placement.blocks.size());
+  CellNames names{std::vector<int>(count, -1), std::vector<std::string>(count), std::vector<int>(count, 0)};
+  const std::vector<int> order = topological_order(placement);
+  std::vector<int> forwards, backwards;
+  name_forwards_and_backwards(placement, order, names, forwards, backwards);
+  const bool two_ways = bidirectional(placement, names.stage, names.micro_offset, schedule.nmicros);
+  if (two_ways) backwards.clear();  // stages come from the blocks
+  mirror_backwards(placement, forwards, backwards, names);
+  name_weights(placement, order, two_ways, names);
+  return names;
+}
+
+// A fused unit is one cell at its start: a B when it is the I and W of one
+// stage and micro-batch, else (a;b)OVERLAP_F_B of its actions (an I + W
+// pair inside it written as their B). Its later members have no cell.
+struct FusedCells {
+  std::map<std::pair<int, int>, std::string> at_first;  // first member -> cell
+  std::set<std::pair<int, int>> later_members;
+};
+
+std::string fused_cell(const FusedUnit& unit, const CellNames& names, FusedCells& cells) {
+  std::vector<std::string> actions;
+  for (size_t i = 0; i < unit.members.size(); ++i) {
+    const FusedMember& member = unit.members[i];
+    if (i > 0) cells.later_members.insert({member.block, member.micro});
+    const FusedMember* next = i + 1 < unit.members.size() ? &unit.members[i + 1] : nullptr;
+    if (next && names.letter[member.block] == "I" && names.letter[next->block] == "W" &&
+        next->micro == member.micro && names.stage[next->block] == names.stage[member.block]) {
+      actions.push_back(std::to_string(names.stage[member.block]) + "B" +
+                        std::to_string(member.micro + names.micro_offset[member.block]));
+      ++i;
+      cells.later_members.insert({next->block, next->micro});
+      continue;
+    }
+    actions.push_back(names.cell(member.block, member.micro));
+  }
+  if (actions.size() == 1) return actions.front();
+  std::string cell = "(" + actions.front();
+  for (size_t i = 1; i < actions.size(); ++i) cell += ";" + actions[i];
+  return cell + ")OVERLAP_F_B";
+}
+
+std::string table_text(const std::vector<std::map<Time, std::string>>& rows) {
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    Time width = row.empty() ? 0 : row.rbegin()->first + 1;
+    for (Time column = 0; column < width; ++column) {
+      if (column) out << ",";
+      auto found = row.find(column);
+      if (found != row.end()) out << found->second;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 constexpr long long kMaxCsvCells = 20000000;
@@ -54,108 +176,24 @@ std::string write_pytorch_csv(const Schedule& schedule) {
                          " ranks x " + std::to_string(makespan(schedule)) + " steps), more than " +
                          std::to_string(kMaxCsvCells));
   if (carries_stages(placement) && schedule.fused.empty()) return write_pytorch_csv_staged(schedule, false);
-  int count = static_cast<int>(placement.blocks.size());
-  std::vector<int> micro_offset(count, 0);
-  std::vector<int> order = topological_order(placement);
-  std::vector<int> stage(count, -1);
-  std::vector<std::string> letter(count);
-  std::vector<int> forwards, backwards;
-  for (int block : order) {
-    const Block& b = placement.blocks[block];
-    if (b.devices.size() != 1)
-      throw InputError("", "placement", "block '" + b.id + "' runs on " + std::to_string(b.devices.size()) +
-                                            " devices; a PyTorch stage lives on one rank");
-    if (b.kind == BlockKind::Forward) {
-      stage[block] = static_cast<int>(forwards.size());
-      forwards.push_back(block);
-      letter[block] = "F";
-    } else if (b.kind == BlockKind::Backward || b.kind == BlockKind::BackwardInput) {
-      backwards.push_back(block);
-      letter[block] = b.kind == BlockKind::Backward ? "B" : "I";
-    } else if (b.kind != BlockKind::BackwardWeight) {
-      throw InputError("", "placement", "block '" + b.id + "' of kind '" + kind_name(b.kind) +
-                                            "' has no PyTorch action (F, B, I or W)");
-    }
-  }
-  bool two_ways = bidirectional(placement, stage, micro_offset, schedule.nmicros);
-  if (two_ways) backwards.clear();  // stages come from the blocks
-  if (backwards.size() != forwards.size() && !backwards.empty())
-    throw InputError("", "placement", std::to_string(forwards.size()) + " forward blocks but " +
-                                          std::to_string(backwards.size()) + " backward blocks");
-  for (size_t i = 0; i < backwards.size(); ++i) {
-    int block = backwards[i];
-    stage[block] = static_cast<int>(forwards.size() - 1 - i);
-    if (placement.blocks[forwards[stage[block]]].devices != placement.blocks[block].devices)
-      throw InputError("", "placement", "backward block '" + placement.blocks[block].id +
-                                            "' is not on the device of its forward '" +
-                                            placement.blocks[forwards[stage[block]]].id + "'");
-  }
-  std::vector<std::vector<int>> before = predecessors(placement);
-  for (int block : order) {
-    if (placement.blocks[block].kind != BlockKind::BackwardWeight) continue;
-    letter[block] = "W";
-    if (two_ways) continue;
-    for (int input : before[block])
-      if (placement.blocks[input].kind == BlockKind::BackwardInput) stage[block] = stage[input];
-    if (stage[block] < 0)
-      throw InputError("", "placement", "weight block '" + placement.blocks[block].id +
-                                            "' does not follow an input-backward block");
-  }
-
-  auto cell_of = [&](int block, int micro) {
-    return std::to_string(stage[block]) + letter[block] + std::to_string(micro + micro_offset[block]);
-  };
-  // A fused unit is one cell at its start: a B when it is the I and W of one
-  // stage and micro-batch, else (a;b)OVERLAP_F_B of its actions (an I + W
-  // pair inside it written as their B).
-  std::map<std::pair<int, int>, std::string> fused_cell;  // first member -> cell
-  std::set<std::pair<int, int>> later_members;
+  const CellNames names = cell_names(schedule);
+  FusedCells fused;
   for (const FusedUnit& unit : schedule.fused) {
-    std::vector<std::string> actions;
-    for (size_t i = 0; i < unit.members.size(); ++i) {
-      const FusedMember& member = unit.members[i];
-      if (i > 0) later_members.insert({member.block, member.micro});
-      const FusedMember* next = i + 1 < unit.members.size() ? &unit.members[i + 1] : nullptr;
-      if (next && letter[member.block] == "I" && letter[next->block] == "W" && next->micro == member.micro &&
-          stage[next->block] == stage[member.block]) {
-        actions.push_back(std::to_string(stage[member.block]) + "B" +
-                          std::to_string(member.micro + micro_offset[member.block]));
-        ++i;
-        later_members.insert({next->block, next->micro});
-        continue;
-      }
-      actions.push_back(cell_of(member.block, member.micro));
-    }
-    std::string cell = actions.front();
-    if (actions.size() > 1) {
-      cell = "(" + actions.front();
-      for (size_t i = 1; i < actions.size(); ++i) cell += ";" + actions[i];
-      cell += ")OVERLAP_F_B";
-    }
-    fused_cell[{unit.members.front().block, unit.members.front().micro}] = cell;
+    const std::string cell = fused_cell(unit, names, fused);
+    fused.at_first[{unit.members.front().block, unit.members.front().micro}] = cell;
   }
   std::vector<std::map<Time, std::string>> rows(placement.ndevs);
   for (const Instance& instance : schedule.instances) {
-    if (later_members.count({instance.block, instance.micro})) continue;
+    if (fused.later_members.count({instance.block, instance.micro})) continue;
     int device = placement.blocks[instance.block].devices.front();
     std::string& cell = rows[device][instance.start];
     if (!cell.empty())
       throw InputError("", "instances", "two instances start at step " + std::to_string(instance.start) +
                                             " on device " + std::to_string(device));
-    auto fused = fused_cell.find({instance.block, instance.micro});
-    cell = fused != fused_cell.end() ? fused->second : cell_of(instance.block, instance.micro);
+    auto found = fused.at_first.find({instance.block, instance.micro});
+    cell = found != fused.at_first.end() ? found->second : names.cell(instance.block, instance.micro);
   }
-  std::ostringstream out;
-  for (const auto& row : rows) {
-    Time width = row.empty() ? 0 : row.rbegin()->first + 1;
-    for (Time column = 0; column < width; ++column) {
-      if (column) out << ",";
-      auto found = row.find(column);
-      if (found != row.end()) out << found->second;
-    }
-    out << "\n";
-  }
-  return out.str();
+  return table_text(rows);
 }
 
 }  // namespace tessel

@@ -96,6 +96,8 @@ class Result:
     makespan_proven_optimal: bool
     shape: str  # repetend | staged | aperiodic
     construction: str
+    gap_reason: str  # why the makespan stays above its bound, in words ("" within 1%)
+    gap: Dict[str, Any]  # the same as data: cause, boundary, and the numbers behind them
     candidates: list[dict]
     rejected: list[dict]
     schedule: Optional[Schedule]

@@ -262,7 +262,7 @@ std::optional<BuiltCandidate> improved_candidate(const CandidateInput& input, co
   if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
-  options.nmicros = input.total_micros;
+  options.total_micros = input.total_micros;
   // Given a time limit and `improve_share`, a share of what is left: the
   // full search's first question, one step below the best, can take tens of
   // seconds on 16 ranks (interleaved zero bubble, N 16: 10 s to go below
@@ -334,7 +334,7 @@ std::optional<BuiltCandidate> transfer_candidate(const CandidateInput& input, co
   CandidateInput small = input;
   small.total_micros = kTransferMicros;
   small.options.deadline = input.options.deadline.within_budget(input.transfer_seconds, input.transfer_share);
-  small.options.nmicros = kTransferMicros;
+  small.options.total_micros = kTransferMicros;
   small.options.progress = nullptr;
   small.list_seconds = std::min(input.list_seconds, small.options.deadline.seconds_left() / 4);
   small.offer = nullptr;

@@ -14,7 +14,7 @@
 #include "model/schedule.hpp"
 #include "solver/makespan/solved_bounds.hpp"
 #include "solver/makespan_bound.hpp"
-#include "solver/search.hpp"
+#include "solver/report_types.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {

@@ -21,7 +21,7 @@
 
 #include "model/schedule.hpp"
 #include "solver/makespan/neighbourhood.hpp"
-#include "solver/search.hpp"
+#include "solver/search_result.hpp"
 
 namespace tessel {
 

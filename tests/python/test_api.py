@@ -172,6 +172,11 @@ def test_the_binding_answers_like_the_command_line():
     result = tessel.search(tessel.Placement.builtin("nnshape", 4), memory=6)
     assert (result.period, result.proven_lower_bound, result.makespan) == (
         cli["period"], cli["proven_lower_bound"], cli["makespan_at_total"])
+    # The gap is data in both, said in the same words (tools/gap_text.cpp).
+    assert result.gap["cause"] == cli["makespan_gap"]["cause"]
+    assert result.gap["boundary"] == cli["makespan_gap"]["boundary"]
+    assert result.gap_reason == cli["makespan_gap_reason"]
+    assert (result.gap["cause"] == "none") == (result.gap_reason == "")
 
 
 def test_ctrl_c_interrupts_the_search():

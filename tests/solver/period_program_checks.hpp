@@ -26,7 +26,7 @@ inline Decided decide(const Placement& placement, const std::vector<long long>& 
   SearchOptions options;
   options.backend = backend;
   options.memory_limit = limits;
-  options.nmicros = nmicros;
+  options.in_flight = nmicros;
   options.micros_per_window = 1;
   options.boundary_seconds = 0;
   options.latency_budget = false;  // the least latency
@@ -41,7 +41,7 @@ inline Decided decide(const Placement& placement, const std::vector<long long>& 
 // The repetend unrolled to K and 2K + 3 micro-batches, each verified.
 inline void check_repetend(const SearchResult& result) {
   REQUIRE(result.schedule);
-  for (int n : {result.nmicros_in_flight, 2 * result.nmicros_in_flight + 3}) {
+  for (int n : {result.in_flight, 2 * result.in_flight + 3}) {
     INFO("unrolled to " << n << " micro-batches");
     const verify::Report report = verify_schedule(unroll(*result.schedule, n));
     CHECK(report.valid);

@@ -50,7 +50,7 @@ inline SearchResult proven_full(const Placement& placement, int nmicros, const s
   SearchOptions options;
   options.backend = backend;
   options.memory_limit = memory;
-  options.nmicros = nmicros;
+  options.total_micros = nmicros;
   // A hang guard, not a time target: these proofs take a few seconds on a
   // quiet machine, and several times that when the machine is shared.
   options.deadline = Deadline::after_seconds(180);

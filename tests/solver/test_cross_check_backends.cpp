@@ -30,7 +30,8 @@ SearchResult run(const std::string& backend, const Placement& placement, std::op
   SearchOptions options;
   options.backend = backend;
   if (memory) options.memory_limit.assign(placement.ndevs, *memory);
-  options.nmicros = nmicros;
+  if (full) options.total_micros = nmicros.value_or(1);
+  else options.in_flight = nmicros;
   options.deadline = Deadline::after_seconds(30);
   // The backends' encodings, not the chain program (which needs no backend).
   options.period_method = PeriodMethodChoice::UnitStep;

@@ -60,7 +60,7 @@ bool forced_differences(const Path& path) {
 
 void check_verified(const SearchResult& result) {
   REQUIRE(result.schedule);
-  verify::Report report = testing::verify_schedule(unroll(*result.schedule, 2 * result.nmicros_in_flight + 3));
+  verify::Report report = testing::verify_schedule(unroll(*result.schedule, 2 * result.in_flight + 3));
   for (const verify::Violation& violation : report.violations) UNSCOPED_INFO(violation.message);
   CHECK(report.valid);
 }

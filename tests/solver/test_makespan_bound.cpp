@@ -21,7 +21,7 @@ SearchResult proven_full(const Placement& placement, int nmicros, std::vector<lo
   SearchOptions options;
   options.backend = backend;
   options.memory_limit = std::move(memory);
-  options.nmicros = nmicros;
+  options.total_micros = nmicros;
   options.deadline = Deadline::after_seconds(20);
   return search_full(placement, options);
 }

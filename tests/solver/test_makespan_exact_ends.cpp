@@ -179,7 +179,7 @@ TEST_CASE("exact ends: the full search starts from them and settles a tie in one
   HandMade made = hand_made("interleaved-1f1b", 4, 8, 2, 2, 1);
   SearchOptions options;
   options.memory_limit = made.peaks;
-  options.nmicros = 8;
+  options.total_micros = 8;
   options.ends_seconds = 20;
   options.deadline = Deadline::after_seconds(120);
   std::vector<std::string> asked;

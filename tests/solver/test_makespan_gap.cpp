@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "solver/makespan_gap.hpp"
+#include "tools/gap_text.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -40,14 +41,18 @@ TEST_CASE("explain_gap: silent within 1%, names the cause above it", "[makespan]
   GapFacts facts;
   facts.full = true;
   facts.result = &full;
-  facts.nmicros = 3;
+  facts.total_micros = 3;
   facts.makespan = 30;
   facts.bound.value = 30;
-  CHECK(explain_gap(facts).empty());
+  CHECK(explain_gap(facts).cause == GapCause::None);
+  CHECK(gap_text(explain_gap(facts), 0).empty());
   facts.bound.value = 25;
-  CHECK_THAT(explain_gap(facts), Catch::Contains("proven optimal"));
+  CHECK(explain_gap(facts).cause == GapCause::ProvenOptimal);
+  CHECK_THAT(gap_text(explain_gap(facts), 0), Catch::Contains("proven optimal for 3 micro-batches"));
   full.proven_lower_bound = 27;
-  CHECK_THAT(explain_gap(facts), Catch::Contains("stopped before proving"));
+  CHECK(explain_gap(facts).cause == GapCause::FullStopped);
+  CHECK(explain_gap(facts).proven_lower_bound == 27);
+  CHECK_THAT(gap_text(explain_gap(facts), 0), Catch::Contains("stopped before proving"));
 
   // A repetend at period L whose boundary was not shortened.
   SearchResult repetend;
@@ -57,12 +62,29 @@ TEST_CASE("explain_gap: silent within 1%, names the cause above it", "[makespan]
   repetend.proven_lower_bound = 6;
   facts.full = false;
   facts.result = &repetend;
-  facts.nmicros = 128;
+  facts.total_micros = 128;
   facts.bound.value = 780;
   facts.makespan = 800;
   facts.boundary_seconds = 0;
-  CHECK_THAT(explain_gap(facts), Catch::Contains("--tune boundary_seconds=0"));
+  CHECK(explain_gap(facts).cause == GapCause::Boundary);
+  CHECK(explain_gap(facts).boundary == BoundaryCause::NotShortened);
+  CHECK_THAT(gap_text(explain_gap(facts), 0), Catch::Contains("--tune boundary_seconds=0"));
   facts.boundary_seconds = 20;
-  CHECK_THAT(explain_gap(facts), Catch::Contains("ran out of its budget"));
+  CHECK(explain_gap(facts).boundary == BoundaryCause::OutOfBudget);
+  CHECK_THAT(gap_text(explain_gap(facts), 0), Catch::Contains("ran out of its budget (--tune boundary_seconds=20)"));
+  repetend.boundary.proven_minimal = true;
+  CHECK(explain_gap(facts).boundary == BoundaryCause::ProvenMinimal);
+
+  // A period above L, proven minimal: the period's share is the numbers'.
+  repetend.period = 7;
+  repetend.proven_lower_bound = 7;
+  facts.bound.value = 6 * 128 + 12;
+  facts.makespan = 7 * 128 + 12;
+  const MakespanGap period = explain_gap(facts);
+  CHECK(period.cause == GapCause::Period);
+  CHECK(period.period_excess == 128);
+  CHECK(period.boundary == BoundaryCause::None);
+  CHECK_THAT(gap_text(period, 0), Catch::Contains("the period is 7 > L = 6, which alone adds 128 steps"));
+  CHECK_THAT(gap_text(period, 0), Catch::Contains("every shorter period is proven impossible"));
   CHECK(relative_gap(800, 780) == Approx(20.0 / 780));
 }

@@ -46,7 +46,7 @@ TEST_CASE("modulo compacted: valid at any N, exactly N micro-batches, within the
     for (int micros_per_window : {1, 2}) {
       const Placement placement = make_case(name, 4, false);
       const SearchResult found = repetend_of(placement, 4, micros_per_window);
-      for (int nmicros : {1, std::max(1, found.nmicros_in_flight - 1), 3 * found.nmicros_in_flight + 1, 128}) {
+      for (int nmicros : {1, std::max(1, found.in_flight - 1), 3 * found.in_flight + 1, 128}) {
         INFO(name << ", k = " << micros_per_window << ", N = " << nmicros);
         const std::optional<Schedule> compact = modulo_compacted(*found.schedule, nmicros);
         REQUIRE(compact);

@@ -38,7 +38,7 @@ bool asked_orders(const SearchResult& result) {
 
 void check_verified(const SearchResult& result) {
   REQUIRE(result.schedule);
-  for (int n : {result.nmicros_in_flight, 2 * result.nmicros_in_flight + 3}) {
+  for (int n : {result.in_flight, 2 * result.in_flight + 3}) {
     verify::Report report = testing::verify_schedule(unroll(*result.schedule, n));
     for (const verify::Violation& violation : report.violations) UNSCOPED_INFO(violation.message);
     CHECK(report.valid);

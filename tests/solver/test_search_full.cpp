@@ -128,7 +128,7 @@ int brute_force_makespan(const Placement& placement, int nmicros, long long memo
 SearchResult full(const Placement& placement, int nmicros, long long memory) {
   SearchOptions options;
   options.memory_limit.assign(placement.ndevs, memory);
-  options.nmicros = nmicros;
+  options.total_micros = nmicros;
   return search_full(placement, options);
 }
 
@@ -180,7 +180,7 @@ TEST_CASE("full: an expired deadline gives up with the schedule in hand", "[sear
   Placement placement = make_case("mshape", 4, false);
   SearchOptions options;
   options.memory_limit.assign(4, 6);
-  options.nmicros = 4;
+  options.total_micros = 4;
   options.deadline = Deadline{Deadline::Clock::now()};
   SearchResult result = search_full(placement, options);
   CHECK(result.status == SearchStatus::Timeout);
@@ -196,7 +196,7 @@ TEST_CASE("full: a memory limit no order can reach costs no encoding budget", "[
   // same size is built (and given up at once, the deadline having passed).
   Placement placement = make_case("mshape", 4, false);
   SearchOptions options;
-  options.nmicros = 64;
+  options.total_micros = 64;
   options.deadline = Deadline{Deadline::Clock::now()};
   options.memory_limit.assign(4, 8);
   CHECK_THROWS_AS(search_full(placement, options), InputError);
@@ -220,7 +220,7 @@ TEST_CASE("full strategy: starts from the hand-made order on its own placement",
   request.placement = made.placement;
   request.memory_limit = made.peaks;
   request.strategy = Strategy::Full;
-  request.nmicros = 16;
+  request.total_micros = 16;
   request.total_micros = 16;
   request.threads = 1;
   request.deadline = Deadline::after_seconds(4);

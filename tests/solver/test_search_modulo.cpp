@@ -135,7 +135,7 @@ TEST_CASE("modulo: the re-check of decoded answers catches broken solutions", "[
   std::vector<int> early = starts;
   early[edge.to] = starts[edge.from];
   CHECK(modulo_violation(placement, memory, solution(found.period, early), kmax));
-  CHECK(modulo_violation(placement, memory, solution(found.period, starts), found.nmicros_in_flight - 1));
+  CHECK(modulo_violation(placement, memory, solution(found.period, starts), found.in_flight - 1));
 }
 
 TEST_CASE("modulo: a wider window left undecided keeps a decided answer (exit 0)", "[search][modulo][windows]") {

@@ -16,7 +16,7 @@ namespace {
 SearchResult repetend(const Placement& placement, long long memory, std::optional<int> nmicros = std::nullopt) {
   SearchOptions options;
   options.memory_limit.assign(placement.ndevs, memory);
-  options.nmicros = nmicros;
+  options.in_flight = nmicros;
   options.boundary_seconds = 2;  // enough to exercise the shortening; the bench runs it in full
   return search_repetend(placement, options);
 }
@@ -28,7 +28,7 @@ void check_valid_for_any_length(const SearchResult& result) {
   REQUIRE(schedule.repetend);
   CHECK(schedule.repetend->period == result.period);
   CHECK(schedule.repetend->micros_per_period == 1);
-  const int k = result.nmicros_in_flight;
+  const int k = result.in_flight;
   CHECK(schedule.nmicros == k);
   for (int n : {k, k + 1, 2 * k + 3, 64}) {
     INFO("unrolled to " << n << " micro-batches");
@@ -121,7 +121,7 @@ TEST_CASE("repetend: --nmicros caps the micro-batches in flight", "[search][repe
   SearchResult capped = repetend(placement, 8, 2);
   REQUIRE(free.status == SearchStatus::Found);
   REQUIRE(capped.status == SearchStatus::Found);
-  CHECK(capped.nmicros_in_flight <= 2);
+  CHECK(capped.in_flight <= 2);
   CHECK(capped.period > free.period);  // 1F1B needs 4 in flight for period 4
   check_proof(capped);
   check_valid_for_any_length(capped);

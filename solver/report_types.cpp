@@ -1,0 +1,48 @@
+// The names the report's kinds are written by (JSON, text, Python).
+#include "solver/report_types.hpp"
+
+namespace tessel {
+
+const char* shape_name(Shape shape) {
+  switch (shape) {
+    case Shape::Repetend: return "repetend";
+    case Shape::Staged: return "staged";
+    case Shape::Aperiodic: return "aperiodic";
+  }
+  return "repetend";
+}
+
+const char* gap_cause_name(GapCause cause) {
+  switch (cause) {
+    case GapCause::None: return "none";
+    case GapCause::ProvenOptimal: return "proven_optimal";
+    case GapCause::FullStopped: return "full_stopped";
+    case GapCause::Period: return "period";
+    case GapCause::Boundary: return "boundary";
+    case GapCause::NotTight: return "not_tight";
+  }
+  return "none";
+}
+
+const char* boundary_cause_name(BoundaryCause cause) {
+  switch (cause) {
+    case BoundaryCause::None: return "none";
+    case BoundaryCause::NotShortened: return "not_shortened";
+    case BoundaryCause::ProvenMinimal: return "proven_minimal";
+    case BoundaryCause::OutOfBudget: return "out_of_budget";
+  }
+  return "none";
+}
+
+const char* window_status_name(WindowStatus status) {
+  switch (status) {
+    case WindowStatus::Found: return "found";
+    case WindowStatus::NotBetter: return "not_better";
+    case WindowStatus::Infeasible: return "infeasible";
+    case WindowStatus::Timeout: return "timeout";
+    case WindowStatus::Undecided: return "undecided";
+  }
+  return "found";
+}
+
+}  // namespace tessel
