@@ -229,6 +229,27 @@ void bind_search(py::module_& module) {
              py::arg("threads") = std::nullopt, py::arg("nmicros") = std::nullopt, py::arg("micros_per_window") = 0,
              py::arg("tune") = std::map<std::string, double>{}, py::arg("on_improved") = py::none(), py::arg("certify") = std::nullopt,
              "Find a schedule (the same search as `tessel search`); see docs/python.md.");
+  // The knob table (solver/tuning.hpp): the names `tune` takes, from the
+  // same rows as `tessel search --tune help-all`.
+  module.def(
+      "tuning_knobs",
+      [] {
+        py::list knobs;
+        for (const TuningKnob& knob : tuning_knobs()) {
+          py::dict row;
+          row["name"] = knob.name;
+          row["default"] = knob.default_value;
+          row["minimum"] = knob.minimum;
+          row["maximum"] = knob.maximum;
+          row["integer"] = knob.integer;
+          row["level"] = knob_level_name(knob.level);
+          row["phase_budget"] = knob.phase_budget;
+          row["meaning"] = knob.meaning;
+          knobs.append(row);
+        }
+        return knobs;
+      },
+      "The search's knobs (the names `search(tune=...)` takes): name, default, range, level, meaning.");
 
   py::class_<verify::Report>(module, "Report", "The verifier's verdict.")
       .def_readonly("valid", &verify::Report::valid)

@@ -49,8 +49,8 @@ namespace {
 
 enum class PeriodState { Open, Unsat, Sat };
 
-// How often a period's own solver looks whether it should be split.
-constexpr double kSplitCheckSeconds = 0.5;
+// How often a period's own solver looks whether it should be split: the
+// developer knob split_check_seconds (solver/tuning.hpp).
 
 // An attempt the program took over after its solver's head start
 // (PeriodRaceQuestion::program_reach), told apart from CaDiCaL's
@@ -346,7 +346,7 @@ class Race {
                        const Deadline& deadline) {
     if (!sharing_) return backend.solve(assumptions, deadline);
     for (;;) {
-      const Answer answer = backend.solve(assumptions, deadline.within(kSplitCheckSeconds));
+      const Answer answer = backend.solve(assumptions, deadline.within(options_.tuning.split_check_seconds));
       if (answer != Answer::Unknown || deadline.expired()) return answer;
       exchange(attempt, backend);
     }
@@ -376,13 +376,13 @@ class Race {
   Answer solve_or_split(const Attempt& attempt, Backend& backend, const std::vector<Lit>& cube,
                         const Deadline& deadline, MaySplit may_split, bool& split) {
     const int period = attempt.period;
-    double slice = sharing_ ? kSplitCheckSeconds : options_.cubes.after_seconds;
+    double slice = sharing_ ? options_.tuning.split_check_seconds : options_.cubes.after_seconds;
     const auto begin = std::chrono::steady_clock::now();
     bool splittable = true;
     for (;;) {
       const Answer answer = backend.solve(cube, deadline.within(slice));
       if (answer != Answer::Unknown || deadline.expired()) return answer;
-      slice = kSplitCheckSeconds;
+      slice = options_.tuning.split_check_seconds;
       if (sharing_) exchange(attempt, backend);
       if (seconds_since(begin) < options_.cubes.after_seconds) continue;
       if (!splittable || !may_split()) continue;

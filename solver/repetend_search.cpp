@@ -135,7 +135,7 @@ long long first_period(const Placement& window, const SearchOptions& options, co
 
 // How long the modulo encoding may take for its own window at the period a
 // period program found (decide_window).
-constexpr double kSolverWindowSeconds = 2.0;
+// (the developer knob solver_window_seconds, solver/tuning.hpp)
 
 // A placement whose k = 1 periods a dynamic program decides exactly: one
 // mirrored chain (chain_period.hpp) or two crossed ones (crossed_chains.hpp).
@@ -226,13 +226,12 @@ ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgr
 }
 
 // Past the periods the program decides alone (about a second each by its
-// estimate), up to this estimate the solver gets kSolverHeadStartSeconds on
+// estimate), up to this estimate the solver gets solver_head_start_seconds on
 // a period and the program decides what the solver leaves open. The solver
 // decides most periods in milliseconds, and where it does not the program
 // costs seconds against the solver's minutes (mllm, 64 devices, memory 16:
 // periods 18-21 took the solver 41-76 s each, the program 1.6-6 s).
-constexpr double kProgramReachSeconds = 30.0;
-constexpr double kSolverHeadStartSeconds = 1.0;
+// (developer knobs program_reach_seconds and solver_head_start_seconds.)
 
 // Several threads race the periods (period_race.hpp); one descends them.
 bool races_periods(const SearchOptions& options) {
@@ -245,7 +244,7 @@ bool races_periods(const SearchOptions& options) {
 // once instead of after the last of them (mllm, 32 devices, memory 8: the
 // program takes 3.2 s for 16-19 on one thread). On the
 // periods above, while the program's estimate stays within
-// kProgramReachSeconds, the solver gets its head start and the program
+// program_reach_seconds, the solver gets its head start and the program
 // follows on the same thread, as on one thread. A period
 // the program found satisfiable comes back as `solution`, for the caller to
 // ask the modulo encoding's own window as on one thread; one the solver
@@ -257,14 +256,14 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
                                     std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
                                     WindowOutcome& outcome, std::vector<SolverCall>& calls) {
   const int program_last = last_affordable(program, lower_bound, last_period, 1.0);
-  const int program_reach = last_affordable(program, program_last + 1, last_period, kProgramReachSeconds);
+  const int program_reach = last_affordable(program, program_last + 1, last_period, options.tuning.program_reach_seconds);
   PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
                               options.threads};
   question.program = program.work;
   question.program_name = program.name;
   question.program_last = program_last;
   question.program_reach = program_reach;
-  question.head_start_seconds = kSolverHeadStartSeconds;
+  question.head_start_seconds = options.tuning.solver_head_start_seconds;
   PeriodRaceOutcome raced = race_periods(question, options, deadline, calls);
   const int proven = std::min(raced.proven_lower_bound, last_period + 1);
   std::optional<ModuloSolution> by_program;
@@ -286,7 +285,7 @@ ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram
 }
 
 // One thread, periods past the program's own but within its reach
-// (kProgramReachSeconds): the solver's head start, then the program.
+// (program_reach_seconds): the solver's head start, then the program.
 struct ProgramAfterSolver {
   const PeriodProgram* program = nullptr;
   int first = 0, last = -1;
@@ -294,7 +293,7 @@ struct ProgramAfterSolver {
 };
 
 // The program on a period its solver left open after the head start. At a
-// satisfiable one the solver keeps kSolverWindowSeconds for its own window,
+// satisfiable one the solver keeps solver_window_seconds for its own window,
 // as after the program's own periods; if it does not answer, the program's
 // window (of least latency) is the answer and `backend` is released, so no
 // latency is bisected.
@@ -306,14 +305,14 @@ Answer program_after_solver(const Placement& window, const PeriodProgram& progra
   ChainPeriod decided = program.decide(period, deadline);
   const double seconds = seconds_since(begin);
   std::ostringstream what;
-  what << "period " << period << " (" << program.name << ", after the solver's " << kSolverHeadStartSeconds << " s)";
+  what << "period " << period << " (" << program.name << ", after the solver's " << options.tuning.solver_head_start_seconds << " s)";
   calls.push_back({what.str(), decided.answer, seconds});
   std::ostringstream line;
   line << "repetend: " << what.str() << ": " << answer_name(decided.answer) << " (" << seconds << " s)";
   if (options.progress) options.progress(line.str());
   if (decided.answer != Answer::Sat) return decided.answer;
   const std::vector<Lit> asked{period_assumption(encoding, period)};
-  if (backend->solve(asked, deadline.within(kSolverWindowSeconds)) == Answer::Sat) {
+  if (backend->solve(asked, deadline.within(options.tuning.solver_window_seconds)) == Answer::Sat) {
     outcome.solution = checked_solution(window, options.memory_limit, period,
                                         decode_starts(*backend, encoding, period), max_in_flight);
     return Answer::Sat;
@@ -350,7 +349,7 @@ void descend_periods(const Placement& window, const SearchOptions& options, cons
     auto call_start = std::chrono::steady_clock::now();
     const bool head_start = after.covers(period);
     Answer answer = backend->solve({period_assumption(encoding, period)},
-                                   head_start ? deadline.within(kSolverHeadStartSeconds) : deadline);
+                                   head_start ? deadline.within(options.tuning.solver_head_start_seconds) : deadline);
     double seconds = seconds_since(call_start);
     calls.push_back({label + "period " + std::to_string(period), answer, seconds});
     std::ostringstream line;
@@ -448,7 +447,7 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
 
   // A mirrored chain's periods, or crossed chains', go to their program
   // first. At the period it finds, the modulo encoding's own window is asked
-  // for too, within kSolverWindowSeconds: the makespan phases were built and
+  // for too, within solver_window_seconds: the makespan phases were built and
   // measured on the solver's windows, and the program's window stands where
   // the solver does not answer in time (a chain's is of least latency too).
   std::optional<ModuloSolution> program_window;
@@ -473,9 +472,9 @@ WindowOutcome decide_window(const Placement& window, int k, const SearchOptions&
     program_window = by_program.solution;
     if (program_window) {
       last_period = lower_bound;
-      solver_deadline = deadline.within(kSolverWindowSeconds);
+      solver_deadline = deadline.within(options.tuning.solver_window_seconds);
     } else if (!races_periods(options)) {
-      after = {&*program, lower_bound, last_affordable(*program, lower_bound, last_period, kProgramReachSeconds)};
+      after = {&*program, lower_bound, last_affordable(*program, lower_bound, last_period, options.tuning.program_reach_seconds)};
     }
   }
 

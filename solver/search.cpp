@@ -21,6 +21,7 @@
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
 #include "sat/background_free.hpp"
+#include "solver/budget.hpp"
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
@@ -64,6 +65,28 @@ const char* outcome_name(Outcome outcome) {
 }
 
 
+const char* budget_phase_name(BudgetPhase phase) {
+  switch (phase) {
+    case BudgetPhase::Strategy: return "strategy";
+    case BudgetPhase::Makespan: return "makespan";
+    case BudgetPhase::Answer: return "answer";
+  }
+  return "strategy";
+}
+
+const char* budget_limit_name(BudgetLimit limit) {
+  switch (limit) {
+    case BudgetLimit::None: return "none";
+    case BudgetLimit::TimeLimit: return "time_limit";
+    case BudgetLimit::AnswerReserve: return "answer_reserve";
+    case BudgetLimit::TenthOfLimit: return "tenth_of_limit";
+    case BudgetLimit::Plan: return "plan_seconds";
+    case BudgetLimit::LeastAfterPeriod: return "least_plan_seconds";
+    case BudgetLimit::Grace: return "answer_grace_seconds";
+  }
+  return "none";
+}
+
 void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
   if (nmicros && *nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
   if (request.strategy != Strategy::Full) {
@@ -93,6 +116,7 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
                    tuning.cube_resplit_seconds};
   options.share_clauses = static_cast<int>(tuning.share_clauses);
   options.rival_after_seconds = tuning.rival_after_seconds;
+  options.tuning = tuning;
   return options;
 }
 
@@ -194,7 +218,11 @@ SearchResult run_strategy(const SearchRequest& request, const Placement& placeme
 // The verifier's first violation of `schedule` in words, or nothing when
 // it is valid.
 std::optional<std::string> first_violation(const Schedule& schedule) {
-  const verify::Report report = verify::check_schedule(schedule_to_json(schedule));
+  auto document = std::make_unique<nlohmann::json>(schedule_to_json(schedule));
+  const verify::Report report = verify::check_schedule(*document);
+  // Freed off the critical path, as in verified() below: the repetend
+  // schedule of a 1024-device vshape is 2 million instances.
+  free_in_background(std::move(document));
   if (report.valid) return std::nullopt;
   if (report.violations.empty()) return std::string("invalid");
   const verify::Violation& first = report.violations.front();
@@ -280,34 +308,6 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
   return raised_by_solved_bounds(placement, nmicros, options, best, closed, 1.0, nullptr, hint);
 }
 
-// The phases after the period search have budgets of their own that add up
-// to more than a default search should take (docs/algorithms.md, "The
-// makespan at N"): they also end `plan_seconds` after the search began, yet
-// never less than this after the period search, so that a slow period
-// proof still leaves the constructions and a short improvement their time.
-// A time limit is a cap, not a reason to take longer. But a budget set by
-// hand is honoured: the plan is off when any knob of those phases differs
-// from its default (a share of the time limit included), unless
-// `plan_seconds` was set too.
-constexpr double kLeastPlanSeconds = 1;
-
-bool planned(const Tuning& tuning) {
-  const Tuning defaults;
-  if (tuning.plan_seconds <= 0) return false;
-  if (tuning.plan_seconds != defaults.plan_seconds) return true;
-  for (const TuningKnob& knob : tuning_knobs())
-    if (knob.phase_budget && tuning.*knob.field != defaults.*knob.field) return false;
-  return true;
-}
-
-Deadline planned_deadline(const SearchRequest& request, const Deadline& deadline, Deadline::Clock::time_point begin) {
-  if (!planned(request.tuning)) return deadline;
-  return deadline.within(std::max(kLeastPlanSeconds, request.tuning.plan_seconds - seconds_since(begin)));
-}
-
-// Why the chosen candidate stays above the bound at N: the repetend's own
-// causes (its period, its boundary), an optimum proven by a solver, or a
-// construction that nothing proves tight.
 MakespanGap candidates_gap(const MakespanReport& at, const SearchResult& result, double boundary_seconds) {
   GapFacts facts;
   facts.full = false;
@@ -338,14 +338,13 @@ MakespanGap candidates_gap(const MakespanReport& at, const SearchResult& result,
 // While time is left every candidate is judged (a rejected one is a bug even
 // when it loses); past the limit only the answer is, once.
 void choose_best(const SearchRequest& request, const Placement& placement, const SearchResult& result,
-                 const SearchOptions& options, Deadline::Clock::time_point begin, SearchReport& report,
-                 Progress& progress) {
+                 const SearchOptions& options, Budget& budget, SearchReport& report, Progress& progress) {
   CandidateInput input;
   input.placement = &placement;
   input.total_micros = request.total_micros;
   input.period = &result;
   input.options = options;
-  input.options.deadline = planned_deadline(request, options.deadline, begin);
+  input.options.deadline = grant_makespan(budget);
   input.staged_seconds = request.tuning.staged_seconds;
   input.improve_seconds = request.tuning.improve_seconds;
   input.list_seconds = request.tuning.list_seconds;
@@ -473,64 +472,39 @@ std::string seconds_text(double seconds) {
 
 // Verifying the answer is not optional, and its cost grows with its
 // instances: the repetend schedule holds blocks x micro-batches in flight
-// (about the critical path over L), the full search's N x blocks. Measured
-// on the 1024-device vshape (2.1 million instances): 1.2-1.4 us of CPU per
-// instance to convert and verify, so 2 us is kept per instance. The
-// strategy stops that much before the limit (never below a tenth of it),
-// so that the limit holds for the whole answer.
-constexpr double kVerifySecondsPerInstance = 2e-6;
-
-double answer_reserve_seconds(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
-  if (request.deadline.unlimited() || placement.blocks.empty()) return 0;
+// (about the critical path over L), the full search's N x blocks. The
+// budget keeps verify_seconds_per_instance for each (solver/budget.hpp).
+double answer_instances(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
+  if (placement.blocks.empty()) return 0;
   const double blocks = static_cast<double>(placement.blocks.size());
-  if (request.strategy == Strategy::Full) return kVerifySecondsPerInstance * blocks * options.total_micros;
+  if (request.strategy == Strategy::Full) return blocks * options.total_micros;
   const double bound = std::max<Time>(1, period_lower_bound(placement));
   const double in_flight = std::min<double>(options.in_flight.value_or(placement.blocks.size()),
                                             std::ceil(static_cast<double>(critical_path(placement)) / bound));
-  return kVerifySecondsPerInstance * blocks * std::max(1.0, in_flight);
-}
-
-Deadline strategy_deadline(const Deadline& deadline, double reserve, Deadline::Clock::time_point begin) {
-  if (deadline.unlimited() || reserve <= 0) return deadline;
-  const double limit = std::chrono::duration<double>(deadline.at - begin).count();
-  return deadline.within(std::max(limit / 10, deadline.seconds_left() - reserve));
+  return blocks * std::max(1.0, in_flight);
 }
 
 // Near the time limit the answer at N is optional work whose cost grows
 // with its instances: unrolling reads every instance of the repetend
-// schedule and writes N x blocks, then the verifier reads them again. Its
-// cost per instance is measured on the repetend schedule's own verification
-// (same machine, same load; blocks count as items too, the placement is
-// part of the document), never taken below the constant above. The work is
-// skipped when it would end past the grace the limit allows (a tenth of it,
-// at least half a second): the verified repetend schedule is the answer
-// instead, and the search counts as timed out.
-struct FinishBudget {
-  double seconds_per_instance = 0;
-  Deadline::Clock::time_point grace_end = Deadline::Clock::time_point::max();
-};
-
-FinishBudget finish_budget(const Deadline& deadline, Deadline::Clock::time_point begin, double verify_seconds,
-                           size_t verified_items) {
-  FinishBudget budget;
-  budget.seconds_per_instance =
-      std::max(kVerifySecondsPerInstance, verify_seconds / static_cast<double>(std::max<size_t>(verified_items, 1)));
-  if (deadline.unlimited()) return budget;
-  const double limit = std::chrono::duration<double>(deadline.at - begin).count();
-  const double grace = std::max(0.5, limit / 10);
-  budget.grace_end = deadline.at + std::chrono::duration_cast<Deadline::Clock::duration>(
-                                       std::chrono::duration<double>(grace));
-  return budget;
+// schedule and writes N x blocks, then the verifier reads them again, and
+// -o writes them. Its cost per instance is measured on the repetend
+// schedule's own verification (same machine, same load; blocks count as
+// items too, the placement is part of the document), never taken below
+// the budget's constant. The budget grants it only when it ends within the
+// grace past the limit: else the verified repetend schedule is the answer,
+// and the search counts as timed out.
+double seconds_per_instance(const Tuning& tuning, double verify_seconds, size_t verified_items) {
+  return std::max(tuning.verify_seconds_per_instance,
+                  verify_seconds / static_cast<double>(std::max<size_t>(verified_items, 1)));
 }
 
-// The seconds the answer at N would take, or nothing when it fits the grace.
-std::optional<double> answer_overrun(const FinishBudget& budget, const Schedule& repetend, const Placement& placement,
-                                     int total_micros) {
-  if (budget.grace_end == Deadline::Clock::time_point::max()) return std::nullopt;
+// The seconds the answer at N would take, or nothing when the budget grants it.
+std::optional<double> answer_overrun(Budget& budget, double per_instance, const Schedule& repetend,
+                                     const Placement& placement, int total_micros) {
+  if (budget.limit.unlimited()) return std::nullopt;
   const double at_total = static_cast<double>(placement.blocks.size()) * total_micros;
-  const double seconds = budget.seconds_per_instance * (static_cast<double>(repetend.instances.size()) + 2 * at_total);
-  const double left = std::chrono::duration<double>(budget.grace_end - Deadline::Clock::now()).count();
-  if (seconds <= left) return std::nullopt;
+  const double seconds = per_instance * (static_cast<double>(repetend.instances.size()) + 2 * at_total);
+  if (grant_answer(budget, seconds)) return std::nullopt;
   return seconds;
 }
 
@@ -615,8 +589,9 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   options.memory_limit = unit_step_limits(searched, request.memory_limit);
   options.in_flight = request.in_flight;
   options.total_micros = request.total_micros;
-  const double reserve = answer_reserve_seconds(request, searched, options);
-  options.deadline = strategy_deadline(request.deadline, reserve, begin);
+  Budget budget = make_budget(request.deadline, begin, request.tuning, answer_instances(request, searched, options));
+  options.deadline = grant_strategy(budget);
+  const double reserve = budget.answer_reserve;
   options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
@@ -647,7 +622,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
                       "that size)";
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy);
-  FinishBudget budget;
+  double per_instance = request.tuning.verify_seconds_per_instance;
   bool repetend_rejected = false;
   if (result.schedule && request.strategy != Strategy::Full) {
     report.repetend = restored(*result.schedule, request);
@@ -660,8 +635,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
       result.schedule.reset();
       repetend_rejected = true;
     } else {
-      budget = finish_budget(request.deadline, begin, seconds_since(verify_begin),
-                             report.repetend->instances.size() + request.placement.blocks.size());
+      per_instance = seconds_per_instance(request.tuning, seconds_since(verify_begin),
+                                          report.repetend->instances.size() + request.placement.blocks.size());
     }
   }
   if (request.strategy == Strategy::Full) {
@@ -672,13 +647,13 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     answer_off_the_search_range(request, report);
   } else if (result.schedule) {
     const std::optional<double> overrun =
-        answer_overrun(budget, *report.repetend, request.placement, request.total_micros);
+        answer_overrun(budget, per_instance, *report.repetend, request.placement, request.total_micros);
     if (overrun) skip_answer_at_total(request, *overrun, report);
-    else choose_best(request, placement, result, options, begin, report, progress);
+    else choose_best(request, placement, result, options, budget, report, progress);
   } else if (result.status != SearchStatus::Infeasible) {
     // No repetend schedule (rejected, or none fits its warmup): the other
     // candidates at N still may.
-    choose_best(request, placement, result, options, begin, report, progress);
+    choose_best(request, placement, result, options, budget, report, progress);
   }
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
@@ -687,6 +662,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
+  report.budget = std::move(budget.granted);
   report.seconds = seconds_since(begin);
   return report;
 }

@@ -89,6 +89,22 @@ struct MakespanReport {
   std::vector<Candidate> candidates;
 };
 
+// What the search's budget (solver/budget.hpp) granted one phase: when it
+// started and when it must end, in seconds since the search began (no
+// `until`: only an interrupt ends it), and what set that end.
+enum class BudgetPhase { Strategy, Makespan, Answer };
+enum class BudgetLimit { None, TimeLimit, AnswerReserve, TenthOfLimit, Plan, LeastAfterPeriod, Grace };
+const char* budget_phase_name(BudgetPhase phase);
+const char* budget_limit_name(BudgetLimit limit);
+struct BudgetGrant {
+  BudgetPhase phase = BudgetPhase::Strategy;
+  double from = 0;
+  std::optional<double> until;
+  BudgetLimit limited_by = BudgetLimit::None;
+  // Strategy: the seconds reserved for the answer; Answer: its estimated cost.
+  double estimate = 0;
+};
+
 struct SearchReport {
   Outcome outcome = Outcome::Infeasible;
   std::string message;           // why infeasible / what stopped / notes
@@ -102,6 +118,7 @@ struct SearchReport {
   std::vector<RejectedCandidate> rejected;  // empty unless a phase has a bug
   std::vector<SolverCall> calls;
   std::vector<PhaseTime> phases;
+  std::vector<BudgetGrant> budget;  // what the budget granted, in order
   double seconds = 0;
 };
 

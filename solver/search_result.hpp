@@ -36,15 +36,15 @@ struct SearchOptions {
   Deadline deadline;
   // Repetend: budget of the warmup/cooldown shortening by the solver, which
   // only improves a schedule that is already valid (0 = skip it).
-  double boundary_seconds = 2;
+  double boundary_seconds = kDefaultTuning.boundary_seconds;
   // Repetend: micro-batches per window k: 0 = try k = 1 .. largest_auto_window
   // and keep the best average period P_k / k; otherwise exactly this k.
   int micros_per_window = 1;
-  int largest_auto_window = 4;
+  int largest_auto_window = static_cast<int>(kDefaultTuning.largest_window);
   // Automatic k: the time all windows k > 1 share, at most half the time
   // left before the deadline (0 = only the deadline). A k > 1 left
   // undecided never turns a decided k = 1 answer into a time-out.
-  double wider_window_seconds = 1.5;
+  double wider_window_seconds = kDefaultTuning.window_seconds;
   // Repetend: the symmetry rules of the modulo encoding; off only to test
   // that they lose no optimum.
   bool symmetry = true;
@@ -54,27 +54,31 @@ struct SearchOptions {
   // Repetend: the latency search at the found period stops after as long as
   // the period took, at least latency_min_seconds (false: only the deadline).
   bool latency_budget = true;
-  double latency_min_seconds = 0.5;
+  double latency_min_seconds = kDefaultTuning.latency_min_seconds;
   // Repetend: consecutive periods decided on one incremental solver.
   int periods_per_solver = 1;
   // The makespan at N: seconds for the exact ends bound
   // (solver/makespan/exact_ends) when a schedule is above the closed bounds;
   // the full search raises its starting bound with it too (0 = skip).
-  double ends_seconds = 0;
+  double ends_seconds = kDefaultTuning.ends_seconds;
   // The same for the one-device relaxation (solver/makespan/device_relaxation).
-  double relaxation_seconds = 0;
+  double relaxation_seconds = kDefaultTuning.relaxation_seconds;
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.
   int threads = 1;
   // Threads > 1: a rival CaDiCaL configuration joins a period once its own
   // solver has had this long (solver/period_race.cpp says why it waits).
-  double rival_after_seconds = 2;
+  double rival_after_seconds = kDefaultTuning.rival_after_seconds;
   // Threads > 1: a hard last period split into cubes (sat/cube_split.hpp).
   CubeSettings cubes;
   // Threads > 1, CaDiCaL: the solvers of one period share the clauses they
   // learn of at most this many literals (0: none; solver/period_race.hpp).
   int share_clauses = 0;
   ProgressSink progress;
+  // The whole table as set (options_from_tuning): the typed fields above
+  // are its views for the strategies; the developer knobs (effort
+  // constants) are read from here.
+  Tuning tuning;
 };
 
 // The options a strategy runs with, from the tuning table.

@@ -1,13 +1,25 @@
-// The search's research knobs in one table (docs/algorithms.md, "Tuning"):
-// budgets, switches kept to measure an idea, and solver configurations.
-// None of them changes what is valid or what is proven; they move time
-// between the phases of a search. Users reach them through one flag
-// (`tessel search --tune name=value`, `--tune help` lists the table), so
-// that measurement-only switches do not crowd the command line nor the
-// solver facade.
+// The search's knobs in one table (docs/algorithms.md, "Tuning"): budgets,
+// switches kept to measure an idea, solver configurations, and the effort
+// constants of the phases. None of them changes what is valid or what is
+// proven; they move time between the phases of a search. Users reach them
+// through one flag (`tessel search --tune name=value`, `--tune help` lists
+// the table; Python's `tune={...}` takes the same names), so that
+// measurement-only switches do not crowd the command line nor the solver
+// facade.
 //
-// Every knob is a number (switches are 0/1), as in CaDiCaL's options table:
-// one place says its name, default, range and meaning.
+// Each knob is declared once, in TESSEL_KNOBS below (CaDiCaL's options.hpp
+// is the model: one X-macro row per option): its name, default, range,
+// whether it takes whole numbers, its level, whether it is a phase budget
+// (the plan yields to it, solver/budget.hpp) and its meaning. The row
+// generates the field of `Tuning` with its default, the row of the table
+// (`--tune` range checks, `--tune help`, Python's names), so a default is
+// written nowhere else: code reads `Tuning` (or SearchOptions::tuning).
+//
+// Levels: "user" knobs are the documented budgets and switches; "developer"
+// knobs are the effort constants of single phases (head starts, question
+// shares, floors), measured once and kept here so that they can be measured
+// again without a rebuild. `--tune help` lists the user ones, `--tune
+// help-all` both.
 #pragma once
 
 #include <string>
@@ -15,90 +27,155 @@
 
 namespace tessel {
 
+enum class KnobLevel { User, Developer };
+
+// KNOB(name, default, minimum, maximum, integer, level, phase_budget, meaning)
+// Every knob is a number (switches are 0/1), as in CaDiCaL's options table.
+// A phase budget is a knob of a phase after the period search: setting it
+// by hand turns the plan (plan_seconds) off unless that is set too.
+#define TESSEL_KNOBS(KNOB)                                                                                          \
+  KNOB(boundary_seconds, 1, 0, 3600, false, User, false,                                                           \
+       "repetend: seconds for the solver's shortening of warmup and cooldown (0 = skip); the default budgets keep " \
+       "the whole default search on 16 devices within about 5 s")                                                 \
+  KNOB(window_seconds, 0.75, 0, 3600, false, User, false,                                                          \
+       "automatic windows: seconds shared by k = 2 .. largest_window (at most half the time left)")                \
+  KNOB(largest_window, 4, 1, 64, true, User, false, "automatic windows: largest k tried")                          \
+  KNOB(latency_min_seconds, 0.5, 0, 3600, false, User, false,                                                      \
+       "latency search: at least this long, else as long as the period took")                                      \
+  KNOB(latency_budget, 1, 0, 1, true, User, false, "1: the latency search has the budget above; 0: only the time limit") \
+  KNOB(symmetry, 1, 0, 1, true, User, false, "modulo encoding: symmetry-breaking rules on (1) or off (0)")         \
+  KNOB(period_method, 0, 0, 2, true, User, false,                                                                  \
+       "repetend: how the period questions are decided: 0 automatic (one chain or two crossed chains by their "     \
+       "dynamic programs, the rest by L), 1 unit steps, 2 cyclic orders")                                          \
+  KNOB(order_questions, 0, 0, 2, true, User, false,                                                                \
+       "cyclic orders: how a period is asked: 0 automatic, 1 SAT answers and learned cycles, "                     \
+       "2 guarded differences (z3 backend)")                                                                        \
+  KNOB(periods_per_solver, 1, 1, 64, true, User, false,                                                            \
+       "repetend: consecutive periods decided on one incremental solver")                                          \
+  KNOB(fast_improve_seconds, 1, 0, 3600, false, User, false,                                                       \
+       "fast: seconds for shortening the constructed window below its period (<= 40 blocks)")                      \
+  KNOB(fast_bubble_budget, 0.002, 0, 1, false, User, false,                                                        \
+       "fast: warmup/cooldown within this fraction of N x period of the bound are kept as built")                  \
+  KNOB(fast_boundary_seconds, 1, 0, 3600, false, User, false,                                                      \
+       "fast: seconds for the solver's shortening of warmup and cooldown")                                         \
+  KNOB(staged_seconds, 1, 0, 3600, false, User, true,                                                              \
+       "makespan: seconds for the staged schedule (memory-free all-device blocks batched)")                        \
+  KNOB(improve_seconds, 2, 0, 3600, false, User, true,                                                             \
+       "makespan: seconds for improving the best schedule of N micro-batches by the full solver, after the "       \
+       "neighbourhoods (threads 1; with more it runs beside them, for their budget; 0 = skip)")                    \
+  KNOB(list_seconds, 1, 0, 3600, false, User, true,                                                                \
+       "makespan: seconds for the list-scheduling portfolio (its runs stop at this budget)")                       \
+  KNOB(shift_seconds, 0.5, 0, 3600, false, User, true,                                                             \
+       "makespan: seconds for moving every instance of the best schedule at N a few steps at once, one step "      \
+       "shorter asked each time (shift search, before the neighbourhoods; 0 = skip)")                              \
+  KNOB(shift_share, 0, 0, 1, false, User, true,                                                                    \
+       "makespan, with --time-limit: the shift search may use this share of the time left when it starts "        \
+       "(if more than shift_seconds; 0 = off); it stops early at the bound")                                       \
+  KNOB(transfer_seconds, 0.5, 0, 3600, false, User, true,                                                          \
+       "makespan, N >= 32: seconds for shortening a schedule of 16 micro-batches (list, replays, shift search) "   \
+       "and moving its warmup or cooldown into the best at N (after the shift search; 0 = skip)")                  \
+  KNOB(transfer_share, 0, 0, 1, false, User, true,                                                                 \
+       "makespan, with --time-limit: the end transfer may use this share of the time left when it starts "         \
+       "(if more than transfer_seconds; 0 = off)")                                                                 \
+  KNOB(order_seconds, 1, 0, 3600, false, User, true,                                                               \
+       "makespan: seconds for the tabu search on the best schedule's per-device orders (with 2+ threads "          \
+       "beside the solved bounds, shift search and end transfer, at least this long; else after the end "          \
+       "transfer; blocks on one device each; 0 = skip); it stops early at the bound")                              \
+  KNOB(order_share, 0, 0, 1, false, User, true,                                                                    \
+       "makespan, with --time-limit: the order search may use this share of the time left when it starts "         \
+       "(if more than order_seconds; 0 = off)")                                                                    \
+  KNOB(lns_seconds, 0.5, 0, 3600, false, User, true,                                                               \
+       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)")          \
+  KNOB(lns_share, 0, 0, 1, false, User, true,                                                                      \
+       "makespan, with --time-limit: the neighbourhood search may use this share of the time left when it "        \
+       "starts (if more than lns_seconds; 0 = off: a time limit is a cap); it stops early at the bound")           \
+  KNOB(improve_share, 0, 0, 1, false, User, true,                                                                  \
+       "makespan, with --time-limit: the full search from the best schedule may use this share of the time left "  \
+       "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal")       \
+  KNOB(plan_seconds, 4.5, 0, 3600, false, User, false,                                                             \
+       "makespan: the phases after the period search (constructions, bounds, improvements) end this many "         \
+       "seconds after the search began, at least least_plan_seconds after the period search, each also within "   \
+       "its own budget; off when a knob of those phases (staged_seconds .. variant_seconds, the shares too) is "   \
+       "set and this one is not (0 = each phase its own budget only)")                                             \
+  KNOB(ends_seconds, 2, 0, 3600, false, User, true,                                                                \
+       "makespan: seconds for the exact ends bound (each end of the schedule solved on a window) when the best "   \
+       "schedule is above the closed bounds, after the one-device relaxation; the full search starts from it "     \
+       "too (0 = skip)")                                                                                           \
+  KNOB(relaxation_seconds, 1, 0, 3600, false, User, true,                                                          \
+       "makespan: seconds for the one-device relaxation bound (one device kept whole, the others relaxed to "      \
+       "delays; its two ends first, then the whole horizon) when the best schedule at N is above the closed "      \
+       "bounds by at most a micro-batch's critical path, before the exact ends (0 = skip)")                        \
+  KNOB(repetend_variants, 0, 0, 64, true, User, true,                                                              \
+       "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)")     \
+  KNOB(variant_seconds, 1, 0, 3600, false, User, true,                                                             \
+       "makespan: seconds shared by those windows' solver calls and warmup/cooldown shortening")                   \
+  KNOB(cadical_cardinality, 0, 0, 1, true, User, false, "CaDiCaL memory sums: 0 totalizer, 1 sequential counter")  \
+  KNOB(cadical_configuration, 0, 0, 2, true, User, false, "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'")  \
+  KNOB(cube_depth, 6, 0, 16, true, User, false,                                                                    \
+       "threads > 1, CaDiCaL: a hard last period split into up to 2^depth cubes shared by the threads (0 = never)") \
+  KNOB(rival_after_seconds, 2, 0, 3600, false, User, false,                                                        \
+       "threads > 1, CaDiCaL: seconds a period's own solver runs before another configuration races it")           \
+  KNOB(cube_after_seconds, 20, 0, 3600, false, User, false,                                                        \
+       "threads > 1: seconds a period's own solver runs (rivals beside it) before its question is split into "     \
+       "cubes (cubes cut from a solver that learned longer are fewer hard ones)")                                  \
+  KNOB(cube_split_seconds, 1, 0, 3600, false, User, false,                                                         \
+       "threads > 1: seconds for the lookahead choosing the cubes' literals (past it: most frequent literals)")     \
+  KNOB(cube_resplit_seconds, 0, 0, 3600, false, User, false,                                                       \
+       "threads > 1: a cube running this long is split again (0 = only when a thread waits for work)")             \
+  KNOB(share_clauses, 0, 0, 64, true, User, false,                                                                 \
+       "threads > 1, CaDiCaL: learned clauses of at most this many literals shared by a period's solvers "         \
+       "(0 = none)")                                                                                               \
+  KNOB(least_plan_seconds, 1, 0, 3600, false, Developer, false,                                                    \
+       "budget: the phases after the period search get at least this long after it, whatever plan_seconds says "  \
+       "(a slow period proof still leaves the constructions their time)")                                          \
+  KNOB(verify_seconds_per_instance, 2e-6, 0, 1, false, Developer, false,                                           \
+       "budget: seconds of CPU kept per instance of the answer for converting and verifying it (measured "         \
+       "1.2-1.4 us on the 1024-device vshape); the strategy stops that much before the limit")                     \
+  KNOB(answer_grace_seconds, 0.5, 0, 3600, false, Developer, false,                                              \
+       "budget: with a time limit, the answer at N is built, verified and written only when its estimated cost "  \
+       "(its instances x the measured seconds per instance) ends within this long past the limit")                \
+  KNOB(solver_window_seconds, 2, 0, 3600, false, Developer, false,                                                 \
+       "repetend: seconds the modulo encoding gets for its own window at the period a period program found")       \
+  KNOB(program_reach_seconds, 30, 0, 3600, false, Developer, false,                                                \
+       "repetend: past the periods the program decides alone, up to this estimate the solver gets a head start "   \
+       "and the program decides what it leaves open")                                                              \
+  KNOB(solver_head_start_seconds, 1, 0, 3600, false, Developer, false,                                             \
+       "repetend: the solver's head start on a period the program can also decide")                                \
+  KNOB(split_check_seconds, 0.5, 0.01, 3600, false, Developer, false,                                              \
+       "threads > 1: how often a period's own solver looks whether it should be split into cubes")                 \
+  KNOB(shift_question_share, 0.25, 0, 1, false, Developer, false,                                                  \
+       "shift search: a question may use at most this share of the phase's budget")                               \
+  KNOB(shift_least_question_seconds, 0.5, 0, 3600, false, Developer, false,                                        \
+       "shift search: a question gets at least this long (or half the budget when that is shorter)")               \
+  KNOB(lns_window_seconds, 0.1, 0, 3600, false, Developer, false,                                                  \
+       "neighbourhood search: a window's solver calls stop after this long, or an eighth of the time left if more") \
+  KNOB(least_relaxation_seconds, 0.1, 0, 3600, false, Developer, false,                                            \
+       "one-device relaxation: less time than this is not worth building its encoding")
+
 struct Tuning {
-  // Warmup/cooldown shortening by the solver around the repetend window.
-  // The default budgets keep the whole default search on 16 devices within
-  // about 5 s (cases/bench/makespan_table.md measures it).
-  double boundary_seconds = 1;
-  // Automatic windows: k = 2 .. largest_window share this many seconds.
-  double window_seconds = 0.75;
-  double largest_window = 4;
-  // The latency search stops after as long as the period took, at least this.
-  double latency_min_seconds = 0.5;
-  double latency_budget = 1;          // 0: only the deadline bounds it
-  double symmetry = 1;                // the modulo encoding's symmetry rules
-  double period_method = 0;           // 0 automatic, 1 unit steps, 2 cyclic orders
-  double order_questions = 0;         // 0 automatic, 1 learned cycles, 2 differences (z3)
-  double periods_per_solver = 1;      // consecutive periods on one solver
-  // Fast construction: shorten the window below its period (small placements).
-  double fast_improve_seconds = 1;
-  double fast_bubble_budget = 0.002;  // accept warmup/cooldown this close to the bound
-  double fast_boundary_seconds = 1;
-  // The makespan at N: the staged schedule's share, the improvement phase's.
-  double staged_seconds = 1;
-  double improve_seconds = 2;
-  double list_seconds = 1;  // the list-scheduling portfolio (rules x in-flight caps)
-  double shift_seconds = 0.5;  // the shift search on the best schedule at N
-  double shift_share = 0;    // with a time limit: this share of the time left, if more
-  double transfer_seconds = 0.5;  // the ends of N 16 shortened and moved into the best at N >= 32
-  double transfer_share = 0;    // with a time limit: this share of the time left, if more
-  double order_seconds = 1;  // the tabu search on the best schedule's device orders
-  double order_share = 0;    // with a time limit: this share of the time left, if more
-  double lns_seconds = 0.5;  // the large-neighbourhood search on the best schedule at N
-  // With a time limit: the neighbourhood search may use this share of the
-  // time left when it starts, if that is more than lns_seconds. Off by
-  // default: a time limit is a cap, and the benchmarks that time the period
-  // proof under one would otherwise time the neighbourhoods too.
-  double lns_share = 0;
-  // The same for the full search from the best schedule (the improvement
-  // phase, after the neighbourhoods): this share of the time left, if more
-  // than improve_seconds. Off by default for the same reason.
-  double improve_share = 0;
-  // The phases after the period search end this many seconds after the
-  // search began (at least a second after the period search), each also
-  // within its own budget: their budgets add up to more, and a default
-  // search should answer within 5 s. Off when a knob of those phases is
-  // set by hand and this one is not (solver/search.cpp).
-  double plan_seconds = 4.5;
-  // The exact ends bound when the best schedule at N is above the closed
-  // bounds, after the one-device relaxation.
-  double ends_seconds = 2;
-  // The one-device relaxation bound, first of the solved bounds
-  // (docs/algorithms.md, "The makespan at N"): where the schedule in hand
-  // is optimal its ends usually prove it within a second.
-  double relaxation_seconds = 1;
-  // Other windows of the found period, warmup and cooldown built for each.
-  double repetend_variants = 0;
-  double variant_seconds = 1;
-  // CaDiCaL: cardinality encoding (0 totalizer, 1 sequential counter) and
-  // configuration (0 default, 1 "sat", 2 "unsat").
-  double cadical_cardinality = 0;
-  double cadical_configuration = 0;
-  // Threads > 1, CaDiCaL: the last undecided period split into 2^depth
-  // cubes (sat/cube_split.hpp) after its own solver had this long
-  // (20 s: cubes cut from a solver that learned longer are fewer hard ones;
-  // docs/algorithms.md, "Threads", has the measurements).
-  double cube_depth = 6;
-  double rival_after_seconds = 2;  // threads > 1: a rival configuration joins a period after this
-  double cube_after_seconds = 20;
-  double cube_split_seconds = 1;
-  double cube_resplit_seconds = 0;
-  // Threads > 1, CaDiCaL: learned clauses of at most this many literals
-  // shared by the solvers of one period (0 = none).
-  double share_clauses = 0;
+#define TESSEL_KNOB_FIELD(name, value, minimum, maximum, integer, level, phase_budget, meaning) double name = value;
+  TESSEL_KNOBS(TESSEL_KNOB_FIELD)
+#undef TESSEL_KNOB_FIELD
 };
+
+// The defaults, for the typed views that copy a knob (SearchOptions).
+inline constexpr Tuning kDefaultTuning{};
 
 struct TuningKnob {
   const char* name;
   double Tuning::*field;
+  double default_value;
   double minimum;
   double maximum;
   bool integer;
-  const char* meaning;
+  KnobLevel level;
   // A budget of a phase after the period search: setting it by hand turns
-  // the plan (plan_seconds) off unless that is set too (solver/search.cpp).
-  bool phase_budget = false;
+  // the plan (plan_seconds) off unless that is set too (solver/budget.cpp).
+  bool phase_budget;
+  const char* meaning;
 };
+
+const char* knob_level_name(KnobLevel level);
 
 // The table, in the order `--tune help` prints it.
 const std::vector<TuningKnob>& tuning_knobs();
@@ -107,7 +184,8 @@ const std::vector<TuningKnob>& tuning_knobs();
 // nearest knob for an unknown name, or the range for a bad value.
 void apply_tuning(Tuning& tuning, const std::string& assignment);
 
-// The table as text: name, default, range, meaning.
-std::string tuning_help();
+// The table as text: name, default, range, level, meaning; the developer
+// knobs too when `developer`.
+std::string tuning_help(bool developer = false);
 
 }  // namespace tessel

@@ -51,7 +51,7 @@ const char* kUsage =
     "                      nothing beyond L.\n\n"
     "The text answer opens with the timeline's first steps (warmup, repetend, at most 120\n"
     "columns); 'tessel show FILE' on the file -o wrote shows all of it.\n"
-    "Budgets between the phases are tuning knobs: --tune help lists them.\n"
+    "Budgets between the phases are tuning knobs: --tune help lists them (help-all: the developer ones too).\n"
     "--certify DIR writes a certificate of the proven claims (each refuted period of the chosen\n"
     "window, the least latency) that 'tessel check-certificate DIR' checks without the solver.\n"
     "Past three quarters of the memory the process may use (ulimit -v, the cgroup's or the\n"
@@ -130,8 +130,8 @@ int exit_code(const SearchReport& report) {
 int run(const po::variables_map& values) {
   if (values.count("tune"))
     for (const std::string& assignment : values["tune"].as<std::vector<std::string>>())
-      if (assignment == "help") {
-        std::cout << tuning_help();
+      if (assignment == "help" || assignment == "help-all") {
+        std::cout << tuning_help(assignment == "help-all");
         return kSuccess;
       }
   require_writable_output(values, "output");
@@ -233,7 +233,7 @@ int run_search(int argc, char** argv) {
       ("total-micros", po::value<int>()->default_value(128), "N: the makespan is judged and the best schedule built for N micro-batches")
       ("time-limit", po::value<double>(), "seconds for the whole search (default: none); exit 3 with the best schedule so far")
       ("threads", po::value<int>()->default_value(0), "threads (0 = every core): periods race (a chain's program shared by them), the latency gets a second solver, with cadical the last hard period is split into cubes shared by the threads (z3: no cubes)")
-      ("tune", po::value<std::vector<std::string>>()->composing(), "set a tuning knob NAME=VALUE (repeatable; --tune help lists them)")
+      ("tune", po::value<std::vector<std::string>>()->composing(), "set a tuning knob NAME=VALUE (repeatable; --tune help lists them, --tune help-all the developer ones too)")
       ("output,o", po::value<std::string>(), "write the best schedule (tessel.schedule/1) here, also while searching")
       ("repetend-output", po::value<std::string>(), "repetend/fast: also write the repetend schedule (unrollable) here")
       ("resolution", po::value<std::string>(),

@@ -265,6 +265,16 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   nlohmann::json phases = nlohmann::json::object();
   for (const PhaseTime& phase : report.phases) phases[phase.phase] = phase.seconds;
   out["phase_seconds"] = phases;
+  // What the budget granted each phase (solver/budget.hpp): seconds since
+  // the search began; "until" null when only an interrupt ends it.
+  nlohmann::json budget = nlohmann::json::array();
+  for (const BudgetGrant& grant : report.budget)
+    budget.push_back({{"phase", budget_phase_name(grant.phase)},
+                      {"from", grant.from},
+                      {"until", grant.until ? nlohmann::json(*grant.until) : nlohmann::json(nullptr)},
+                      {"limited_by", budget_limit_name(grant.limited_by)},
+                      {"estimate", grant.estimate}});
+  out["budget"] = budget;
   nlohmann::json calls = nlohmann::json::array();
   for (const SolverCall& call : report.calls)
     calls.push_back({{"question", call.what}, {"answer", answer_name(call.answer)}, {"seconds", call.seconds}});

@@ -22,12 +22,13 @@ from ._tessel import (  # noqa: F401
     plan,
     schemes,
     search,
+    tuning_knobs,
     verify,
 )
 
 __all__ = [
     "DeadlockError", "Graph", "InputError", "Placement", "Plan", "Report", "Result", "Schedule", "cases",
-    "from_torch", "generate", "run", "import_schedule", "partition", "plan", "schemes", "search", "verify",
+    "from_torch", "generate", "run", "import_schedule", "partition", "plan", "schemes", "search", "tuning_knobs", "verify",
 ]
 
 

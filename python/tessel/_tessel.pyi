@@ -1,7 +1,7 @@
 # Type stubs for the compiled core of `import tessel` (docs/python.md).
 # Written by hand next to python/*.cpp: keep the two in step (the pytest
 # suite checks that every name here exists in the module and vice versa).
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 Number = Union[int, float]
 # One limit for every device, one per device, or a byte amount such as "40GiB".
@@ -149,6 +149,7 @@ def search(placement: Placement, memory: MemoryLimit, strategy: str = "repetend"
            nmicros: Optional[int] = None, micros_per_window: int = 0, tune: Mapping[str, float] = ...,
            on_improved: Optional[Callable[[Schedule, str, Number], None]] = None,
            certify: Optional[str] = None) -> Result: ...
+def tuning_knobs() -> List[Dict[str, Any]]: ...
 def verify(schedule: Schedule, memory: Optional[MemoryLimit] = None) -> Report: ...
 def generate(scheme: str, stages: int, nmicros: int, chunks: int = 0, span: Optional[Mapping[str, Number]] = None,
              memory: Optional[Mapping[str, Number]] = None, flavour: str = "megatron", group: int = 0,

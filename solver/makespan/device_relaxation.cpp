@@ -333,13 +333,13 @@ DeviceRelaxation device_relaxation_bound(const DeviceRelaxationInput& input) {
 // Less time than this is not worth the encoding: it is built before the
 // first question sees the deadline, and on 16 ranks at N 128 building it
 // took 0.8 s past a default search's plan, for no answer.
-constexpr double kLeastRelaxationSeconds = 0.1;
+// (the developer knob least_relaxation_seconds, solver/tuning.hpp)
 
 MakespanBound raised_by_device_relaxation(const Placement& placement, long long nmicros, const SearchOptions& options,
                                           long long best, const MakespanBound& bound, double left_share,
                                           const Schedule* hint) {
   const double seconds = std::min(options.relaxation_seconds, options.deadline.seconds_left() * left_share);
-  if (seconds < kLeastRelaxationSeconds || !exact_ends_ask(placement, best, bound.value)) return bound;
+  if (seconds < options.tuning.least_relaxation_seconds || !exact_ends_ask(placement, best, bound.value)) return bound;
   DeviceRelaxationInput input;
   static_cast<BoundQuestion&>(input) = bound_question(placement, nmicros, options, options.deadline.within(seconds));
   input.floor = bound.value;

@@ -20,7 +20,7 @@ namespace {
 constexpr long long kMaxWindowLiterals = 250000;
 // A window's solver calls stop after this many seconds, or an eighth of
 // the time left when more; the next window may do better.
-constexpr double kWindowSeconds = 0.1;
+// (the developer knob lns_window_seconds, solver/tuning.hpp)
 // Free instances per device in the first round's windows.
 constexpr size_t kFreePerDevice = 12;
 // The random choices (critical instances, bands, micro-batches) repeat from
@@ -320,7 +320,7 @@ Schedule improve_by_neighbourhoods(const std::vector<Schedule>& starts, const Se
     const Time round_begin = makespan(current);
     for (const Neighbourhood& neighbourhood : round_of(current, size.value, random)) {
       if (options.deadline.expired() || makespan(best) <= bound) break;
-      const double seconds = std::max(kWindowSeconds, options.deadline.seconds_left() / 8);
+      const double seconds = std::max(options.tuning.lns_window_seconds, options.deadline.seconds_left() / 8);
       const Move move = try_window(current, free_set(current, neighbourhood, size.value), options,
                                    options.deadline.within(seconds), stats);
       size.after(move);

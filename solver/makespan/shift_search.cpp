@@ -28,8 +28,7 @@ constexpr Time kFirstShift = 4;
 // second the first question at 4 would otherwise take it all: V-Half, 16
 // ranks, N 32, F=2 B=2 W=1 needs 0.7 s at 4 for 419 of the hand-made 420,
 // and 0.1 s at 2 after the first half is spent.
-constexpr double kQuestionShare = 0.25;
-constexpr double kLeastQuestionSeconds = 0.5;
+// (developer knobs shift_question_share, shift_least_question_seconds)
 
 struct ShiftedDomains {
   StartDomains domains;
@@ -135,7 +134,7 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
   const double budget = options.deadline.seconds_left();
-  const double question_seconds = std::max(std::min(kLeastQuestionSeconds, budget / 2), kQuestionShare * budget);
+  const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
   std::optional<Time> shift = kFirstShift;
   Time ceiling = std::numeric_limits<Time>::max();
