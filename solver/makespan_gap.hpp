@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
