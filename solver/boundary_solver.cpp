@@ -29,7 +29,7 @@
 
 #include "sat/backend.hpp"
 #include "solver/encoding_budget.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {

@@ -7,7 +7,7 @@
 #include "solver/boundary_solver.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/fast_shorten.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/single_micro_fit.hpp"

@@ -4,7 +4,7 @@
 // micro-batch order; no overlap on a device; the memory of a device at
 // every step. Two searches build it: the full search on the widest domains
 // the device work bounds allow (it bisects the makespan and proves), and the
-// shift search (makespan/shift_search.hpp) on narrow domains around a
+// shift search (makespan/improvements/shift_search.hpp) on narrow domains around a
 // schedule in hand (it only finds).
 #pragma once
 

@@ -22,11 +22,11 @@
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
 #include "sat/backend.hpp"
-#include "solver/device_work_bounds.hpp"
+#include "solver/makespan/bounds/device_work_bounds.hpp"
 #include "solver/encoding_budget.hpp"
 #include "solver/full_encoding.hpp"
-#include "solver/makespan/solved_bounds.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/solved_bounds.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/schedule_check.hpp"
 #include "solver/single_micro.hpp"
 
@@ -122,7 +122,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   }
 
   // The bisection starts from the best bound there is: the solved bounds
-  // (solver/makespan/solved_bounds) within their budgets, at most half the time
+  // (solver/makespan/bounds/solved_bounds) within their budgets, at most half the time
   // left (the solver needs the rest), when a schedule is in hand that they
   // could prove optimal; not again when the caller computed them.
   if (!known_bound && best && solved_bounds_on(options) && makespan(*best) > bound.value) {

@@ -7,15 +7,15 @@
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel {
 
 // Fills status, schedule, makespan, lower_bound (the closed makespan bound
-// under the memory limits, solver/makespan_bound), proven_lower_bound (last
+// under the memory limits, solver/makespan/bounds/makespan_bound), proven_lower_bound (last
 // unsatisfiable bound + 1, or the bound the bisection started from: the
-// closed one raised by the solved bounds, solver/makespan/solved_bounds) and the
+// closed one raised by the solved bounds, solver/makespan/bounds/solved_bounds) and the
 // solver calls.
 // `start_schedule`, a valid schedule of the same micro-batches when given,
 // bounds the horizon and is the answer if time runs out. `known_bound`, a

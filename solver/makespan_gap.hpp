@@ -7,7 +7,9 @@
 // callers' (tools/gap_text.hpp).
 #pragma once
 
-#include "solver/makespan_bound.hpp"
+#include <string>
+
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/report_types.hpp"
 #include "solver/search_result.hpp"
 

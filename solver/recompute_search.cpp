@@ -7,7 +7,7 @@
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
-#include "solver/makespan/memory_trading.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "verify/verify.hpp"
 

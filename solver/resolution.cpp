@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 
 namespace tessel {
 namespace {

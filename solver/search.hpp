@@ -23,7 +23,7 @@
 
 #include "model/schedule.hpp"
 #include "sat/deadline.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/report_types.hpp"
 #include "solver/tuning.hpp"
 

@@ -13,7 +13,7 @@
 #include "sat/backend.hpp"
 #include "sat/cube_split.hpp"
 #include "sat/deadline.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/period_method.hpp"
 #include "solver/report_types.hpp"
 #include "solver/tuning.hpp"
@@ -58,10 +58,10 @@ struct SearchOptions {
   // Repetend: consecutive periods decided on one incremental solver.
   int periods_per_solver = 1;
   // The makespan at N: seconds for the exact ends bound
-  // (solver/makespan/exact_ends) when a schedule is above the closed bounds;
+  // (solver/makespan/bounds/exact_ends) when a schedule is above the closed bounds;
   // the full search raises its starting bound with it too (0 = skip).
   double ends_seconds = kDefaultTuning.ends_seconds;
-  // The same for the one-device relaxation (solver/makespan/device_relaxation).
+  // The same for the one-device relaxation (solver/makespan/bounds/device_relaxation).
   double relaxation_seconds = kDefaultTuning.relaxation_seconds;
   // Threads for independent work (solver/period_race.hpp); the answer does
   // not depend on it.

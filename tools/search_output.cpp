@@ -6,7 +6,7 @@
 
 #include "model/placement_json.hpp"
 #include "model/timeline_text.hpp"
-#include "solver/makespan/memory_trading.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "tools/gap_text.hpp"
 
 namespace tessel::cli {

@@ -56,7 +56,7 @@ PROOF_SECONDS = 60  # the full solver on a tie the default search left undecided
 # the time left: V-Half, 8 stages, N 16, F=B=W=1 proves 113 (the hand-made
 # one) in 20 s of a 120 s budget, 110 with 30 s.
 ENDS_SECONDS = 120
-# Then the one-device relaxation (solver/makespan/device_relaxation): V-Min,
+# Then the one-device relaxation (solver/makespan/bounds/device_relaxation): V-Min,
 # 16 stages, F=B=W=1 proves the hand-made 155 at N 16 in 7 s, 251 at N 32 in 45 s.
 RELAXATION_SECONDS = 120
 # The shift search, the end transfer (N >= 32), the tabu search on device

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "model/schedule.hpp"
-#include "solver/makespan/solved_bounds.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/solved_bounds.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/report_types.hpp"
 #include "solver/search_result.hpp"
 

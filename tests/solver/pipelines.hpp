@@ -12,9 +12,9 @@
 
 #include "classic/schemes.hpp"
 #include "solver/full_search.hpp"
-#include "solver/makespan/device_relaxation.hpp"
-#include "solver/makespan/list_scheduling.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/device_relaxation.hpp"
+#include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "tests/support.hpp"
 
 namespace tessel::testing {

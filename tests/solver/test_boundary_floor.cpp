@@ -9,7 +9,7 @@
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
 #include "solver/boundary_solver.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
 #include "tests/support.hpp"
 

@@ -1,4 +1,4 @@
-// Device work bounds (solver/device_work_bounds.hpp): worked by hand on a
+// Device work bounds (solver/makespan/bounds/device_work_bounds.hpp): worked by hand on a
 // two-device V, then checked against valid schedules of many placements:
 // with each block's copies sorted by start (the full encoding's symmetry),
 // every start lies between its head and the makespan minus its tail.
@@ -8,8 +8,8 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/device_work_bounds.hpp"
-#include "solver/makespan/list_scheduling.hpp"
+#include "solver/makespan/bounds/device_work_bounds.hpp"
+#include "solver/makespan/constructions/list_scheduling.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"

@@ -1,4 +1,4 @@
-// The ends of the one-device relaxation (solver/makespan/device_ends): the
+// The ends of the one-device relaxation (solver/makespan/bounds/device_ends): the
 // least idle a device must have in the first and last steps of a run. Every
 // valid schedule is a schedule of both end problems, so the least idle can
 // never pass a valid schedule's own idle there (checked on hand-made
@@ -10,9 +10,9 @@
 
 #include <random>
 
-#include "solver/makespan/device_ends.hpp"
-#include "solver/makespan/device_relaxation.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/device_ends.hpp"
+#include "solver/makespan/bounds/device_relaxation.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

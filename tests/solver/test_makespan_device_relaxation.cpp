@@ -1,5 +1,5 @@
 // The one-device relaxation of the makespan bound
-// (solver/makespan/device_relaxation): one device over the whole horizon,
+// (solver/makespan/bounds/device_relaxation): one device over the whole horizon,
 // the others relaxed to delays. It must never pass an optimum the full
 // solver proves (hand-made families at their own peaks, random pipelines
 // under tight memory), both backends must agree where both decide, it must
@@ -9,9 +9,9 @@
 #include <random>
 
 #include "solver/full_search.hpp"
-#include "solver/makespan/device_relaxation.hpp"
-#include "solver/makespan/solved_bounds.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/device_relaxation.hpp"
+#include "solver/makespan/bounds/solved_bounds.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

@@ -1,12 +1,12 @@
-// The end transfer (solver/makespan/end_transfer.hpp): the shorter ends of
+// The end transfer (solver/makespan/improvements/end_transfer.hpp): the shorter ends of
 // a schedule of 16 micro-batches moved into a hand-made schedule of 32 on
 // the same placement and limits. The result passes the verifier within the
 // limits and holds every copy of every block once; the hand-made ends bring
 // nothing; placements and schedules it does not handle give nothing.
 #include <catch2/catch.hpp>
 
-#include "solver/makespan/end_transfer.hpp"
-#include "solver/makespan/shift_search.hpp"
+#include "solver/makespan/improvements/end_transfer.hpp"
+#include "solver/makespan/improvements/shift_search.hpp"
 #include "tests/solver/pipelines.hpp"
 
 using namespace tessel;

@@ -1,4 +1,4 @@
-// The exact ends of the makespan bound (solver/makespan/exact_ends): each
+// The exact ends of the makespan bound (solver/makespan/bounds/exact_ends): each
 // end of the schedule solved on a window. It must never pass an optimum the
 // full solver proves (hand-made families at their own peaks, random
 // pipelines under tight memory, both backends), it must see what the closed
@@ -12,8 +12,8 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/full_search.hpp"
 #include "solver/makespan/candidates.hpp"
-#include "solver/makespan/exact_ends.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/bounds/exact_ends.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

@@ -1,5 +1,5 @@
 // The repetend's pattern for every micro-batch, compacted
-// (solver/makespan/modulo_compacted.hpp): on the paper's placements, windows
+// (solver/makespan/constructions/modulo_compacted.hpp): on the paper's placements, windows
 // of one and two micro-batches, and any N (below the micro-batches in
 // flight, a few windows, 128), the result holds exactly N micro-batches and
 // passes the verifier within the search's memory limits, never longer than
@@ -10,8 +10,8 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/makespan/modulo_compacted.hpp"
-#include "solver/makespan_bound.hpp"
+#include "solver/makespan/constructions/modulo_compacted.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/repetend_search.hpp"
 #include "tests/support.hpp"
 

@@ -1,5 +1,5 @@
 // The large-neighbourhood search on a schedule of N micro-batches
-// (solver/makespan/neighbourhood.hpp): from a deliberately bad start (the
+// (solver/makespan/improvements/neighbourhood.hpp): from a deliberately bad start (the
 // GPipe list schedule) on a small placement it finds a shorter schedule
 // (CaDiCaL; Z3 runs the same windows); what it returns is never longer and always passes the
 // verifier within the memory limits, with delays and a tensor-parallel
@@ -12,8 +12,8 @@
 #include <chrono>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/makespan/list_scheduling.hpp"
-#include "solver/makespan/neighbourhood.hpp"
+#include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/makespan/improvements/neighbourhood.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"

@@ -1,4 +1,4 @@
-// The tabu search on device orders (solver/makespan/order_moves.hpp). It
+// The tabu search on device orders (solver/makespan/improvements/order_moves.hpp). It
 // shortens the hand-made interleaved zero bubble on 16 ranks, its own
 // placement and peaks (a tie of every other improvement in the default
 // search); on random pipelines with delays and tight memory whatever it
@@ -9,7 +9,7 @@
 
 #include <random>
 
-#include "solver/makespan/order_moves.hpp"
+#include "solver/makespan/improvements/order_moves.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"

@@ -1,5 +1,5 @@
 // The shift search on a schedule of N micro-batches
-// (solver/makespan/shift_search.hpp): every instance free within a few
+// (solver/makespan/improvements/shift_search.hpp): every instance free within a few
 // steps of its start. It shortens the hand-made interleaved zero bubble on
 // its own placement and peaks, where the neighbourhoods find nothing;
 // given time on small random pipelines (delays, memory at one micro-batch's
@@ -11,7 +11,7 @@
 
 #include <random>
 
-#include "solver/makespan/shift_search.hpp"
+#include "solver/makespan/improvements/shift_search.hpp"
 #include "tests/placements.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"

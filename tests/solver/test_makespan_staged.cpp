@@ -1,12 +1,12 @@
-// The staged schedule (solver/staged_schedule): memory-free all-device
+// The staged schedule (solver/makespan/constructions/staged_schedule): memory-free all-device
 // blocks batched at both ends, the rest's repetend between. Where tight
 // memory pushes the repetend's period above L (mshape, memory = devices) it
 // reaches the idle-aware lower bound; every one passes the verifier.
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/makespan_bound.hpp"
-#include "solver/staged_schedule.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/constructions/staged_schedule.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

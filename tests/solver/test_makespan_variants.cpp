@@ -1,4 +1,4 @@
-// Other repetends of the found period (solver/makespan/repetend_variants.hpp):
+// Other repetends of the found period (solver/makespan/constructions/repetend_variants.hpp):
 // on interleaved 1F1B's own placement and memory the search's first window
 // drains worse than another window of the same period, so the variant found
 // must be strictly shorter at N, keep the period, verify at N and unroll to
@@ -7,7 +7,7 @@
 
 #include "classic/schemes.hpp"
 #include "model/unroll.hpp"
-#include "solver/makespan/repetend_variants.hpp"
+#include "solver/makespan/constructions/repetend_variants.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/search.hpp"
 #include "tests/support.hpp"

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/makespan/list_scheduling.hpp"
-#include "solver/makespan/memory_trading.hpp"
+#include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -1,0 +1,34 @@
+// The makespan bounds that are solved rather than computed: the exact ends
+// (solver/makespan/bounds/exact_ends: each end of the schedule on a window of all
+// devices) and the one-device relaxation (solver/makespan/bounds/device_relaxation:
+// one device over the whole horizon, the others relaxed). They see
+// different things, so both are asked, each within its own budget, and
+// only while a schedule in hand is above the bound: the relaxation first,
+// because where it proves that schedule optimal it takes a fraction of a
+// second, while the exact ends on a wide gap spend their whole budget
+// (docs/algorithms.md, "The makespan at N").
+#pragma once
+
+#include "model/placement.hpp"
+#include "model/schedule.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+// Whether either is switched on (options.ends_seconds,
+// options.relaxation_seconds).
+bool solved_bounds_on(const SearchOptions& options);
+
+// `bound` raised by both for `best`, each within its seconds and at most
+// `left_share` of the time left when it starts. `ends_ran`: as
+// raised_by_exact_ends' `ran`; `hint`: the schedule of makespan `best`, if
+// in hand (device_relaxation.hpp).
+MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmicros, const SearchOptions& options,
+                                      long long best, const MakespanBound& bound, double left_share = 0.5,
+                                      bool* ends_ran = nullptr, const Schedule* hint = nullptr);
+
+// Whether `bound` is the answer of one of them.
+bool solved_bound(const MakespanBound& bound);
+
+}  // namespace tessel

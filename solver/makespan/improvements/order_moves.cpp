@@ -1,0 +1,458 @@
+// Tabu search on per-device orders (order_moves.hpp). The orders are kept as
+// lists of instance ids (micro-batch x blocks + block); a run times them as
+// soon as possible and records for every instance the predecessor that
+// decided its start, from which the longest path is read back.
+#include "solver/makespan/improvements/order_moves.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace tessel {
+namespace {
+
+constexpr unsigned kSeed = 20261127;
+constexpr int kTenureLeast = 6;           // steps a swap stays forbidden to undo, at least
+constexpr int kTenureSpread = 6;          // plus up to this many more, at random
+constexpr int kStepsWithoutGain = 1500;    // then back to the best orders, perturbed
+constexpr int kPerturbSwaps = 4;          // random memory-safe swaps on a restart
+// Moves run exactly per step, the best by their estimate: running all of
+// them (hundreds on a long path) costs 20 times more per step and found no
+// shorter schedules in the same time on the interleaved zero-bubble rows.
+constexpr size_t kExactlyRun = 8;
+// An instance of a run is moved before the run's first only from this many
+// places after it: on 16 ranks a run on the longest path holds hundreds of
+// instances, and moving the far ones (estimated in O(distance) each) took
+// most of a step and found less (interleaved zero bubble, N 32: 440 in 3 s
+// within 16 places, 443 without a limit).
+constexpr int kReach = 16;
+
+struct Flat {
+  int nblocks = 0;
+  int nmicros = 0;
+  std::vector<int> device;                               // per block
+  std::vector<Time> span;                                // per block
+  std::vector<Memory> memory;                            // per block
+  std::vector<std::vector<std::pair<int, Time>>> preds;  // per block: (block, delay)
+  std::vector<std::vector<int>> succs;                   // per block
+  std::vector<Memory> limit;                             // per device; empty: none
+};
+
+struct Timing {
+  bool runs = false;  // false: the orders deadlock
+  Time makespan = 0;
+  long long flow = 0;        // sum of all ends: slack ranks better
+  std::vector<Time> start;   // per instance id
+  std::vector<int> binding;  // per instance id: what decided its start, or -1
+  std::vector<int> topological;  // instance ids in the order they were timed
+};
+
+using Orders = std::vector<std::vector<int>>;
+
+Flat flatten(const Schedule& schedule, const std::vector<Memory>& memory_limit) {
+  const Placement& placement = schedule.placement;
+  Flat flat;
+  flat.nblocks = static_cast<int>(placement.blocks.size());
+  flat.nmicros = schedule.nmicros;
+  flat.preds.resize(flat.nblocks);
+  flat.succs.resize(flat.nblocks);
+  for (const Block& block : placement.blocks) {
+    flat.device.push_back(block.devices.front());
+    flat.span.push_back(block.span);
+    flat.memory.push_back(block.memory);
+  }
+  for (const Edge& edge : placement.edges) {
+    flat.preds[edge.to].emplace_back(edge.from, edge.delay);
+    flat.succs[edge.from].push_back(edge.to);
+  }
+  flat.limit = memory_limit;
+  return flat;
+}
+
+int id_of(const Flat& flat, int block, int micro) { return micro * flat.nblocks + block; }
+
+Orders orders_of(const Flat& flat, const Schedule& schedule, int ndevs) {
+  std::vector<const Instance*> sorted;
+  for (const Instance& instance : schedule.instances) sorted.push_back(&instance);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Instance* a, const Instance* b) { return a->start < b->start; });
+  Orders orders(ndevs);
+  for (const Instance* instance : sorted)
+    orders[flat.device[instance->block]].push_back(id_of(flat, instance->block, instance->micro));
+  return orders;
+}
+
+bool within_memory(const Flat& flat, const std::vector<int>& order, int device) {
+  if (flat.limit.empty()) return true;
+  Memory level = 0;
+  for (int id : order) {
+    level += flat.memory[id % flat.nblocks];
+    if (level > flat.limit[device]) return false;
+  }
+  return true;
+}
+
+// A move takes one instance from its place in its device's order to another.
+struct Move {
+  int id = -1;
+  int from = 0;
+  int to = 0;
+};
+
+struct Searcher {
+  const Flat& flat;
+  Orders orders;
+  std::vector<int> position;    // per instance id: index in its device's order
+  std::vector<int> tabu_until;  // per instance id: not moved again before this step
+  std::vector<Time> tail;           // per instance id, for the current orders (prepare)
+  std::vector<Memory> level_before;  // per instance id, likewise
+  std::vector<int> segment;         // scratch of estimate()
+  std::vector<Time> heads;          // likewise
+  std::vector<int> by_start;        // instance ids by their start, for the current orders (prepare)
+  std::vector<Time> latest_end;     // latest end of by_start[0..i]
+  std::vector<long long> ends_sum;  // sum of the ends of by_start[0..i]
+  std::vector<int> waiting, ready;  // scratch of run()
+  std::mt19937 random{kSeed};
+  OrderMovesStats stats;
+
+  Searcher(const Flat& flat_, Orders orders_) : flat(flat_), orders(std::move(orders_)) {
+    tabu_until.assign(flat.nblocks * flat.nmicros, 0);
+    index();
+  }
+  int device_of(int id) const { return flat.device[id % flat.nblocks]; }
+  void index() {
+    position.assign(flat.nblocks * flat.nmicros, 0);
+    for (const std::vector<int>& order : orders)
+      for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
+  }
+  void reindex(int device, int from, int to) {
+    const std::vector<int>& order = orders[device];
+    for (int i = std::min(from, to); i <= std::max(from, to); ++i) position[order[i]] = i;
+  }
+  void apply(const Move& move) {
+    std::vector<int>& order = orders[device_of(move.id)];
+    if (move.from < move.to)
+      std::rotate(order.begin() + move.from, order.begin() + move.from + 1, order.begin() + move.to + 1);
+    else
+      std::rotate(order.begin() + move.to, order.begin() + move.from, order.begin() + move.from + 1);
+    reindex(device_of(move.id), move.from, move.to);
+  }
+  void undo(const Move& move) { apply({move.id, move.to, move.from}); }
+  bool fits(int id) const { return within_memory(flat, orders[device_of(id)], device_of(id)); }
+  Timing evaluate() { return run(nullptr, 0); }
+
+  // The moves that may shorten the longest path. Along it, a run of one
+  // device's instances back to back is what a device succession costs; only
+  // changing the order inside or around such a run can shorten it: its
+  // first or last instance swapped with its neighbour (the job-shop moves),
+  // or an instance of the run moved before the run's first (its work taken
+  // out of the run) or to the earliest place where its inputs are ready
+  // (into an idle gap before the run).
+  std::vector<Move> critical_moves(const Timing& timing) const {
+    int last = 0;
+    for (size_t id = 0; id < timing.start.size(); ++id)
+      if (timing.start[id] + flat.span[id % flat.nblocks] == timing.makespan) last = static_cast<int>(id);
+    std::vector<int> path;  // from the end back to the start
+    for (int id = last; id >= 0; id = timing.binding[id]) path.push_back(id);
+    std::reverse(path.begin(), path.end());
+    std::vector<Move> moves;
+    for (size_t begin = 0, end = 0; begin < path.size(); begin = end) {
+      end = begin + 1;
+      while (end < path.size() && device_of(path[end]) == device_of(path[begin]) &&
+             timing.binding[path[end]] == path[end - 1])
+        ++end;
+      if (end - begin < 2) continue;
+      const int first = position[path[begin]], final = position[path[end - 1]];
+      moves.push_back({path[begin], first, first + 1});
+      moves.push_back({path[end - 1], final, final - 1});
+      for (size_t k = begin + 2; k < end; ++k) {
+        const int id = path[k];
+        if (position[id] - first > kReach) break;
+        moves.push_back({id, position[id], first});
+        const int slot = earliest_slot(timing, id);
+        if (slot < first) moves.push_back({id, position[id], slot});
+      }
+    }
+    return moves;
+  }
+  // The first place in the device's order whose instance starts no earlier
+  // than `id`'s inputs are ready.
+  int earliest_slot(const Timing& timing, int id) const {
+    const int block = id % flat.nblocks, micro = id / flat.nblocks;
+    Time ready = 0;
+    for (const auto& [from, delay] : flat.preds[block])
+      ready = std::max(ready, timing.start[id_of(flat, from, micro)] + flat.span[from] + delay);
+    const std::vector<int>& order = orders[device_of(id)];
+    const auto at = std::partition_point(order.begin(), order.begin() + position[id],
+                                         [&](int other) { return timing.start[other] < ready; });
+    return static_cast<int>(at - order.begin());
+  }
+  // Per step: every instance's tail (from its start to the end of the
+  // longest path through it) and the memory level before it.
+  // Instance ids by start, ties by id: a counting sort while the makespan
+  // is within a few times the instances (starts are below it), a
+  // comparison sort beyond, where the counts would take 4 bytes per tick
+  // (5 GB for a makespan of 1.3 billion ticks, a long delay).
+  void sort_by_start(const Timing& timing) {
+    const size_t count = timing.start.size();
+    by_start.resize(count);
+    if (static_cast<double>(timing.makespan) > 8.0 * static_cast<double>(count) + 4096) {
+      for (size_t id = 0; id < count; ++id) by_start[id] = static_cast<int>(id);
+      std::stable_sort(by_start.begin(), by_start.end(),
+                       [&](int a, int b) { return timing.start[a] < timing.start[b]; });
+      return;
+    }
+    std::vector<int>& first = waiting;
+    first.assign(timing.makespan + 2, 0);
+    for (Time start : timing.start) ++first[start + 1];
+    for (size_t t = 1; t < first.size(); ++t) first[t] += first[t - 1];
+    for (size_t id = 0; id < count; ++id) by_start[first[timing.start[id]]++] = static_cast<int>(id);
+  }
+
+  void prepare(const Timing& timing) {
+    tail.assign(timing.start.size(), 0);
+    for (auto it = timing.topological.rbegin(); it != timing.topological.rend(); ++it) {
+      const int id = *it, block = id % flat.nblocks, micro = id / flat.nblocks;
+      Time after = 0;
+      const std::vector<int>& order = orders[device_of(id)];
+      if (position[id] + 1 < static_cast<int>(order.size())) after = tail[order[position[id] + 1]];
+      for (int to : flat.succs[block]) after = std::max(after, delay_of(block, to) + tail[id_of(flat, to, micro)]);
+      tail[id] = flat.span[block] + after;
+    }
+    level_before.assign(timing.start.size(), 0);
+    for (const std::vector<int>& order : orders) {
+      Memory level = 0;
+      for (int id : order) level_before[id] = level, level += flat.memory[id % flat.nblocks];
+    }
+    sort_by_start(timing);
+    latest_end.assign(by_start.size(), 0);
+    ends_sum.assign(by_start.size(), 0);
+    for (size_t i = 0; i < by_start.size(); ++i) {
+      const Time end = timing.start[by_start[i]] + flat.span[by_start[i] % flat.nblocks];
+      latest_end[i] = std::max(i > 0 ? latest_end[i - 1] : 0, end);
+      ends_sum[i] = (i > 0 ? ends_sum[i - 1] : 0) + end;
+    }
+  }
+  // The orders run as soon as possible, in a topological order found as
+  // they run (Kahn's algorithm: an instance is ready once its dependencies
+  // and its device predecessor have run; an order that deadlocks leaves
+  // some never ready). With `base`, the timing before a move (given to
+  // prepare()), only the instances that started at or after `changed`, the
+  // first start the move reorders, are run again: every other keeps its
+  // start (all it waits for started earlier still, and the move changes
+  // nothing there).
+  Timing run(const Timing* base, Time changed) {
+    ++stats.evaluations;
+    const size_t count = static_cast<size_t>(flat.nblocks) * flat.nmicros;
+    auto again = [&](int id) { return !base || base->start[id] >= changed; };
+    Timing timing;
+    size_t kept = 0;
+    if (base) {
+      kept = static_cast<size_t>(std::partition_point(by_start.begin(), by_start.end(),
+                                                      [&](int id) { return base->start[id] < changed; }) -
+                                 by_start.begin());
+      timing.start = base->start;
+      timing.binding = base->binding;
+      timing.topological.assign(by_start.begin(), by_start.begin() + kept);
+      timing.makespan = kept > 0 ? latest_end[kept - 1] : 0;
+      timing.flow = kept > 0 ? ends_sum[kept - 1] : 0;
+    } else {
+      timing.start.assign(count, 0);
+      timing.binding.assign(count, -1);
+    }
+    timing.topological.reserve(count);
+    waiting.resize(count);
+    ready.clear();
+    for (size_t i = kept; i < count; ++i) {
+      const int id = base ? by_start[i] : static_cast<int>(i), block = id % flat.nblocks, micro = id / flat.nblocks;
+      const int previous = previous_of(id);
+      int wait = previous >= 0 && again(previous) ? 1 : 0;
+      for (const auto& [from, delay] : flat.preds[block]) wait += again(id_of(flat, from, micro)) ? 1 : 0;
+      waiting[id] = wait;
+      if (wait == 0) ready.push_back(id);
+    }
+    size_t done = kept;
+    auto release = [&](int id) {
+      if (id >= 0 && again(id) && --waiting[id] == 0) ready.push_back(id);
+    };
+    while (!ready.empty()) {
+      const int id = ready.back(), block = id % flat.nblocks, micro = id / flat.nblocks;
+      ready.pop_back();
+      ++done;
+      timing.topological.push_back(id);
+      const int previous = previous_of(id);
+      Time start = 0;
+      timing.binding[id] = -1;
+      if (previous >= 0) start = timing.start[previous] + flat.span[previous % flat.nblocks], timing.binding[id] = previous;
+      for (const auto& [from, delay] : flat.preds[block]) {
+        const int from_id = id_of(flat, from, micro);
+        const Time after = timing.start[from_id] + flat.span[from] + delay;
+        if (after > start) start = after, timing.binding[id] = from_id;
+      }
+      timing.start[id] = start;
+      timing.makespan = std::max(timing.makespan, start + flat.span[block]);
+      timing.flow += start + flat.span[block];
+      release(next_of(id));
+      for (int to : flat.succs[block]) release(id_of(flat, to, micro));
+    }
+    timing.runs = done == count;
+    return timing;
+  }
+  int previous_of(int id) const { return position[id] > 0 ? orders[device_of(id)][position[id] - 1] : -1; }
+  int next_of(int id) const {
+    const std::vector<int>& order = orders[device_of(id)];
+    return position[id] + 1 < static_cast<int>(order.size()) ? order[position[id] + 1] : -1;
+  }
+  // The longest path through the instances a move reorders, their heads
+  // and tails recomputed along the new order from the unchanged ones around
+  // them (the job-shop estimate: exact unless the move also changes a path
+  // through another device); -1 when the new order passes the memory limit.
+  Time estimate(const Move& move, const Timing& timing) {
+    const int device = device_of(move.id);
+    const std::vector<int>& order = orders[device];
+    const int low = std::min(move.from, move.to), high = std::max(move.from, move.to);
+    segment.clear();
+    for (int i = low; i <= high; ++i)
+      if (i != move.from) segment.push_back(order[i]);
+    segment.insert(segment.begin() + (move.to - low), move.id);
+    if (!flat.limit.empty()) {
+      Memory level = level_before[order[low]];
+      for (int id : segment)
+        if ((level += flat.memory[id % flat.nblocks]) > flat.limit[device]) return -1;
+    }
+    heads.clear();
+    Time free = low > 0 ? timing.start[order[low - 1]] + flat.span[order[low - 1] % flat.nblocks] : 0;
+    for (int id : segment) {
+      const int block = id % flat.nblocks, micro = id / flat.nblocks;
+      Time head = free;
+      for (const auto& [from, delay] : flat.preds[block])
+        head = std::max(head, timing.start[id_of(flat, from, micro)] + flat.span[from] + delay);
+      heads.push_back(head);
+      free = head + flat.span[block];
+    }
+    Time after = high + 1 < static_cast<int>(order.size()) ? tail[order[high + 1]] : 0, longest = 0;
+    for (int k = static_cast<int>(segment.size()) - 1; k >= 0; --k) {
+      const int id = segment[k], block = id % flat.nblocks, micro = id / flat.nblocks;
+      for (int to : flat.succs[block]) after = std::max(after, delay_of(block, to) + tail[id_of(flat, to, micro)]);
+      after += flat.span[block];
+      longest = std::max(longest, heads[k] + after);
+    }
+    return longest;
+  }
+  Time delay_of(int from, int to) const {
+    for (const auto& [block, delay] : flat.preds[to])
+      if (block == from) return delay;
+    return 0;
+  }
+  bool tabu(const Move& move) const { return tabu_until[move.id] > stats.steps; }
+  void perturb() {
+    for (int done = 0, tries = 0; done < kPerturbSwaps && tries < 50 * kPerturbSwaps; ++tries) {
+      const int device = static_cast<int>(random() % orders.size());
+      if (orders[device].size() < 2) continue;
+      const int i = static_cast<int>(random() % (orders[device].size() - 1));
+      const Move move{orders[device][i], i, i + 1};
+      apply(move);
+      if (fits(move.id) && evaluate().runs) {
+        ++done;
+        continue;
+      }
+      undo(move);
+    }
+  }
+};
+
+bool better(const Timing& a, const Timing& b) {
+  return a.makespan < b.makespan || (a.makespan == b.makespan && a.flow < b.flow);
+}
+
+struct Step {
+  Move move;
+  Timing timing;
+};
+
+// The best move from `current` that fits the memory limits, does not
+// deadlock and is not tabu (unless it beats `shortest`, the best makespan
+// so far), by its exact run among the best by estimate; even a longer one.
+std::optional<Step> best_step(Searcher& searcher, const Timing& current, Time shortest) {
+  const std::vector<Move> moves = searcher.critical_moves(current);
+  searcher.prepare(current);
+  std::vector<std::pair<Time, size_t>> ranked;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (moves[i].from == moves[i].to) continue;
+    const Time estimate = searcher.estimate(moves[i], current);
+    if (estimate < 0 || (searcher.tabu(moves[i]) && estimate >= shortest)) continue;
+    ranked.emplace_back(estimate, i);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  if (ranked.size() > kExactlyRun) ranked.resize(kExactlyRun);
+  std::optional<Step> chosen;
+  for (const auto& [estimate, i] : ranked) {
+    const Move& move = moves[i];
+    const Time changed = current.start[searcher.orders[searcher.device_of(move.id)][std::min(move.from, move.to)]];
+    searcher.apply(move);
+    Timing timing = searcher.run(&current, changed);
+    searcher.undo(move);
+    const bool allowed = !searcher.tabu(moves[i]) || timing.makespan < shortest;
+    if (timing.runs && allowed && (!chosen || better(timing, chosen->timing))) chosen = Step{moves[i], std::move(timing)};
+  }
+  return chosen;
+}
+
+Schedule schedule_of(const Schedule& start, const Flat& flat, const Timing& timing) {
+  Schedule result = start;
+  result.repetend.reset();
+  for (Instance& instance : result.instances) instance.start = timing.start[id_of(flat, instance.block, instance.micro)];
+  sort_instances(result);
+  return result;
+}
+
+}  // namespace
+
+bool order_moves_apply(const Schedule& schedule) {
+  if (!schedule.fused.empty() || schedule.nmicros <= 0) return false;
+  for (const Block& block : schedule.placement.blocks)
+    if (block.devices.size() != 1) return false;
+  return schedule.instances.size() == schedule.placement.blocks.size() * static_cast<size_t>(schedule.nmicros);
+}
+
+Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>& memory_limit,
+                                const Deadline& deadline, Time bound, OrderMovesStats* stats_out,
+                                const OnShorter& on_shorter) {
+  if (!order_moves_apply(start)) return start;
+  const Flat flat = flatten(start, memory_limit);
+  Searcher searcher(flat, orders_of(flat, start, start.placement.ndevs));
+  Timing current = searcher.evaluate();
+  if (!current.runs) return start;  // not a valid schedule's orders
+  Orders best_orders = searcher.orders;
+  Timing best = current;
+  int since_gain = 0;
+  while (best.makespan > bound && !deadline.expired()) {
+    std::optional<Step> step = best_step(searcher, current, best.makespan);
+    if (!step || ++since_gain > kStepsWithoutGain) {
+      searcher.orders = best_orders;
+      searcher.index();
+      searcher.perturb();
+      current = searcher.evaluate();
+      ++searcher.stats.restarts;
+      since_gain = 0;
+      continue;
+    }
+    searcher.apply(step->move);
+    ++searcher.stats.steps;
+    searcher.tabu_until[step->move.id] =
+        searcher.stats.steps + kTenureLeast + static_cast<int>(searcher.random() % kTenureSpread);
+    current = std::move(step->timing);
+    if (current.makespan >= best.makespan) continue;
+    best = current;
+    best_orders = searcher.orders;
+    since_gain = 0;
+    ++searcher.stats.improvements;
+    if (on_shorter) on_shorter(schedule_of(start, flat, best));
+  }
+  if (stats_out) *stats_out = searcher.stats;
+  return schedule_of(start, flat, best);
+}
+
+}  // namespace tessel

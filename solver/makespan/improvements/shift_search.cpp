@@ -1,0 +1,162 @@
+// The shift search (see the header for the idea): the centre schedule's
+// copies sorted into micro-batch order (the full encoding's symmetry; the
+// device work bounds hold for such schedules), domains of +-shift around
+// them cut by those bounds, then "one step shorter" asked on one solver
+// until it says no.
+#include "solver/makespan/improvements/shift_search.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "solver/makespan/bounds/device_work_bounds.hpp"
+#include "solver/full_encoding.hpp"
+#include "solver/schedule_check.hpp"
+
+namespace tessel {
+namespace {
+
+// The first shift: on the hand-made ties of papers/g_handmade a few steps
+// already shorten (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
+constexpr Time kFirstShift = 4;
+
+// A question may use at most this share of the phase's budget (and at
+// least half a second, or half the budget when that is shorter). On 16
+// ranks and N 128 the first question at shift 4 is not answered in 9 s,
+// which the neighbourhoods then lack; on N 16 each question takes 0.3-1.5 s
+// of 9. A question out of its share halves the shift (a smaller problem)
+// and caps it below the one that timed out. Within the default plan's half
+// second the first question at 4 would otherwise take it all: V-Half, 16
+// ranks, N 32, F=2 B=2 W=1 needs 0.7 s at 4 for 419 of the hand-made 420,
+// and 0.1 s at 2 after the first half is spent.
+// (developer knobs shift_question_share, shift_least_question_seconds)
+
+struct ShiftedDomains {
+  StartDomains domains;
+  bool whole = true;  // no domain cut by the shift: the full search's own
+};
+
+// Each start within `shift` of the centre's and within the device work
+// bounds of a makespan of the centre's; nothing when past the budget.
+std::optional<ShiftedDomains> shifted_domains(const Schedule& centre, const DeviceWorkBounds& work, Time shift,
+                                              const std::vector<Memory>& memory_limit) {
+  const Placement& placement = centre.placement;
+  const Time horizon = makespan(centre);
+  ShiftedDomains shifted;
+  StartDomains& domains = shifted.domains;
+  domains.assign(placement.blocks.size(), std::vector<StartDomain>(centre.nmicros));
+  for (const Instance& instance : centre.instances) {
+    const Time head = work.head(instance.block, instance.micro);
+    const Time last = horizon - work.tail(instance.block, instance.micro);
+    const Time earliest = std::max(head, instance.start - shift);
+    const Time latest = std::min(last, instance.start + shift);
+    shifted.whole = shifted.whole && earliest == head && latest == last;
+    domains[instance.block][instance.micro] = {static_cast<int>(earliest),
+                                              static_cast<int>(std::max(earliest, latest))};
+  }
+  if (!full_encoding_size(placement, memory_limit, centre.nmicros, domains).within_budget()) return std::nullopt;
+  return shifted;
+}
+
+enum class Centre { Shorter, NoneWithin, QuestionOutOfTime, OutOfTime };
+
+// What every question around every centre shares.
+struct ShiftRun {
+  const DeviceWorkBounds& work;
+  const SearchOptions& options;
+  Time bound;
+  double question_seconds;  // a share of the phase's budget (infinite without one)
+  ShiftStats& stats;
+  const OnShorter& on_shorter;
+
+  Deadline question_limit() const { return options.deadline.within(question_seconds); }
+};
+
+// One encoding around `best` (every start within `shift`): asks for one
+// step shorter until the answer is no; `best` holds the shortest found.
+Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, const ShiftRun& run) {
+  const SearchOptions& options = run.options;
+  bool shorter = false;
+  while (makespan(best) > run.bound) {
+    const Time target = makespan(best) - 1;
+    if (options.progress)
+      options.progress("shifts: is makespan <= " + std::to_string(target) + " possible within " +
+                       std::to_string(shift) + " steps of every start?");
+    std::vector<Lit> assumptions;
+    for (size_t b = 0; b < encoding.start.size(); ++b)
+      for (int micro = 0; micro < best.nmicros; ++micro)
+        assumptions.push_back(encoding.backend->at_most(
+            encoding.start[b][micro], static_cast<int>(target - run.work.tail(static_cast<int>(b), micro))));
+    const Answer answer = encoding.backend->solve(assumptions, run.question_limit());
+    if (answer == Answer::Unknown) {
+      if (options.deadline.expired()) return Centre::OutOfTime;
+      ++run.stats.questions_out_of_time;
+      return Centre::QuestionOutOfTime;  // `best` keeps what the earlier answers found
+    }
+    if (answer == Answer::Unsat) break;
+    Schedule found = compacted(decode_schedule(encoding, best.placement, options.memory_limit, best.nmicros));
+    if (!schedule_fits(found) || makespan(found) >= makespan(best)) break;  // not expected: keep what is valid
+    best = std::move(found);
+    shorter = true;
+    ++run.stats.improvements;
+    if (run.on_shorter) run.on_shorter(best);
+  }
+  return shorter ? Centre::Shorter : Centre::NoneWithin;
+}
+
+// The shift of the next encoding: the same after a shorter schedule, twice
+// as wide after a no, half as wide (and never again as wide) after a
+// question out of its share, whatever it found before; nothing when the
+// search is over.
+std::optional<Time> next_shift(Centre centre, Time shift, bool whole, Time& ceiling) {
+  switch (centre) {
+    case Centre::Shorter:
+      return shift;
+    case Centre::OutOfTime:
+      return std::nullopt;
+    case Centre::QuestionOutOfTime:
+      ceiling = shift - 1;
+      if (shift / 2 < 1) return std::nullopt;
+      return shift / 2;
+    case Centre::NoneWithin:
+      if (whole || 2 * shift > ceiling) return std::nullopt;  // whole: the full search's question, answered no
+      return 2 * shift;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, Time bound, ShiftStats* stats,
+                           const OnShorter& on_shorter) {
+  ShiftStats own;
+  ShiftStats& counted = stats ? *stats : own;
+  Schedule best = in_micro_order(start);
+  best.repetend.reset();
+  const DeviceWorkBounds work(best.placement, best.nmicros);
+  const double budget = options.deadline.seconds_left();
+  const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
+  const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
+  std::optional<Time> shift = kFirstShift;
+  Time ceiling = std::numeric_limits<Time>::max();
+  while (shift && makespan(best) > bound && !options.deadline.expired()) {
+    std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit);
+    if (!domains) {
+      counted.budget_reached = true;
+      break;
+    }
+    if (options.progress)
+      options.progress("shifts: building the encoding of every instance within " + std::to_string(*shift) +
+                       " steps of the best (" + std::to_string(makespan(best)) + ")");
+    std::optional<FullEncoding> encoding =
+        build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains);
+    if (!encoding) break;
+    ++counted.encodings;
+    counted.largest_shift = std::max(counted.largest_shift, *shift);
+    prefer_schedule(*encoding, best);
+    const Centre centre = shorten_around(best, *encoding, *shift, run);
+    shift = next_shift(centre, *shift, domains->whole, ceiling);
+  }
+  return best;
+}
+
+}  // namespace tessel

@@ -1,0 +1,42 @@
+// Shift search on a schedule of N micro-batches (docs/algorithms.md, "The
+// makespan at N"): every instance may move up to `shift` steps either way
+// from where it is, all at once, and the solver is asked for a makespan one
+// step shorter. The neighbourhoods (neighbourhood.hpp) do the opposite:
+// they free a few instances completely and fix all others, so a schedule
+// whose devices are busy to the end (the hand-made ones) is a local
+// optimum for them when shortening it needs every device to shift a little
+// (interleaved zero bubble, 16 ranks, N 16: the neighbourhoods find nothing
+// below the hand-made 205 in a minute; shifts of 5 steps find 204 in 0.1 s).
+// Narrow domains keep the full encoding (full_encoding.hpp) small whatever
+// N: about instances x (2 shift + 1) order literals. A shift that finds
+// nothing shorter doubles; a shorter schedule is compacted and becomes the
+// centre of the next encoding. A question may use a quarter of the budget
+// (at least half a second, or half of a shorter budget):
+// one that runs out of it halves the shift for good (16 ranks, N 128: the
+// first question at shift 4 is not answered in 9 s), so the time goes to a
+// smaller question or back to the neighbourhoods after it.
+//
+// Nothing within a shift is not a proof: this search never proves a bound.
+#pragma once
+
+#include "model/schedule.hpp"
+#include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/search_result.hpp"
+
+namespace tessel {
+
+struct ShiftStats {
+  int encodings = 0;     // encodings built (one per centre and shift)
+  int improvements = 0;  // shorter schedules found
+  int questions_out_of_time = 0;  // questions given up at their share of the budget
+  Time largest_shift = 0;
+  bool budget_reached = false;  // the next shift's encoding would have been past the budget
+};
+
+// A schedule no longer than `start` (valid, N micro-batches, no fused
+// units), valid, by options.deadline; uses options.backend and
+// options.memory_limit. Stops early when the makespan reaches `bound`.
+Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, Time bound,
+                           ShiftStats* stats = nullptr, const OnShorter& on_shorter = {});
+
+}  // namespace tessel

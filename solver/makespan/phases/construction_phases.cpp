@@ -1,0 +1,100 @@
+// The constructions that need no solver and run whatever the repetend gives
+// (its warmup and cooldown are built around one window and lose to them at
+// small N): the best list schedule of the portfolio of rules, and the best
+// replay of a hand-made family's order (staged placements of a family's
+// stage shape only).
+#include <chrono>
+
+#include "solver/makespan/constructions/family_replay.hpp"
+#include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
+#include "solver/makespan/phases/phases.hpp"
+#include "solver/makespan/portfolio/portfolio.hpp"
+
+namespace tessel {
+
+std::optional<BuiltCandidate> list_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  BuiltCandidate built;
+  built.summary.name = "list";
+  built.summary.shape = Shape::Aperiodic;
+  const Deadline deadline = input.options.deadline.within(input.list_seconds);
+  std::optional<ListBest> best =
+      best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
+  built.summary.seconds = seconds_since(begin);
+  if (!best) {
+    // Out of time is not "nothing fits": the runs stop at the deadline.
+    built.summary.note = deadline.expired()
+                             ? "none within the memory limits before its time ran out (--tune list_seconds)"
+                             : "no rule fits the memory limits";
+    return built;
+  }
+  return aperiodic_candidate(std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
+                                 std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded"),
+                             std::move(best->schedule), begin,
+                             "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits");
+}
+
+// Only a placement that offers recomputation gives one (memory_trading.hpp),
+// within the list schedules' budget again; its note says what it recomputed.
+std::optional<BuiltCandidate> trading_candidate(const CandidateInput& input) {
+  if (!offers_memory_choice(*input.placement)) return std::nullopt;
+  const auto begin = std::chrono::steady_clock::now();
+  const Deadline deadline = input.options.deadline.within(input.list_seconds);
+  std::optional<TradingBest> best =
+      best_trading_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
+  if (!best) {
+    BuiltCandidate built;
+    built.summary.name = "list, memory traded";
+    built.summary.shape = Shape::Aperiodic;
+    built.summary.seconds = seconds_since(begin);
+    built.summary.note = "no run finished within the memory limits";
+    return built;
+  }
+  const std::string note = choices_summary(best->schedule) + " (best of " + std::to_string(best->runs) + " runs)";
+  return aperiodic_candidate(std::string("list, memory traded: ") + (best->run.backward_first ? "1f1b" : "zb") +
+                                 " rule, cap " + std::to_string(best->run.cap) + ", pressure " +
+                                 std::to_string(static_cast<int>(best->run.pressure * 100)) + "%",
+                             std::move(best->schedule), begin, note);
+}
+
+std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
+  const auto begin = std::chrono::steady_clock::now();
+  std::vector<Replay> replays = family_replays(*input.placement, input.options.memory_limit, input.total_micros);
+  if (replays.empty()) return std::nullopt;
+  const Replay* best = nullptr;
+  for (const Replay& replay : replays)
+    if (!best || makespan(replay.schedule) < makespan(best->schedule)) best = &replay;
+  return aperiodic_candidate("replay: " + best->family, best->schedule, begin,
+                             "the family's own order run on this placement (best of " +
+                                 std::to_string(replays.size()) + " fitting families)");
+}
+
+Phase list_phase() {
+  Phase phase;
+  phase.name = "list";
+  phase.run = [](Portfolio& portfolio) {
+    if (std::optional<BuiltCandidate> built = list_candidate(portfolio.input())) portfolio.add(std::move(*built));
+  };
+  return phase;
+}
+
+Phase trading_phase() {
+  Phase phase;
+  phase.name = "list, memory traded";
+  phase.run = [](Portfolio& portfolio) {
+    if (std::optional<BuiltCandidate> built = trading_candidate(portfolio.input())) portfolio.add(std::move(*built));
+  };
+  return phase;
+}
+
+Phase replay_phase() {
+  Phase phase;
+  phase.name = "replay";
+  phase.run = [](Portfolio& portfolio) {
+    if (std::optional<BuiltCandidate> built = replay_candidate(portfolio.input())) portfolio.add(std::move(*built));
+  };
+  return phase;
+}
+
+}  // namespace tessel

@@ -1,0 +1,46 @@
+// Every instance of the best moved a little at once (improvements/
+// shift_search.hpp); listed only when it shortened the best.
+#include <chrono>
+
+#include "solver/makespan/improvements/shift_search.hpp"
+#include "solver/makespan/phases/phases.hpp"
+#include "solver/makespan/portfolio/portfolio.hpp"
+
+namespace tessel {
+namespace {
+
+void run_shifts(Portfolio& portfolio) {
+  const CandidateInput& input = portfolio.input();
+  const Schedule& start = *portfolio.start();
+  const auto begin = std::chrono::steady_clock::now();
+  SearchOptions options = input.options;
+  options.deadline = input.options.deadline.within_budget(input.shift_seconds, input.shift_share);
+  ShiftStats stats;
+  Schedule improved = improve_by_shifts(start, options, portfolio.bound(), &stats,
+                                        portfolio.offer_below(makespan(start), "improve: shifts"));
+  if (makespan(improved) >= makespan(start)) return;
+  const std::string out_of_time =
+      stats.questions_out_of_time
+          ? " (" + std::to_string(stats.questions_out_of_time) + " questions out of their share)"
+          : "";
+  const std::string note = "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
+                           std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
+                           std::to_string(stats.improvements) + " shorter schedules in " +
+                           std::to_string(stats.encodings) + " encodings" + out_of_time;
+  portfolio.take(aperiodic_candidate("improve: shifts", std::move(improved), begin, note), true);
+}
+
+}  // namespace
+
+Phase shift_phase() {
+  Phase phase;
+  phase.name = "improve: shifts";
+  phase.stage = Stage::Improvement;
+  phase.wanted = [](const Portfolio& portfolio) {
+    return portfolio.input().shift_seconds > 0 && !portfolio.input().options.deadline.expired();
+  };
+  phase.run = run_shifts;
+  return phase;
+}
+
+}  // namespace tessel

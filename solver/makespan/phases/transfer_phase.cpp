@@ -1,0 +1,89 @@
+// The ends of a schedule of kTransferMicros shortened there and moved into
+// the best at N (improvements/end_transfer.hpp): list schedules and
+// replays at that N, the shift search from the best of them (most of the
+// budget), then the splice. Listed only when it shortened the best.
+#include <algorithm>
+#include <chrono>
+
+#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/improvements/end_transfer.hpp"
+#include "solver/makespan/improvements/shift_search.hpp"
+#include "solver/makespan/phases/phases.hpp"
+#include "solver/makespan/portfolio/portfolio.hpp"
+
+namespace tessel {
+namespace {
+
+constexpr int kTransferMicros = 16;
+
+// The constructions at the smaller N, judged; the shortest plain one kept
+// in `kept` (rejected ones reported to the portfolio).
+const Schedule* smaller_start(Portfolio& portfolio, const CandidateInput& small, std::vector<BuiltCandidate>& kept) {
+  std::vector<RejectedCandidate> rejected;
+  for (auto build : {list_candidate, replay_candidate}) {
+    std::optional<BuiltCandidate> built = build(small);
+    if (!built) continue;
+    admitted(small, *built, rejected);
+    kept.push_back(std::move(*built));
+  }
+  for (RejectedCandidate& bad : rejected)
+    portfolio.reject({bad.phase + " (ends of N " + std::to_string(kTransferMicros) + ")", std::move(bad.violation)});
+  return best_plain(kept);
+}
+
+CandidateInput smaller_input(const CandidateInput& input) {
+  CandidateInput small = input;
+  small.total_micros = kTransferMicros;
+  small.options.deadline = input.options.deadline.within_budget(input.transfer_seconds, input.transfer_share);
+  small.options.total_micros = kTransferMicros;
+  small.options.progress = nullptr;
+  small.list_seconds = std::min(input.list_seconds, small.options.deadline.seconds_left() / 4);
+  small.offer = nullptr;
+  return small;
+}
+
+void run_transfer(Portfolio& portfolio) {
+  const CandidateInput& input = portfolio.input();
+  const Schedule& start = *portfolio.start();
+  const auto begin = std::chrono::steady_clock::now();
+  const CandidateInput small = smaller_input(input);
+  if (input.options.progress)
+    input.options.progress("ends: shortening a schedule of " + std::to_string(kTransferMicros) +
+                           " micro-batches to move its warmup or cooldown into the best (" +
+                           std::to_string(makespan(start)) + ")");
+  std::vector<BuiltCandidate> smaller;
+  const Schedule* small_start = smaller_start(portfolio, small, smaller);
+  if (!small_start) return;
+  const Time small_bound = makespan_lower_bound(*input.placement, kTransferMicros, input.options.memory_limit);
+  SearchOptions shifting = small.options;
+  shifting.deadline = small.options.deadline.within(0.8 * small.options.deadline.seconds_left());
+  const Schedule small_best = improve_by_shifts(*small_start, shifting, small_bound);
+  TransferStats stats;
+  std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
+  if (!spliced) return;
+  const std::string note = "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
+                           std::to_string(kTransferMicros) + "-micro-batch schedule shortened to " +
+                           std::to_string(makespan(small_best)) + " (from " + std::to_string(makespan(*small_start)) +
+                           "), " + std::to_string(stats.fitted) + " of " + std::to_string(stats.tried) +
+                           " spliced orders within the limits";
+  portfolio.take(aperiodic_candidate("improve: ends of N " + std::to_string(kTransferMicros), std::move(*spliced),
+                                     begin, note),
+                 false);
+}
+
+}  // namespace
+
+Phase transfer_phase() {
+  Phase phase;
+  phase.name = "improve: ends of a smaller N";
+  phase.stage = Stage::Improvement;
+  phase.wanted = [](const Portfolio& portfolio) {
+    const CandidateInput& input = portfolio.input();
+    return input.transfer_seconds > 0 && input.total_micros >= 2 * kTransferMicros &&
+           !input.options.deadline.expired();
+  };
+  phase.run = run_transfer;
+  return phase;
+}
+
+}  // namespace tessel

@@ -1,0 +1,96 @@
+// The makespan portfolio (docs/architecture_makespan.md): runs a plain list
+// of phases (phase.hpp) and owns what they share: the candidates built so
+// far, the best (the improvements' start), the closed bound at N, the
+// anytime offers (each schedule shorter than all offered before goes to the
+// caller as soon as it exists), the judge's verdict on each candidate before
+// anything sees it, stop-at-bound (no improvement runs once the best is at
+// the bound), the deadline, and the side thread that runs a phase beside the
+// others on two threads or more. The phases only build.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/makespan/portfolio/phase.hpp"
+#include "solver/makespan/portfolio/placement_facts.hpp"
+
+namespace tessel {
+
+class SideThread;
+
+class Portfolio {
+ public:
+  Portfolio(const CandidateInput& input, const PlacementFacts& facts);
+  ~Portfolio();
+  // Runs the phases in order and returns every candidate with the bound.
+  Candidates run(const std::vector<Phase>& phases);
+
+  // What the phases read. input(): the current phase's (its deadline may
+  // carry a sibling's stop flag).
+  const CandidateInput& input() const { return *input_; }
+  const PlacementFacts& facts() const { return facts_; }
+  const Candidates& so_far() const { return result_; }
+  Time bound() const { return result_.bound.value; }
+  // The repetend's makespan at N (the first candidate), if it unrolled.
+  std::optional<Time> repetend_makespan() const;
+  // The shortest makespan offered so far.
+  std::optional<Time> shortest() const { return shortest_; }
+  // The improvements' start: the best schedule without fused units.
+  const Schedule* start() const { return start_; }
+  bool above_bound() const { return start_ && makespan(*start_) > bound(); }
+
+  // What the phases hand over. add: judged, listed and offered when shorter
+  // than all before; whether the judge admitted it.
+  bool add(BuiltCandidate built);
+  // An improvement's candidate: admitted, it becomes the start; its gains
+  // were offered as found (offer_below) when `offered_as_found`.
+  void take(BuiltCandidate built, bool offered_as_found);
+  // Offers each schedule an improvement finds as it comes, those shorter
+  // than `below` only (empty without an offer).
+  OnShorter offer_below(Time below, const char* phase) const;
+  // A candidate a phase judged itself and found rejected (e.g. built at
+  // another N on the way).
+  void reject(RejectedCandidate rejected) { result_.rejected.push_back(std::move(rejected)); }
+  // The solved bounds raised the bound for a best of `asked_at`.
+  void raise(const MakespanBound& bound, Time asked_at, bool ends_ran);
+
+ private:
+  bool begin_improvements(const std::vector<Phase>& phases);
+  void run_phase(const std::vector<Phase>& phases, size_t& index);
+  void run_pair(const Phase& main, const Phase& side);
+  void start_early(const Phase& phase);
+  void collect_early();
+  bool side_allowed() const;
+  std::unique_ptr<SideThread> start_side(const Phase& phase, std::function<void(bool)> stops_main);
+
+  const CandidateInput& own_input_;
+  const CandidateInput* input_;
+  const PlacementFacts& facts_;
+  Candidates result_;
+  std::optional<Time> shortest_;
+  const Schedule* start_ = nullptr;
+  bool improving_ = false;
+  // The phase started early on the side thread, and what it needs.
+  struct Early;
+  std::unique_ptr<Early> early_;
+};
+
+// An aperiodic schedule at N, listed as a candidate named `name`.
+BuiltCandidate aperiodic_candidate(std::string name, Schedule schedule,
+                                   std::chrono::steady_clock::time_point begin, std::string note);
+
+// The shortest schedule at N among `candidates` without fused units (the
+// full search's encoding has none).
+const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates);
+
+// The verdict of input.judge on `built` (see CandidateInput::judge): a
+// rejected one keeps its name, loses its schedule, and is recorded in
+// `rejected`. Whether it was admitted.
+bool admitted(const CandidateInput& input, BuiltCandidate& built, std::vector<RejectedCandidate>& rejected);
+
+}  // namespace tessel
