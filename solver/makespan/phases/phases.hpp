@@ -2,7 +2,7 @@
 // and the list the search runs (phase_list.cpp). Adding a phase: write its
 // file here (wanted, run, and `beside` if it may run on the side thread),
 // declare it below and put it in the list where it belongs
-// (docs/architecture_makespan.md).
+// (docs/architecture.md).
 #pragma once
 
 #include <optional>

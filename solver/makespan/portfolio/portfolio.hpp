@@ -1,4 +1,4 @@
-// The makespan portfolio (docs/architecture_makespan.md): runs a plain list
+// The makespan portfolio (docs/architecture.md): runs a plain list
 // of phases (phase.hpp) and owns what they share: the candidates built so
 // far, the best (the improvements' start), the closed bound at N, the
 // anytime offers (each schedule shorter than all offered before goes to the
