@@ -60,6 +60,6 @@ TEST_CASE("the Python Tessel's saved schedules import and verify", "[tessel-json
     ++files;
     odd += saved.ndevs % 2;
   }
-  CHECK(files >= 35);
+  CHECK(files >= 42);
   CHECK(odd >= 3);
 }
