@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "model/memory_choice_json.hpp"
+#include "model/output_file.hpp"
 #include "model/placement_json.hpp"
 
 namespace tessel {
@@ -237,8 +238,61 @@ nlohmann::json schedule_to_json(const Schedule& schedule) {
   return document;
 }
 
+namespace {
+
+// The instances array as nlohmann's dump(1) prints it at the document's
+// second level, written directly: a document of millions of instances
+// spends seconds allocating, printing and freeing one object per instance.
+void append_instances_text(const Schedule& schedule, std::string& text) {
+  const int decimals = schedule.placement.time_decimals;
+  std::vector<std::string> block_ids;
+  for (const Block& block : schedule.placement.blocks) block_ids.push_back(nlohmann::json(block.id).dump());
+  if (schedule.instances.empty()) {
+    text += "[]";
+    return;
+  }
+  text += "[\n";
+  for (size_t i = 0; i < schedule.instances.size(); ++i) {
+    const Instance& instance = schedule.instances[i];
+    text += "  {\n   \"block\": ";
+    text += block_ids[instance.block];
+    text += ",\n   \"micro\": ";
+    text += std::to_string(instance.micro);
+    text += ",\n   \"start\": ";
+    text += decimals == 0 ? std::to_string(instance.start) : time_to_json(instance.start, decimals).dump();
+    text += i + 1 < schedule.instances.size() ? "\n  },\n" : "\n  }\n";
+  }
+  text += " ]";
+}
+
+}  // namespace
+
+std::string schedule_json_text(const Schedule& schedule) {
+  // Marked instances (recomputed, offloaded) carry more fields: such
+  // schedules are the search's small ones, printed the library's way.
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty()) return schedule_to_json(schedule).dump(1) + "\n";
+  // The document without its instances, and a placeholder the instances
+  // replace: every other field keeps the library's own printing.
+  Schedule shell = schedule;
+  shell.instances.clear();
+  nlohmann::json document = schedule_to_json(shell);
+  const std::string placeholder = "tessel-instances-placeholder";
+  document["instances"] = placeholder;
+  std::string printed = document.dump(1);
+  // At the top level only: a block's id may be any text.
+  const std::string key = "\n \"instances\": ";
+  const std::string quoted = "\"" + placeholder + "\"";
+  const size_t at = printed.find(key + quoted) + key.size();
+  std::string text = printed.substr(0, at);
+  text.reserve(printed.size() + schedule.instances.size() * 64);
+  append_instances_text(schedule, text);
+  text += printed.substr(at + quoted.size());
+  text += "\n";
+  return text;
+}
+
 void write_schedule_file(const std::string& path, const Schedule& schedule) {
-  write_json_file(path, schedule_to_json(schedule));
+  write_output_file(path, schedule_json_text(schedule));
 }
 
 }  // namespace tessel

@@ -19,6 +19,9 @@ Schedule schedule_from_json(const nlohmann::json& document, const JsonPlace& pla
 Schedule read_schedule_file(const std::string& path);
 
 nlohmann::json schedule_to_json(const Schedule& schedule);
+// The file's text, as schedule_to_json(schedule).dump(1) plus a newline,
+// printed without building one JSON object per instance.
+std::string schedule_json_text(const Schedule& schedule);
 void write_schedule_file(const std::string& path, const Schedule& schedule);
 
 }  // namespace tessel

@@ -114,8 +114,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
                    ", nothing proven beyond L";
   if (!built.valid) {
     result.schedule.reset();
-    result.message += "; no warmup of this repetend fits the memory limit (a block frees memory before its "
-                      "micro-batch allocates it on that device), so the answer at N is another candidate";
+    result.message += "; " + unusable_warmup_reason(built);
   }
   return result;
 }

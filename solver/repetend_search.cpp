@@ -735,7 +735,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   if (!built.valid) {
     result.schedule.reset();
-    result.message += std::string(result.message.empty() ? "the period stands" : "") + "; no warmup of this repetend fits the memory limit (a block frees memory before its micro-batch allocates it on that device), so the answer at N is another candidate";
+    result.message += std::string(result.message.empty() ? "the period stands" : "") + "; " + unusable_warmup_reason(built);
   }
   return result;
 }

@@ -2,8 +2,8 @@
 #include "solver/warmup_cooldown.hpp"
 
 #include <algorithm>
-#include <climits>
-#include <map>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "model/input_error.hpp"
@@ -45,85 +45,126 @@ struct Squeeze {
   bool in_cooldown(int block, int micro) const { return modulo(block, micro) >= window_end; }
 };
 
-// Per device, the instances in the order the truncated schedule runs them.
-std::vector<std::vector<int>> device_orders(const Schedule& schedule) {
-  std::vector<int> order(schedule.instances.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::sort(order.begin(), order.end(),
-            [&](int a, int b) { return schedule.instances[a].start < schedule.instances[b].start; });
-  std::vector<std::vector<int>> per_device(schedule.placement.ndevs);
-  for (int index : order)
-    for (int device : schedule.placement.blocks[schedule.instances[index].block].devices)
-      per_device[device].push_back(index);
-  return per_device;
+// The truncated schedule's instances, addressed for the squeeze: every
+// (block, micro) pair is present, so flat vectors replace maps (2 million
+// instances on 1024 devices).
+struct Orders {
+  size_t nblocks = 0;
+  std::vector<int> index_of;                  // block + micro * nblocks -> instance
+  std::vector<std::vector<int>> per_device;   // instances in the order each device runs them
+  std::vector<size_t> first_position;         // instance -> its first entry in `positions`
+  std::vector<int> positions;                 // k-th place on the block's j-th device
+  std::vector<int> by_time;                   // instances by start
+  // (neighbour, delay) per block: a dependency waits for the delay too.
+  std::vector<std::vector<std::pair<int, Time>>> preds, succs;
+
+  int instance(int block, int micro) const { return index_of[block + micro * nblocks]; }
+  int position(int index, size_t device_slot) const { return positions[first_position[index] + device_slot]; }
+};
+
+Orders orders_of(const Schedule& truncated) {
+  const Placement& placement = truncated.placement;
+  const std::vector<Instance>& instances = truncated.instances;
+  Orders orders;
+  orders.nblocks = placement.blocks.size();
+  orders.index_of.assign(orders.nblocks * truncated.nmicros, -1);
+  orders.first_position.resize(instances.size() + 1);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    orders.index_of[instances[i].block + instances[i].micro * orders.nblocks] = static_cast<int>(i);
+    orders.first_position[i + 1] = orders.first_position[i] + placement.blocks[instances[i].block].devices.size();
+  }
+  orders.by_time.resize(instances.size());
+  for (size_t i = 0; i < instances.size(); ++i) orders.by_time[i] = static_cast<int>(i);
+  std::stable_sort(orders.by_time.begin(), orders.by_time.end(),
+                   [&](int a, int b) { return instances[a].start < instances[b].start; });
+  orders.per_device.resize(placement.ndevs);
+  orders.positions.resize(orders.first_position.back());
+  for (int index : orders.by_time) {
+    const std::vector<int>& devices = placement.blocks[instances[index].block].devices;
+    for (size_t slot = 0; slot < devices.size(); ++slot) {
+      orders.positions[orders.first_position[index] + slot] = static_cast<int>(orders.per_device[devices[slot]].size());
+      orders.per_device[devices[slot]].push_back(index);
+    }
+  }
+  orders.preds.resize(orders.nblocks);
+  orders.succs.resize(orders.nblocks);
+  for (const Edge& edge : placement.edges) {
+    orders.preds[edge.to].push_back({edge.from, edge.delay});
+    orders.succs[edge.from].push_back({edge.to, edge.delay});
+  }
+  return orders;
 }
 
-Schedule squeeze(const Schedule& truncated, const Squeeze& shape, bool do_cooldown, bool do_warmup) {
+// How often the squeeze looks at its deadline (instances between looks).
+constexpr size_t kInstancesPerDeadlineCheck = 4096;
+
+// The cooldown as early as its dependencies and each device's order allow;
+// false when the deadline passed first.
+bool squeeze_cooldown(std::vector<Instance>& instances, const Squeeze& shape, const Orders& orders,
+                      const Deadline& deadline) {
+  const Placement& placement = shape.placement;
+  size_t seen = 0;
+  for (int index : orders.by_time) {
+    if (++seen % kInstancesPerDeadlineCheck == 0 && deadline.expired()) return false;
+    Instance& instance = instances[index];
+    if (!shape.in_cooldown(instance.block, instance.micro)) continue;
+    // Never into the window: the cooldown must stay what follows it.
+    Time at = shape.window_end;
+    for (const auto& [pred, delay] : orders.preds[instance.block]) {
+      Time pred_start = shape.in_cooldown(pred, instance.micro) ? instances[orders.instance(pred, instance.micro)].start
+                                                                : shape.modulo(pred, instance.micro);
+      at = std::max<Time>(at, pred_start + placement.blocks[pred].span + delay);
+    }
+    const std::vector<int>& devices = placement.blocks[instance.block].devices;
+    for (size_t slot = 0; slot < devices.size(); ++slot) {
+      int k = orders.position(index, slot);
+      if (k == 0) continue;
+      const Instance& before = instances[orders.per_device[devices[slot]][k - 1]];
+      at = std::max<Time>(at, before.start + placement.blocks[before.block].span);
+    }
+    instance.start = std::min<Time>(instance.start, at);
+  }
+  return true;
+}
+
+// The warmup as late as its successors and each device's order allow, never
+// past its modulo time; false when the deadline passed first.
+bool squeeze_warmup(std::vector<Instance>& instances, const Squeeze& shape, const Orders& orders,
+                    const Deadline& deadline) {
+  const Placement& placement = shape.placement;
+  size_t seen = 0;
+  for (auto it = orders.by_time.rbegin(); it != orders.by_time.rend(); ++it) {
+    if (++seen % kInstancesPerDeadlineCheck == 0 && deadline.expired()) return false;
+    Instance& instance = instances[*it];
+    if (!shape.in_warmup(instance.block, instance.micro)) continue;
+    const Time span = placement.blocks[instance.block].span;
+    Time at = shape.modulo(instance.block, instance.micro);
+    for (const auto& [succ, delay] : orders.succs[instance.block]) {
+      Time succ_start = std::min<Time>(shape.modulo(succ, instance.micro),
+                                       instances[orders.instance(succ, instance.micro)].start);
+      at = std::min<Time>(at, succ_start - span - delay);
+    }
+    const std::vector<int>& devices = placement.blocks[instance.block].devices;
+    for (size_t slot = 0; slot < devices.size(); ++slot) {
+      const std::vector<int>& order = orders.per_device[devices[slot]];
+      size_t k = orders.position(*it, slot);
+      if (k + 1 >= order.size()) continue;
+      at = std::min<Time>(at, instances[order[k + 1]].start - span);
+    }
+    instance.start = std::max<Time>(instance.start, at);
+  }
+  return true;
+}
+
+// The squeezed variant, or nothing when the deadline passed first.
+std::optional<Schedule> squeeze(const Schedule& truncated, const Squeeze& shape, const Orders& orders,
+                                bool do_cooldown, bool do_warmup, const Deadline& deadline) {
   Schedule result = truncated;
   std::vector<Instance>& instances = result.instances;
-  const Placement& placement = shape.placement;
-  std::map<std::pair<int, int>, int> index_of;
-  for (size_t i = 0; i < instances.size(); ++i) index_of[{instances[i].block, instances[i].micro}] = static_cast<int>(i);
-  std::vector<std::vector<int>> per_device = device_orders(truncated);
-  // (neighbour, delay) per block: a dependency waits for the delay too.
-  std::vector<std::vector<std::pair<int, Time>>> preds(placement.blocks.size()), succs(placement.blocks.size());
-  for (const Edge& edge : placement.edges) {
-    preds[edge.to].push_back({edge.from, edge.delay});
-    succs[edge.from].push_back({edge.to, edge.delay});
-  }
-  // Position of every instance in its devices' orders.
-  std::vector<std::map<int, int>> position(placement.ndevs);
-  for (int device = 0; device < placement.ndevs; ++device)
-    for (size_t k = 0; k < per_device[device].size(); ++k) position[device][per_device[device][k]] = static_cast<int>(k);
-
-  std::vector<int> by_time(instances.size());
-  for (size_t i = 0; i < by_time.size(); ++i) by_time[i] = static_cast<int>(i);
-  std::sort(by_time.begin(), by_time.end(), [&](int a, int b) { return instances[a].start < instances[b].start; });
-
-  if (do_cooldown) {
-    for (int index : by_time) {
-      Instance& instance = instances[index];
-      if (!shape.in_cooldown(instance.block, instance.micro)) continue;
-      // Never into the window: the cooldown must stay what follows it.
-      int at = shape.window_end;
-      for (const auto& [pred, delay] : preds[instance.block]) {
-        auto found = index_of.find({pred, instance.micro});
-        if (found == index_of.end()) continue;
-        Time pred_start = shape.in_cooldown(pred, instance.micro) ? instances[found->second].start
-                                                                   : shape.modulo(pred, instance.micro);
-        at = std::max<Time>(at, pred_start + placement.blocks[pred].span + delay);
-      }
-      for (int device : placement.blocks[instance.block].devices) {
-        int k = position[device][index];
-        if (k == 0) continue;
-        const Instance& before = instances[per_device[device][k - 1]];
-        at = std::max<Time>(at, before.start + placement.blocks[before.block].span);
-      }
-      instance.start = std::min<Time>(instance.start, at);
-    }
-  }
-  if (do_warmup) {
-    for (auto it = by_time.rbegin(); it != by_time.rend(); ++it) {
-      Instance& instance = instances[*it];
-      if (!shape.in_warmup(instance.block, instance.micro)) continue;
-      const int span = placement.blocks[instance.block].span;
-      int at = shape.modulo(instance.block, instance.micro);
-      for (const auto& [succ, delay] : succs[instance.block]) {
-        auto found = index_of.find({succ, instance.micro});
-        Time succ_start = shape.modulo(succ, instance.micro);
-        if (found != index_of.end()) succ_start = std::min<Time>(succ_start, instances[found->second].start);
-        at = std::min<Time>(at, succ_start - span - delay);
-      }
-      for (int device : placement.blocks[instance.block].devices) {
-        int k = position[device][*it];
-        if (k + 1 >= static_cast<int>(per_device[device].size())) continue;
-        at = std::min<Time>(at, instances[per_device[device][k + 1]].start - span);
-      }
-      instance.start = std::max<Time>(instance.start, at);
-    }
-  }
+  if (do_cooldown && !squeeze_cooldown(instances, shape, orders, deadline)) return std::nullopt;
+  if (do_warmup && !squeeze_warmup(instances, shape, orders, deadline)) return std::nullopt;
   // Start at step 0 again; the window moves with everything else.
-  int earliest = INT_MAX;
+  Time earliest = std::numeric_limits<Time>::max();
   for (const Instance& instance : instances) earliest = std::min<Time>(earliest, instance.start);
   for (Instance& instance : instances) instance.start -= earliest;
   result.repetend->start -= earliest;
@@ -176,22 +217,35 @@ bool frees_before_allocating(const Placement& placement, const ModuloSolution& s
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
                                      const ModuloSolution& solution, const Deadline& deadline) {
   const Schedule truncated = truncated_modulo_schedule(placement, memory_limit, solution, solution.in_flight);
-  WarmupCooldown best{truncated, true, false, boundary_steps(truncated)};
-  if (frees_before_allocating(placement, solution) && !fits_for_any_length(truncated)) {
+  WarmupCooldown best;
+  best.schedule = truncated;
+  best.truncated_steps = boundary_steps(truncated);
+  if (frees_before_allocating(placement, solution) && !fits_for_any_length(truncated, deadline)) {
     best.valid = false;
+    best.unchecked = deadline.expired();
     return best;
   }
   Squeeze shape{placement, solution, truncated.repetend->start, truncated.repetend->end};
   const std::pair<bool, bool> variants[] = {{true, true}, {true, false}, {false, true}};
+  const Orders orders = orders_of(truncated);
   for (auto [cooldown, warmup] : variants) {
     if (deadline.expired()) break;
-    Schedule candidate = squeeze(truncated, shape, cooldown, warmup);
-    if (boundary_steps(candidate) >= boundary_steps(best.schedule)) continue;
-    if (!fits_for_any_length(candidate, deadline)) continue;
-    best.schedule = std::move(candidate);
+    std::optional<Schedule> candidate = squeeze(truncated, shape, orders, cooldown, warmup, deadline);
+    if (!candidate || boundary_steps(*candidate) >= boundary_steps(best.schedule)) continue;
+    if (!fits_for_any_length(*candidate, deadline)) continue;
+    best.schedule = std::move(*candidate);
     best.squeezed = true;
   }
   return best;
+}
+
+std::string unusable_warmup_reason(const WarmupCooldown& built) {
+  if (built.unchecked)
+    return "the warmup of this repetend was not checked against the memory limit before the deadline (a block "
+           "frees memory before its micro-batch allocates it on some device), so the answer at N is another "
+           "candidate";
+  return "no warmup of this repetend fits the memory limit (a block frees memory before its micro-batch "
+         "allocates it on that device), so the answer at N is another candidate";
 }
 
 }  // namespace tessel

@@ -9,6 +9,8 @@
 // (K .. 2K+1 after unrolling; beyond that only more identical windows follow).
 #pragma once
 
+#include <string>
+
 #include <vector>
 
 #include "model/schedule.hpp"
@@ -42,6 +44,9 @@ struct WarmupCooldown {
   // in the steady state, which the warmup's fewer micro-batches lack. The
   // period stands; the schedule must not be used.
   bool valid = true;
+  // With `valid` false: the deadline passed before the check above was
+  // decided (thousands of devices), not a warmup shown to break memory.
+  bool unchecked = false;
   bool squeezed = false; // false: the truncated modulo schedule
   Time truncated_steps = 0;  // warmup + cooldown ticks before the squeeze
 };
@@ -50,5 +55,8 @@ struct WarmupCooldown {
 // already): on thousands of devices the checks of every length take long.
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
                                      const ModuloSolution& solution, const Deadline& deadline = Deadline::none());
+
+// Why a warmup with `valid` false is not used, for the report's message.
+std::string unusable_warmup_reason(const WarmupCooldown& built);
 
 }  // namespace tessel

@@ -53,6 +53,28 @@ TEST_CASE("a valid schedule reads and writes back unchanged", "[model]") {
   CHECK(schedule_to_json(schedule) == small_schedule());
 }
 
+// The file writer prints the instances itself (millions of them would
+// otherwise be one JSON object each): its text must be the library's.
+TEST_CASE("a schedule file's text is the document's own printing", "[model]") {
+  const std::string data = std::string(TESSEL_SOURCE_DIR) + "/tests/data/";
+  std::vector<Schedule> schedules = {schedule_from_json(small_schedule(), JsonPlace{"s.json", ""}),
+                                     read_schedule_file(data + "measured_1f1b.schedule.json"),
+                                     read_schedule_file(data + "memory_choices.json"),
+                                     read_schedule_file(data + "windows_vshape3_k2.schedule.json")};
+  Schedule odd_names = schedules.front();
+  odd_names.placement.blocks[0].id = "f \"0\"\\ \u00e9";
+  odd_names.search = {{"strategy", "repetend"}};
+  schedules.push_back(odd_names);
+  Schedule empty = schedules.front();
+  empty.instances.clear();
+  empty.repetend.reset();
+  schedules.push_back(empty);
+  for (const Schedule& schedule : schedules) {
+    INFO(schedule.placement.name);
+    CHECK(schedule_json_text(schedule) == schedule_to_json(schedule).dump(1) + "\n");
+  }
+}
+
 TEST_CASE("malformed schedules name the file, the field and the problem", "[model]") {
   nlohmann::json doc = small_schedule();
   SECTION("unknown format") {
