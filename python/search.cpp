@@ -39,6 +39,7 @@ struct Result {
   py::dict gap;                     // the same as data: {"cause", "boundary", and its numbers}
   py::list candidates;
   py::list rejected;  // {"phase", "violation"}: candidates the verifier rejected (a bug; dropped)
+  py::list budget;    // what the budget granted each phase, as `tessel search --json` prints it
   std::optional<Schedule> schedule;  // the best at total_micros (what -o writes)
   std::optional<Schedule> repetend;  // the unrollable repetend, when there is one
   double seconds = 0;
@@ -141,6 +142,15 @@ Result result_of(const SearchReport& report, const Placement& placement) {
       result.candidates.append(entry);
     }
   }
+  for (const BudgetGrant& grant : report.budget) {
+    py::dict entry;
+    entry["phase"] = budget_phase_name(grant.phase);
+    entry["from"] = grant.from;
+    entry["until"] = grant.until ? py::object(py::float_(*grant.until)) : py::object(py::none());
+    entry["limited_by"] = budget_limit_name(grant.limited_by);
+    entry["estimate"] = grant.estimate;
+    result.budget.append(entry);
+  }
   for (const RejectedCandidate& candidate : report.rejected) {
     py::dict entry;
     entry["phase"] = candidate.phase;
@@ -172,7 +182,9 @@ Result search(Placement placement, py::handle memory, const std::string& strateg
     request.deadline = Deadline::after_seconds(*time_limit);
   }
   request.threads = threads.value_or(0);
-  for (const auto& [name, value] : tune) apply_tuning(request.tuning, name + "=" + std::to_string(value));
+  // The shortest text that reads back as the same double (std::to_string
+  // prints six decimals: 1e-7 became 0).
+  for (const auto& [name, value] : tune) apply_tuning(request.tuning, name + "=" + nlohmann::json(value).dump());
   CallbackProgress progress(on_improved);
   const SearchReport report = solve_interruptibly(request, progress);
   Result result = result_of(report, request.placement);
@@ -216,6 +228,7 @@ void bind_search(py::module_& module) {
       .def_readonly("gap", &Result::gap)
       .def_readonly("candidates", &Result::candidates)
       .def_readonly("rejected", &Result::rejected)
+      .def_readonly("budget", &Result::budget)
       .def_readonly("schedule", &Result::schedule)
       .def_readonly("repetend", &Result::repetend)
       .def_readonly("seconds", &Result::seconds)
