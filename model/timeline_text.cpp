@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -111,137 +112,210 @@ std::string render_timeline(const Schedule& schedule, int max_steps) {
   return render_timeline(schedule, options);
 }
 
-std::string render_timeline(const Schedule& schedule, const TimelineOptions& options) {
+namespace {
+
+// What part of the schedule is drawn and how: the cells' size and number,
+// their width, and the labels.
+struct Frame {
+  const Schedule& schedule;
+  Time cell_ticks = 1;
+  Time first = 0;        // first cell shown
+  Time total_steps = 0;  // cells of the whole schedule
+  int steps = 0;         // cells shown
+  int width = 1;         // characters per cell
+  std::vector<std::string> tags;
+  FusedLabels fused;
+
+  std::string label_of(int block, int micro) const { return tags[block] + ":" + std::to_string(micro); }
+  std::string time_text(Time cell) const { return format_ticks(cell * cell_ticks, schedule.placement.time_decimals); }
+};
+
+// A text timeline longer than this is no longer readable, and a file may
+// claim steps up to 1e9: cut it rather than allocate for all of them.
+constexpr int kLongestTimeline = 100000;
+
+Frame frame_of(const Schedule& schedule, const TimelineOptions& options) {
   const Placement& placement = schedule.placement;
+  Frame frame{schedule};
   const Time end_time = options.to > 0 ? std::min(options.to, makespan(schedule)) : makespan(schedule);
   const Time start_time = std::min(std::max<Time>(options.from, 0), end_time);
-  const Time cell_ticks = ticks_per_cell(placement, end_time - start_time, options.max_steps);
-  const Time first = start_time / cell_ticks;                              // first cell shown
-  const Time total_steps = (makespan(schedule) + cell_ticks - 1) / cell_ticks;  // cells of the whole schedule
-  const Time window_steps = (end_time + cell_ticks - 1) / cell_ticks - first;
-  // A text timeline longer than this is no longer readable, and a file may
-  // claim steps up to 1e9: cut it rather than allocate for all of them.
-  constexpr int kLongestTimeline = 100000;
+  frame.cell_ticks = ticks_per_cell(placement, end_time - start_time, options.max_steps);
+  frame.first = start_time / frame.cell_ticks;
+  frame.total_steps = (makespan(schedule) + frame.cell_ticks - 1) / frame.cell_ticks;
+  const Time window_steps = (end_time + frame.cell_ticks - 1) / frame.cell_ticks - frame.first;
   const int limit = options.max_steps > 0 ? std::min(options.max_steps, kLongestTimeline) : kLongestTimeline;
-  const int steps = static_cast<int>(std::min<Time>(window_steps, limit));
-  auto time_text = [&](Time cell) { return format_ticks(cell * cell_ticks, placement.time_decimals); };
-  const std::vector<std::string> tags = block_tags(placement);
-  auto label_of = [&](int block, int micro) { return tags[block] + ":" + std::to_string(micro); };
-  const FusedLabels fused = fused_labels(schedule, tags);
-
-  int width = 1;
+  frame.steps = static_cast<int>(std::min<Time>(window_steps, limit));
+  frame.tags = block_tags(placement);
+  frame.fused = fused_labels(schedule, frame.tags);
   for (const RecomputeRun& run : schedule.recomputes)
-    width = std::max<int>(width, 1 + label_of(run.block, run.micro).size());
-  for (const Transfer& copy : schedule.transfers) width = std::max<int>(width, 1 + label_of(copy.block, copy.micro).size());
+    frame.width = std::max<int>(frame.width, 1 + frame.label_of(run.block, run.micro).size());
+  for (const Transfer& copy : schedule.transfers)
+    frame.width = std::max<int>(frame.width, 1 + frame.label_of(copy.block, copy.micro).size());
   for (const Instance& instance : schedule.instances) {
-    auto joined = fused.of_first.find({instance.block, instance.micro});
-    width = std::max<int>(width, joined != fused.of_first.end() ? joined->second.size()
-                                                               : label_of(instance.block, instance.micro).size());
+    auto joined = frame.fused.of_first.find({instance.block, instance.micro});
+    frame.width = std::max<int>(frame.width, joined != frame.fused.of_first.end()
+                                                 ? joined->second.size()
+                                                 : frame.label_of(instance.block, instance.micro).size());
   }
+  return frame;
+}
 
-  // cells[device][step]: the label, "" for idle, "#" for a collision; with
-  // cells of several ticks, the instance covering most of the cell.
-  std::vector<std::vector<std::string>> cells(placement.ndevs, std::vector<std::string>(steps));
-  std::vector<std::vector<Time>> covered(cell_ticks > 1 ? placement.ndevs : 0, std::vector<Time>(steps, 0));
-  const std::vector<Time> ends = instance_ends(schedule);
-  // Paints [start, end) of `device` in `grid` (the device rows, or the copy rows).
-  auto paint = [&](std::vector<std::vector<std::string>>& grid, int device, Time start, Time end,
-                   const std::string& label) {
-    for (Time cell = std::max(start / cell_ticks, first); cell * cell_ticks < end && cell - first < steps; ++cell) {
-      std::string& text = grid[device][cell - first];
-      if (cell_ticks == 1 || &grid != &cells) {
+// cells[device][step]: the label, "" for idle, "#" for a collision; with
+// cells of several ticks (and `covered` kept), the instance covering most
+// of the cell. The copy rows keep no `covered`: a collision there is `#`.
+struct Grid {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::vector<Time>> covered;
+
+  void paint(const Frame& frame, int device, Time start, Time end, const std::string& label) {
+    const Time ticks = frame.cell_ticks;
+    for (Time cell = std::max(start / ticks, frame.first); cell * ticks < end && cell - frame.first < frame.steps;
+         ++cell) {
+      std::string& text = cells[device][cell - frame.first];
+      if (covered.empty()) {
         text = text.empty() ? label : "#";
         continue;
       }
-      const Time share = std::min(end, (cell + 1) * cell_ticks) - std::max(start, cell * cell_ticks);
-      if (share > covered[device][cell - first]) covered[device][cell - first] = share, text = label;
+      const Time share = std::min(end, (cell + 1) * ticks) - std::max(start, cell * ticks);
+      Time& most = covered[device][cell - frame.first];
+      if (share > most) most = share, text = label;
     }
-  };
+  }
+};
+
+// The devices' cells: instances (a fused unit once, from its first member)
+// and recompute runs as R<label>.
+Grid device_grid(const Frame& frame) {
+  const Schedule& schedule = frame.schedule;
+  const Placement& placement = schedule.placement;
+  Grid grid;
+  grid.cells.assign(placement.ndevs, std::vector<std::string>(frame.steps));
+  if (frame.cell_ticks > 1) grid.covered.assign(placement.ndevs, std::vector<Time>(frame.steps, 0));
+  const std::vector<Time> ends = instance_ends(schedule);
   for (size_t i = 0; i < schedule.instances.size(); ++i) {
     const Instance& instance = schedule.instances[i];
-    if (fused.later_members.count({instance.block, instance.micro})) continue;
-    const Block& block = placement.blocks[instance.block];
-    auto joined = fused.of_first.find({instance.block, instance.micro});
-    std::string label = joined != fused.of_first.end() ? joined->second : label_of(instance.block, instance.micro);
-    for (int device : block.devices) paint(cells, device, instance.start, ends[i], label);
+    if (frame.fused.later_members.count({instance.block, instance.micro})) continue;
+    auto joined = frame.fused.of_first.find({instance.block, instance.micro});
+    const std::string label =
+        joined != frame.fused.of_first.end() ? joined->second : frame.label_of(instance.block, instance.micro);
+    for (int device : placement.blocks[instance.block].devices) grid.paint(frame, device, instance.start, ends[i], label);
   }
-  // Memory traded for time: a recompute on its devices as R<label>, copies
-  // on a copy row under the device, > out and < in.
-  std::vector<std::vector<std::string>> copy_cells(schedule.transfers.empty() ? 0 : placement.ndevs,
-                                                   std::vector<std::string>(steps));
   for (const RecomputeRun& run : schedule.recomputes) {
     const Block& block = placement.blocks[run.block];
     if (!block.recompute) continue;
     for (int device : block.devices)
-      paint(cells, device, run.start, run.start + block.recompute->span, "R" + label_of(run.block, run.micro));
+      grid.paint(frame, device, run.start, run.start + block.recompute->span, "R" + frame.label_of(run.block, run.micro));
   }
+  return grid;
+}
+
+// The copy rows under each device: > out, < in (none without copies).
+Grid copy_grid(const Frame& frame) {
+  const Schedule& schedule = frame.schedule;
+  const Placement& placement = schedule.placement;
+  Grid grid;
+  grid.cells.assign(schedule.transfers.empty() ? 0 : placement.ndevs, std::vector<std::string>(frame.steps));
   for (const Transfer& copy : schedule.transfers) {
     const Block& block = placement.blocks[copy.block];
     if (!block.offload) continue;
     const bool out = copy.direction == TransferDirection::Out;
     for (int device : block.devices)
-      paint(copy_cells, device, copy.start, copy.start + (out ? block.offload->out : block.offload->in),
-            (out ? ">" : "<") + label_of(copy.block, copy.micro));
+      grid.paint(frame, device, copy.start, copy.start + (out ? block.offload->out : block.offload->in),
+                 (out ? ">" : "<") + frame.label_of(copy.block, copy.micro));
   }
+  return grid;
+}
 
-  // The separator before cell `first + step`: `|` at the repetend's edges.
-  auto separator = [&](Time cell) {
-    if (!schedule.repetend) return ' ';
-    const bool edge = cell * cell_ticks == schedule.repetend->start / cell_ticks * cell_ticks ||
-                      cell * cell_ticks == schedule.repetend->end / cell_ticks * cell_ticks;
-    return edge ? '|' : ' ';
-  };
-  const int device_digits = static_cast<int>(std::to_string(std::max(placement.ndevs - 1, 0)).size());
-  const int prefix = 4 + device_digits;  // "dev " and the number; each cell adds its separator
+int device_digits(const Placement& placement) {
+  return static_cast<int>(std::to_string(std::max(placement.ndevs - 1, 0)).size());
+}
 
-  std::ostringstream out;
-  // Ruler: the time over every tenth step (skipped if it would run into the
-  // previous number).
-  std::string ruler(prefix + static_cast<size_t>(steps) * (width + 1) + 1, ' ');
+// "dev " and the number; each cell adds its separator.
+int row_prefix(const Placement& placement) { return 4 + device_digits(placement); }
+
+std::string trimmed(const std::string& line) { return line.substr(0, line.find_last_not_of(' ') + 1); }
+
+// The time over every tenth step, skipped if it would run into the
+// previous number.
+std::string ruler_line(const Frame& frame) {
+  const int prefix = row_prefix(frame.schedule.placement);
+  std::string ruler(prefix + static_cast<size_t>(frame.steps) * (frame.width + 1) + 1, ' ');
   int free_from = 0;
-  for (int step = 0; step < steps; ++step) {
-    if ((first + step) % 10 != 0) continue;
-    const std::string number = time_text(first + step);
-    const int column = prefix + step * (width + 1) + 1;
+  for (int step = 0; step < frame.steps; ++step) {
+    if ((frame.first + step) % 10 != 0) continue;
+    const std::string number = frame.time_text(frame.first + step);
+    const int column = prefix + step * (frame.width + 1) + 1;
     if (column < free_from) continue;
     ruler.replace(column, std::min(number.size(), ruler.size() - column), number.substr(0, ruler.size() - column));
     free_from = column + static_cast<int>(number.size()) + 1;
   }
-  out << ruler.substr(0, ruler.find_last_not_of(' ') + 1) << "\n";
+  return trimmed(ruler);
+}
 
-  for (int device = 0; device < placement.ndevs; ++device) {
-    const std::string number = std::to_string(device);
-    std::string row = "dev " + std::string(device_digits - number.size(), ' ') + number;
-    for (int step = 0; step < steps; ++step) {
-      row += separator(first + step);
-      const std::string& cell = cells[device][step];
-      const std::string shown = cell.empty() ? "." : cell;
-      row += shown + std::string(width - std::min<int>(width, shown.size()), ' ');
-    }
-    row += separator(first + steps);
-    out << row.substr(0, row.find_last_not_of(' ') + 1) << "\n";
-    if (copy_cells.empty() ||
-        std::all_of(copy_cells[device].begin(), copy_cells[device].end(), [](const std::string& c) { return c.empty(); }))
-      continue;
-    std::string copies = "cp" + std::string(prefix - 2, ' ');
-    for (int step = 0; step < steps; ++step) {
-      const std::string& cell = copy_cells[device][step];
-      const std::string shown = cell.empty() ? "." : cell;
-      copies += " " + shown + std::string(width - std::min<int>(width, shown.size()), ' ');
-    }
-    out << copies.substr(0, copies.find_last_not_of(' ') + 1) << "\n";
-  }
-  if ((first > 0 || steps < total_steps) && cell_ticks == 1)
-    out << "(showing steps " << first << ".." << first + steps - 1 << " of " << total_steps << ")\n";
-  if ((first > 0 || steps < total_steps) && cell_ticks > 1)
-    out << "(showing time " << time_text(first) << " to " << time_text(first + steps) << " of "
-        << format_ticks(makespan(schedule), placement.time_decimals) << ")\n";
-  if (cell_ticks > 1)
-    out << "(a cell is " << time_text(1) << " of time: the instance covering most of it)\n";
+// The separator before cell `cell`: `|` at the repetend's edges.
+char separator(const Frame& frame, Time cell) {
+  const std::optional<Repetend>& repetend = frame.schedule.repetend;
+  if (!repetend) return ' ';
+  const Time ticks = frame.cell_ticks;
+  const bool edge = cell * ticks == repetend->start / ticks * ticks || cell * ticks == repetend->end / ticks * ticks;
+  return edge ? '|' : ' ';
+}
+
+std::string padded(const Frame& frame, const std::string& cell) {
+  const std::string shown = cell.empty() ? "." : cell;
+  return shown + std::string(frame.width - std::min<int>(frame.width, shown.size()), ' ');
+}
+
+std::string device_row(const Frame& frame, const Grid& grid, int device) {
+  const std::string number = std::to_string(device);
+  std::string row = "dev " + std::string(device_digits(frame.schedule.placement) - number.size(), ' ') + number;
+  for (int step = 0; step < frame.steps; ++step) row += separator(frame, frame.first + step) + padded(frame, grid.cells[device][step]);
+  row += separator(frame, frame.first + frame.steps);
+  return trimmed(row);
+}
+
+// The copy row under `device`, or nothing when it has no copies shown.
+std::optional<std::string> copy_row(const Frame& frame, const Grid& copies, int device) {
+  if (copies.cells.empty()) return std::nullopt;
+  const std::vector<std::string>& cells = copies.cells[device];
+  if (std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return c.empty(); })) return std::nullopt;
+  std::string row = "cp" + std::string(row_prefix(frame.schedule.placement) - 2, ' ');
+  for (int step = 0; step < frame.steps; ++step) row += " " + padded(frame, cells[step]);
+  return trimmed(row);
+}
+
+// What part is shown, what a cell is, and the key.
+std::string footer_text(const Frame& frame) {
+  const Schedule& schedule = frame.schedule;
+  std::ostringstream out;
+  const bool cut = frame.first > 0 || frame.steps < frame.total_steps;
+  if (cut && frame.cell_ticks == 1)
+    out << "(showing steps " << frame.first << ".." << frame.first + frame.steps - 1 << " of " << frame.total_steps
+        << ")\n";
+  if (cut && frame.cell_ticks > 1)
+    out << "(showing time " << frame.time_text(frame.first) << " to " << frame.time_text(frame.first + frame.steps)
+        << " of " << format_ticks(makespan(schedule), schedule.placement.time_decimals) << ")\n";
+  if (frame.cell_ticks > 1) out << "(a cell is " << frame.time_text(1) << " of time: the instance covering most of it)\n";
   if (!schedule.recomputes.empty() || !schedule.transfers.empty())
-    out << "key: R" << tags.front() << ":0 a recompute; cp rows are the copy channel under a device (> copy out, < copy in)\n";
-  if (!placement.blocks.empty()) out << key_text(placement, tags, !schedule.fused.empty());
+    out << "key: R" << frame.tags.front()
+        << ":0 a recompute; cp rows are the copy channel under a device (> copy out, < copy in)\n";
+  if (!schedule.placement.blocks.empty()) out << key_text(schedule.placement, frame.tags, !schedule.fused.empty());
   return out.str();
+}
+
+}  // namespace
+
+std::string render_timeline(const Schedule& schedule, const TimelineOptions& options) {
+  const Frame frame = frame_of(schedule, options);
+  const Grid cells = device_grid(frame);
+  const Grid copies = copy_grid(frame);
+  std::ostringstream out;
+  out << ruler_line(frame) << "\n";
+  for (int device = 0; device < schedule.placement.ndevs; ++device) {
+    out << device_row(frame, cells, device) << "\n";
+    if (std::optional<std::string> row = copy_row(frame, copies, device)) out << *row << "\n";
+  }
+  return out.str() + footer_text(frame);
 }
 
 std::string repetend_summary(const Repetend& repetend, int time_decimals) {
