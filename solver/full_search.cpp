@@ -84,154 +84,138 @@ StartDomains admitted_domains(const Placement& placement, const SearchOptions& o
 
 }  // namespace
 
-SearchResult search_full(const Placement& placement, const SearchOptions& options,
-                         const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
-  const auto begin = std::chrono::steady_clock::now();
-  const int nmicros = options.total_micros;
-  const int nblocks = static_cast<int>(placement.blocks.size());
-  SearchResult result;
-  MakespanBound bound = makespan_bound(placement, nmicros, options.memory_limit);
-  if (known_bound && known_bound->value > bound.value) bound = *known_bound;
-  result.lower_bound = result.proven_lower_bound = bound.value;
-  auto report = [&](const std::string& line) {
-    if (options.progress) options.progress(line);
-  };
+namespace {
 
-  // An upper bound: the serial schedule when it fits, else every instance in
-  // a row, each after its longest incoming delay (any valid schedule can be
-  // serialised so, in start order, without changing any device's memory
-  // curve, so this horizon loses nothing).
-  Schedule serial = serial_schedule(placement, options.memory_limit, nmicros);
+// One full search: its question, the schedule in hand and the report so far.
+struct FullRun {
+  const Placement& placement;
+  const SearchOptions& options;
+  int nmicros;
+  std::chrono::steady_clock::time_point begin;
+  SearchResult result;
   std::optional<Schedule> best;
   Time horizon = 0;  // 64-bit: measured times make the serial horizon large before the budget refuses it
-  if (schedule_fits(serial)) {
-    best = serial;
-    horizon = makespan(serial);
-  } else {
-    std::vector<Time> longest_delay(placement.blocks.size(), 0);
-    for (const Edge& edge : placement.edges) longest_delay[edge.to] = std::max(longest_delay[edge.to], edge.delay);
-    for (size_t b = 0; b < placement.blocks.size(); ++b)
-      horizon += (placement.blocks[b].span + longest_delay[b]) * nmicros;
-  }
-  if (start_schedule && start_schedule->nmicros == nmicros && schedule_fits(*start_schedule) &&
-      makespan(*start_schedule) < horizon) {
-    report("full: start from a schedule of makespan " + std::to_string(makespan(*start_schedule)));
-    best = *start_schedule;
-    best->repetend.reset();
-    horizon = makespan(*start_schedule);
-  }
 
-  // The bisection starts from the best bound there is: the solved bounds
-  // (solver/makespan/bounds/solved_bounds) within their budgets, at most half the time
-  // left (the solver needs the rest), when a schedule is in hand that they
-  // could prove optimal; not again when the caller computed them.
-  if (!known_bound && best && solved_bounds_on(options) && makespan(*best) > bound.value) {
-    bound = raised_by_solved_bounds(placement, nmicros, options, makespan(*best), bound, 0.5, nullptr, &*best);
-    if (solved_bound(bound))
-      report("full: " + std::string(bound_argument_name(bound.argument)) + " proves makespan >= " +
-             std::to_string(bound.value));
+  void report(const std::string& line) const {
+    if (options.progress) options.progress(line);
   }
-  result.makespan_bound = bound;
-  result.proven_lower_bound = std::max<Time>(result.proven_lower_bound, bound.value);
-  if (best && makespan(*best) <= result.proven_lower_bound) {
-    result.status = SearchStatus::Found;
-    result.makespan = makespan(*best);
-    result.schedule = best;
-    result.phases.push_back({"full", seconds_since(begin)});
-    return result;
-  }
-
-  // The backends' integers are 32-bit: a longer horizon is refused first.
-  if (horizon > std::numeric_limits<int>::max() / 2)
-    throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
-                         " ticks are too many for strategy full: its start variables would not fit the solver's "
-                         "32-bit integers; use --strategy repetend, fewer --nmicros, or --resolution");
-  // Each start lies between the work its device must do before it and after
-  // it (device_work_bounds.hpp). What cannot be built is refused up front
-  // (see encoding_budget.hpp).
-  bool room = true;
-  const StartDomains domains = admitted_domains(placement, options, nmicros, horizon, room);
-  const DeviceWorkBounds work(placement, nmicros);
-
-  report("full: building the encoding of " + std::to_string(nmicros) + " micro-batches over " +
-         std::to_string(horizon) + " steps");
-  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, nmicros, horizon, domains);
-  if (!encoding) {
-    result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " +
-                     std::to_string(nmicros) + " micro-batches" + (best ? "; the schedule is the serial one" : "");
+  // The result as it stands, with the best schedule and the time spent.
+  SearchResult finish() {
     if (best) {
       result.makespan = makespan(*best);
       result.schedule = best;
     }
     result.phases.push_back({"full", seconds_since(begin)});
-    return result;
+    return std::move(result);
   }
-  Backend* backend = encoding->backend.get();
-  const std::vector<std::vector<IntVar>>& start = encoding->start;
-  // No room within the horizon: no schedule at all.
-  if (!room) backend->add_clause({});
+};
 
-  // Solution-guided: the solver's decisions start from the schedule in hand,
-  // so the first question (one step shorter) is asked next to a schedule
-  // that nearly answers it (measured: interleaved zero bubble, 16 ranks, 16
-  // micro-batches, F=2 B=2 W=1: docs/algorithms.md, "Full search").
-  if (best) prefer_schedule(*encoding, *best);
-  auto decode = [&]() { return decode_schedule(*encoding, placement, options.memory_limit, nmicros); };
-
-  // Without a schedule in hand, first ask for any.
-  if (!best) {
-    auto call_start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve({}, options.deadline);
-    double seconds = seconds_since(call_start);
-    result.calls.push_back({"makespan <= " + std::to_string(horizon), answer, seconds});
-    report("full: any schedule within " + std::to_string(horizon) + " steps: " + answer_name(answer));
-    if (answer == Answer::Unsat) {
-      result.status = SearchStatus::Infeasible;
-      result.message = "no schedule of " + std::to_string(nmicros) + " micro-batches fits the memory limit";
-      result.phases.push_back({"full", seconds_since(begin)});
-      return result;
-    }
-    if (answer == Answer::Unknown) {
-      result.status = SearchStatus::Timeout;
-      result.message = std::string(stop_reason(options.deadline)) + " before any schedule was found";
-      result.phases.push_back({"full", seconds_since(begin)});
-      return result;
-    }
-    best = decode();
+// An upper bound: the serial schedule when it fits, else every instance in
+// a row, each after its longest incoming delay (any valid schedule can be
+// serialised so, in start order, without changing any device's memory
+// curve, so this horizon loses nothing); a start schedule shorter than it
+// is taken instead.
+void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_schedule) {
+  const Placement& placement = run.placement;
+  Schedule serial = serial_schedule(placement, run.options.memory_limit, run.nmicros);
+  if (schedule_fits(serial)) {
+    run.best = serial;
+    run.horizon = makespan(serial);
+  } else {
+    std::vector<Time> longest_delay(placement.blocks.size(), 0);
+    for (const Edge& edge : placement.edges) longest_delay[edge.to] = std::max(longest_delay[edge.to], edge.delay);
+    for (size_t b = 0; b < placement.blocks.size(); ++b)
+      run.horizon += (placement.blocks[b].span + longest_delay[b]) * run.nmicros;
   }
+  if (start_schedule && start_schedule->nmicros == run.nmicros && schedule_fits(*start_schedule) &&
+      makespan(*start_schedule) < run.horizon) {
+    run.report("full: start from a schedule of makespan " + std::to_string(makespan(*start_schedule)));
+    run.best = *start_schedule;
+    run.best->repetend.reset();
+    run.horizon = makespan(*start_schedule);
+  }
+}
 
-  // Bisect the makespan between the proven bound and the best schedule: a
-  // sat answer brings its own (often much shorter) schedule, an unsat one
-  // raises the proven bound.
-  // The first question is one step below the schedule in hand: when that is
-  // optimal (the ties the full search is asked to settle), one refutation
-  // proves it.
+// The bisection starts from the best bound there is: the solved bounds
+// (solver/makespan/bounds/solved_bounds) within their budgets, at most half
+// the time left (the solver needs the rest), when a schedule is in hand that
+// they could prove optimal; not again when the caller computed them.
+void raise_bound(FullRun& run, MakespanBound bound, bool computed_by_caller) {
+  if (!computed_by_caller && run.best && solved_bounds_on(run.options) && makespan(*run.best) > bound.value) {
+    bound = raised_by_solved_bounds(run.placement, run.nmicros, run.options, makespan(*run.best), bound, 0.5, nullptr,
+                                    &*run.best);
+    if (solved_bound(bound))
+      run.report("full: " + std::string(bound_argument_name(bound.argument)) + " proves makespan >= " +
+                 std::to_string(bound.value));
+  }
+  run.result.makespan_bound = bound;
+  run.result.proven_lower_bound = std::max<Time>(run.result.proven_lower_bound, bound.value);
+}
+
+// The backends' integers are 32-bit: a longer horizon is refused first.
+void require_32_bit_horizon(const FullRun& run) {
+  if (run.horizon <= std::numeric_limits<int>::max() / 2) return;
+  throw InputError("", "--nmicros",
+                   std::to_string(run.nmicros) + " micro-batches over a horizon of " + std::to_string(run.horizon) +
+                       " ticks are too many for strategy full: its start variables would not fit the solver's "
+                       "32-bit integers; use --strategy repetend, fewer --nmicros, or --resolution");
+}
+
+// Without a schedule in hand, first ask for any; false when the search ends
+// here (no schedule exists, or the time ran out).
+bool ask_for_any(FullRun& run, FullEncoding& encoding) {
+  auto call_start = std::chrono::steady_clock::now();
+  Answer answer = encoding.backend->solve({}, run.options.deadline);
+  run.result.calls.push_back({"makespan <= " + std::to_string(run.horizon), answer, seconds_since(call_start)});
+  run.report("full: any schedule within " + std::to_string(run.horizon) + " steps: " + answer_name(answer));
+  if (answer == Answer::Unsat) {
+    run.result.status = SearchStatus::Infeasible;
+    run.result.message = "no schedule of " + std::to_string(run.nmicros) + " micro-batches fits the memory limit";
+    return false;
+  }
+  if (answer == Answer::Unknown) {
+    run.result.status = SearchStatus::Timeout;
+    run.result.message = std::string(stop_reason(run.options.deadline)) + " before any schedule was found";
+    return false;
+  }
+  run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.nmicros);
+  return true;
+}
+
+// Bisect the makespan between the proven bound and the best schedule: a
+// sat answer brings its own (often much shorter) schedule, an unsat one
+// raises the proven bound. The first question is one step below the
+// schedule in hand: when that is optimal (the ties the full search is asked
+// to settle), one refutation proves it.
+void bisect_makespan(FullRun& run, FullEncoding& encoding) {
+  SearchResult& result = run.result;
+  const DeviceWorkBounds work(run.placement, run.nmicros);
   result.status = SearchStatus::Found;
   bool first = true;
-  while (makespan(*best) > result.proven_lower_bound) {
-    const int bound = first ? static_cast<int>(makespan(*best)) - 1
-                            : result.proven_lower_bound + (makespan(*best) - 1 - result.proven_lower_bound) / 2;
+  while (makespan(*run.best) > result.proven_lower_bound) {
+    const Time best = makespan(*run.best);
+    const int bound = first ? static_cast<int>(best) - 1
+                            : result.proven_lower_bound + (best - 1 - result.proven_lower_bound) / 2;
     first = false;
     std::vector<Lit> assumptions;
-    for (int b = 0; b < nblocks; ++b)
-      for (int micro = 0; micro < nmicros; ++micro)
-        assumptions.push_back(backend->at_most(start[b][micro], bound - static_cast<int>(work.tail(b, micro))));
+    for (size_t b = 0; b < run.placement.blocks.size(); ++b)
+      for (int micro = 0; micro < run.nmicros; ++micro)
+        assumptions.push_back(encoding.backend->at_most(encoding.start[b][micro],
+                                                        bound - static_cast<int>(work.tail(b, micro))));
     // Said before the call: a refutation may take minutes, and the progress
     // line should name the question it is waiting on.
-    report("full: is makespan <= " + std::to_string(bound) + " possible? (proven >= " +
-           std::to_string(result.proven_lower_bound) + ", best " + std::to_string(makespan(*best)) + ")");
+    run.report("full: is makespan <= " + std::to_string(bound) + " possible? (proven >= " +
+               std::to_string(result.proven_lower_bound) + ", best " + std::to_string(best) + ")");
     auto call_start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve(assumptions, options.deadline);
+    Answer answer = encoding.backend->solve(assumptions, run.options.deadline);
     double seconds = seconds_since(call_start);
     result.calls.push_back({"makespan <= " + std::to_string(bound), answer, seconds});
     std::ostringstream line;
     line << "full: makespan <= " << bound << ": " << answer_name(answer) << " (" << seconds << " s, "
-         << seconds_since(begin) << " s elapsed)";
-    report(line.str());
+         << seconds_since(run.begin) << " s elapsed)";
+    run.report(line.str());
     if (answer == Answer::Sat) {
-      best = decode();
+      run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.nmicros);
       continue;
     }
     if (answer == Answer::Unsat) {
@@ -239,14 +223,53 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       continue;
     }
     result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while proving makespan " + std::to_string(makespan(*best)) +
-                     " optimal (proven lower bound " + std::to_string(result.proven_lower_bound) + ")";
-    break;
+    result.message = std::string(stop_reason(run.options.deadline)) + " while proving makespan " +
+                     std::to_string(best) + " optimal (proven lower bound " +
+                     std::to_string(result.proven_lower_bound) + ")";
+    return;
   }
-  result.makespan = makespan(*best);
-  result.schedule = best;
-  result.phases.push_back({"full", seconds_since(begin)});
-  return result;
+}
+
+}  // namespace
+
+SearchResult search_full(const Placement& placement, const SearchOptions& options,
+                         const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
+  FullRun run{placement, options, options.total_micros, std::chrono::steady_clock::now()};
+  MakespanBound bound = makespan_bound(placement, run.nmicros, options.memory_limit);
+  if (known_bound && known_bound->value > bound.value) bound = *known_bound;
+  run.result.lower_bound = run.result.proven_lower_bound = bound.value;
+  take_first_schedule(run, start_schedule);
+  raise_bound(run, bound, known_bound != nullptr);
+  if (run.best && makespan(*run.best) <= run.result.proven_lower_bound) {
+    run.result.status = SearchStatus::Found;
+    return run.finish();
+  }
+  require_32_bit_horizon(run);
+  // Each start lies between the work its device must do before it and after
+  // it (device_work_bounds.hpp). What cannot be built is refused up front
+  // (see encoding_budget.hpp).
+  bool room = true;
+  const StartDomains domains = admitted_domains(placement, options, run.nmicros, run.horizon, room);
+  run.report("full: building the encoding of " + std::to_string(run.nmicros) + " micro-batches over " +
+             std::to_string(run.horizon) + " steps");
+  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, run.nmicros, run.horizon, domains);
+  if (!encoding) {
+    run.result.status = SearchStatus::Timeout;
+    run.result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " +
+                         std::to_string(run.nmicros) + " micro-batches" +
+                         (run.best ? "; the schedule is the serial one" : "");
+    return run.finish();
+  }
+  // No room within the horizon: no schedule at all.
+  if (!room) encoding->backend->add_clause({});
+  // Solution-guided: the solver's decisions start from the schedule in hand,
+  // so the first question (one step shorter) is asked next to a schedule
+  // that nearly answers it (measured: interleaved zero bubble, 16 ranks, 16
+  // micro-batches, F=2 B=2 W=1: docs/algorithms.md, "Full search").
+  if (run.best) prefer_schedule(*encoding, *run.best);
+  if (!run.best && !ask_for_any(run, *encoding)) return run.finish();
+  bisect_makespan(run, *encoding);
+  return run.finish();
 }
 
 }  // namespace tessel
