@@ -225,86 +225,80 @@ std::vector<long long> device_work(const Placement& placement, const Nodes& node
 
 }  // namespace
 
-BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& backend_name,
-                                 const Deadline& deadline, const ProgressSink& progress) {
-  BoundaryOutcome outcome{schedule, false, false, {}};
-  if (!schedule.repetend) return outcome;
-  const Placement& placement = schedule.placement;
-  const Repetend repetend = *schedule.repetend;
-  const int k = schedule.nmicros;
-  const int nblocks = static_cast<int>(placement.blocks.size());
-  const Time horizon = makespan(schedule);
-  auto report = [&](const std::string& line) {
+namespace {
+
+// One shortening: the schedule, its window, the encoding's nodes and
+// variables, and the outcome so far.
+struct BoundaryRun {
+  const Schedule& schedule;
+  const Deadline& deadline;
+  const ProgressSink& progress;
+  Repetend repetend;
+  Time horizon = 0;
+  long long makespan_floor = 0;
+  Nodes nodes;
+  std::map<std::pair<int, int>, Time> gaps;
+  std::unique_ptr<Backend> backend;
+  std::vector<IntVar> var;
+  std::vector<Memory> before_cooldown;
+  Deadline phase_deadline;
+  BoundaryOutcome outcome;
+
+  const Placement& placement() const { return schedule.placement; }
+  void report(const std::string& line) const {
     if (progress) progress(line);
-  };
-
-  // Nothing to win when the K micro-batches already take no more than their
-  // lower bound: warmup and cooldown are then minimal (and proving that by
-  // the solver's unsat answers can take the whole budget).
-  const long long makespan_floor = makespan_lower_bound(placement, k);
-  if (horizon <= makespan_floor) {
-    report("boundary: the schedule of " + std::to_string(k) + " micro-batches already takes its lower bound " +
-           std::to_string(makespan_floor) + " steps");
-    outcome.complete = true;
-    return outcome;
   }
+};
 
-  Window window{schedule, repetend, k, std::vector<int>(nblocks, -1), std::vector<Time>(nblocks, 0)};
+// The window's instances: per block, its micro-batch and start.
+Window window_of(const Schedule& schedule) {
+  const int nblocks = static_cast<int>(schedule.placement.blocks.size());
+  Window window{schedule, *schedule.repetend, schedule.nmicros, std::vector<int>(nblocks, -1),
+                std::vector<Time>(nblocks, 0)};
   for (const Instance& instance : schedule.instances)
-    if (instance.start >= repetend.start && instance.start < repetend.end) {
+    if (instance.start >= window.repetend.start && instance.start < window.repetend.end) {
       window.micro[instance.block] = instance.micro;
       window.start[instance.block] = instance.start;
     }
-  Nodes nodes = make_nodes(window, horizon);
-  const std::map<std::pair<int, int>, Time> gaps = dependency_gaps(window, nodes);
-  if (!tighten(nodes, gaps)) {
-    report("boundary: skipped, the window's dependencies leave an instance no start (a bug)");
-    return outcome;
-  }
+  return window;
+}
 
-  // Refuse an encoding that would not fit (the schedule in hand stays valid).
-  const EncodingSize size = encoding_size(schedule, nodes);
-  if (!schedule.memory_limit.empty() && size.memory_terms > kMaxMemoryTerms) {
-    report("boundary: skipped, its memory constraints would hold " + std::to_string(size.memory_terms) +
-           " terms (more than " + std::to_string(kMaxMemoryTerms) + ")");
-    return outcome;
+// Whether the encoding is too large to build (the schedule in hand stays valid).
+bool too_large(const BoundaryRun& run) {
+  const EncodingSize size = encoding_size(run.schedule, run.nodes);
+  if (!run.schedule.memory_limit.empty() && size.memory_terms > kMaxMemoryTerms) {
+    run.report("boundary: skipped, its memory constraints would hold " + std::to_string(size.memory_terms) +
+               " terms (more than " + std::to_string(kMaxMemoryTerms) + ")");
+    return true;
   }
   if (size.literals > kMaxOrderLiterals) {
-    report("boundary: skipped, its start variables would take " + std::to_string(size.literals) +
-           " literals (more than " + std::to_string(kMaxOrderLiterals) + "; the time values are large)");
-    return outcome;
+    run.report("boundary: skipped, its start variables would take " + std::to_string(size.literals) +
+               " literals (more than " + std::to_string(kMaxOrderLiterals) + "; the time values are large)");
+    return true;
   }
+  return false;
+}
 
-  for (int b = 0; b < nblocks; ++b) nodes.constant(window.start[b]);  // the devices below use them all
-  const auto begin = std::chrono::steady_clock::now();
-  std::unique_ptr<Backend> backend = make_backend(backend_name);
-  std::vector<IntVar> var;
-  for (size_t node = 0; node < nodes.lo.size(); ++node)
-    var.push_back(backend->new_int(static_cast<int>(nodes.lo[node]), static_cast<int>(nodes.hi[node])));
-  for (const auto& [key, gap] : gaps) {
-    const auto [to, from] = key;
-    if (nodes.fixed(to) && nodes.fixed(from)) continue;  // window copies: the modulo schedule holds it
-    backend->add_difference(var[to], var[from], static_cast<int>(gap));
-  }
-  const double vars_seconds = seconds_since(begin);
-
-  // Devices: the warmup against the first window, the cooldown against the
-  // last. Their time-indexed constraints are most of the building, in
-  // proportion to the steps each variable may occupy: once a tenth of that
-  // work is built, the whole building is extrapolated, and an encoding that
-  // would take more than a quarter of the budget to build is not built
-  // (measured on nnshape, 16 devices: the build took 0.46 s of 1 s and the
-  // first answer came after 1 s more; the large-neighbourhood search
-  // shortens the ends at N instead).
-  const std::vector<long long> work = device_work(placement, nodes);
+// Devices: the warmup against the first window, the cooldown against the
+// last. Their time-indexed constraints are most of the building, in
+// proportion to the steps each variable may occupy: once a tenth of that
+// work is built, the whole building is extrapolated, and an encoding that
+// would take more than a quarter of the budget to build is not built
+// (measured on nnshape, 16 devices: the build took 0.46 s of 1 s and the
+// first answer came after 1 s more; the large-neighbourhood search
+// shortens the ends at N instead). False when skipped.
+bool add_devices(BoundaryRun& run, const Window& window, std::chrono::steady_clock::time_point begin,
+                 double vars_seconds) {
+  const Placement& placement = run.placement();
+  const std::vector<long long> work = device_work(placement, run.nodes);
   const long long total_work = std::accumulate(work.begin(), work.end(), 0LL);
-  const double budget = deadline.unlimited() ? 0 : seconds_since(begin) + deadline.seconds_left();
+  const double budget = run.deadline.unlimited() ? 0 : seconds_since(begin) + run.deadline.seconds_left();
   long long work_done = 0;
-  bool extrapolated = deadline.unlimited();
-  std::vector<Memory> before_cooldown(placement.ndevs, 0);
+  bool extrapolated = run.deadline.unlimited();
+  run.before_cooldown.assign(placement.ndevs, 0);
   for (int device = 0; device < placement.ndevs; ++device) {
-    if (deadline.expired()) break;
-    add_device(*backend, placement, nodes, var, window.start, device, before_cooldown[device]);
+    if (run.deadline.expired()) break;
+    add_device(*run.backend, placement, run.nodes, run.var, window.start, device, run.before_cooldown[device]);
     work_done += work[device];
     if (extrapolated || work_done * 10 < total_work) continue;
     extrapolated = true;
@@ -312,132 +306,201 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     if (whole > budget / 4) {
       std::ostringstream line;
       line << "boundary: skipped, building its encoding would take about " << whole << " s of its " << budget << " s";
-      report(line.str());
-      return outcome;
+      run.report(line.str());
+      return false;
     }
   }
+  return true;
+}
 
-  // Memory before the window (warmup only) and after it (all that came
-  // before, plus the cooldown started so far).
-  if (!schedule.memory_limit.empty())
-    for (int device = 0; device < placement.ndevs && !deadline.expired(); ++device) {
-      add_memory(*backend, placement, nodes.warmup, nodes, var, device, 0, repetend.start,
-                 schedule.memory_limit[device]);
-      add_memory(*backend, placement, nodes.cooldown, nodes, var, device, repetend.end, horizon,
-                 schedule.memory_limit[device] - before_cooldown[device]);
-    }
+// The encoding: a variable per node, the dependency gaps, the devices, and
+// memory before the window (warmup only) and after it (all that came
+// before, plus the cooldown started so far). False when skipped.
+bool build_encoding(BoundaryRun& run, const Window& window, const std::string& backend_name) {
+  const Placement& placement = run.placement();
+  for (size_t b = 0; b < placement.blocks.size(); ++b) run.nodes.constant(window.start[b]);  // the devices use them all
+  const auto begin = std::chrono::steady_clock::now();
+  run.backend = make_backend(backend_name);
+  for (size_t node = 0; node < run.nodes.lo.size(); ++node)
+    run.var.push_back(run.backend->new_int(static_cast<int>(run.nodes.lo[node]), static_cast<int>(run.nodes.hi[node])));
+  for (const auto& [key, gap] : run.gaps) {
+    const auto [to, from] = key;
+    if (run.nodes.fixed(to) && run.nodes.fixed(from)) continue;  // window copies: the modulo schedule holds it
+    run.backend->add_difference(run.var[to], run.var[from], static_cast<int>(gap));
+  }
+  if (!add_devices(run, window, begin, seconds_since(begin))) return false;
+  if (run.schedule.memory_limit.empty()) return true;
+  for (int device = 0; device < placement.ndevs && !run.deadline.expired(); ++device) {
+    const Memory limit = run.schedule.memory_limit[device];
+    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, device, 0, run.repetend.start, limit);
+    add_memory(*run.backend, placement, run.nodes.cooldown, run.nodes, run.var, device, run.repetend.end, run.horizon,
+               limit - run.before_cooldown[device]);
+  }
+  return true;
+}
 
-  auto decode = [&]() {
-    Schedule result = schedule;
-    for (Instance& instance : result.instances) {
-      auto w = nodes.warmup.find({instance.block, instance.micro});
-      if (w != nodes.warmup.end()) instance.start = backend->value(var[w->second]);
-      auto c = nodes.cooldown.find({instance.block, instance.micro});
-      if (c != nodes.cooldown.end()) instance.start = backend->value(var[c->second]);
+// The schedule of the solver's model, starting at step 0 again.
+Schedule decoded(const BoundaryRun& run) {
+  Schedule result = run.schedule;
+  for (Instance& instance : result.instances) {
+    auto w = run.nodes.warmup.find({instance.block, instance.micro});
+    if (w != run.nodes.warmup.end()) instance.start = run.backend->value(run.var[w->second]);
+    auto c = run.nodes.cooldown.find({instance.block, instance.micro});
+    if (c != run.nodes.cooldown.end()) instance.start = run.backend->value(run.var[c->second]);
+  }
+  Time earliest = LLONG_MAX;
+  for (const Instance& instance : result.instances) earliest = std::min(earliest, instance.start);
+  for (Instance& instance : result.instances) instance.start -= earliest;
+  result.repetend->start -= earliest;
+  result.repetend->end -= earliest;
+  sort_instances(result);
+  return result;
+}
+
+Answer ask(BoundaryRun& run, const std::string& what, const std::vector<Lit>& assumptions) {
+  auto start = std::chrono::steady_clock::now();
+  Answer answer = run.backend->solve(assumptions, run.phase_deadline);
+  double seconds = seconds_since(start);
+  run.outcome.calls.push_back({what, answer, seconds});
+  std::ostringstream line;
+  line << "boundary: " << what << ": " << answer_name(answer) << " (" << seconds << " s)";
+  run.report(line.str());
+  return answer;
+}
+
+// Every warmup instance starts at or after the window's start - length.
+std::vector<Lit> warmup_within(const BoundaryRun& run, Time length) {
+  std::vector<Lit> lits;
+  for (const auto& [key, node] : run.nodes.warmup)
+    lits.push_back(~run.backend->at_most(run.var[node], static_cast<int>(run.repetend.start - length - 1)));
+  return lits;
+}
+
+// Every cooldown instance ends by the window's end + length.
+std::vector<Lit> cooldown_within(const BoundaryRun& run, Time length) {
+  std::vector<Lit> lits;
+  for (const auto& [key, node] : run.nodes.cooldown)
+    lits.push_back(run.backend->at_most(
+        run.var[node], static_cast<int>(run.repetend.end + length - run.placement().blocks[key.first].span)));
+  return lits;
+}
+
+Time warmup_length(const BoundaryRun& run) {
+  Time earliest = run.repetend.start;
+  for (const auto& [key, node] : run.nodes.warmup) earliest = std::min<Time>(earliest, run.backend->value(run.var[node]));
+  return run.repetend.start - earliest;
+}
+
+Time cooldown_length(const BoundaryRun& run) {
+  Time last = run.repetend.end;
+  for (const auto& [key, node] : run.nodes.cooldown)
+    last = std::max<Time>(last, run.backend->value(run.var[node]) + run.placement().blocks[key.first].span);
+  return last - run.repetend.end;
+}
+
+// The ends' lengths so far, the schedule they make, and whether a question
+// went unanswered.
+struct Ends {
+  Time warmup = 0;
+  Time cooldown = 0;
+  Schedule best;
+  bool warmup_stopped = false;
+  bool cooldown_stopped = false;
+
+  bool at_floor(const BoundaryRun& run) const {
+    return warmup + (run.repetend.end - run.repetend.start) + cooldown <= run.makespan_floor;
+  }
+};
+
+// Each bound one below the best so far: sat answers near a known schedule
+// come quickly and usually jump several steps; only the last, unsat one is
+// hard, and if the budget ends first the best so far is kept. The warmup
+// gets half of the time left, then the cooldown (the warmup kept) the rest.
+void shorten_warmup(BoundaryRun& run, Ends& ends) {
+  run.phase_deadline = run.deadline;
+  if (!run.deadline.unlimited())
+    run.phase_deadline.at = Deadline::Clock::now() + (run.deadline.at - Deadline::Clock::now()) / 2;
+  Time low = run.nodes.warmup.empty() ? 0 : 1;
+  while (low < ends.warmup && !ends.warmup_stopped && !ends.at_floor(run)) {
+    Answer answer = ask(run, "warmup <= " + std::to_string(ends.warmup - 1), warmup_within(run, ends.warmup - 1));
+    if (answer == Answer::Sat) {
+      ends.warmup = warmup_length(run);
+      ends.best = decoded(run);
+    } else if (answer == Answer::Unsat) {
+      low = ends.warmup;
+    } else {
+      ends.warmup_stopped = true;
     }
-    Time earliest = LLONG_MAX;
-    for (const Instance& instance : result.instances) earliest = std::min(earliest, instance.start);
-    for (Instance& instance : result.instances) instance.start -= earliest;
-    result.repetend->start -= earliest;
-    result.repetend->end -= earliest;
-    sort_instances(result);
-    return result;
-  };
+  }
+}
+
+void shorten_cooldown(BoundaryRun& run, Ends& ends) {
+  const std::vector<Lit> keep_warmup = warmup_within(run, ends.warmup);
+  run.phase_deadline = run.deadline;
+  Time low = 0;
+  for (const auto& [key, node] : run.nodes.cooldown) low = std::max<Time>(low, run.placement().blocks[key.first].span);
+  while (low < ends.cooldown && !ends.cooldown_stopped && !ends.at_floor(run)) {
+    std::vector<Lit> assumptions = keep_warmup;
+    for (Lit lit : cooldown_within(run, ends.cooldown - 1)) assumptions.push_back(lit);
+    Answer answer = ask(run, "cooldown <= " + std::to_string(ends.cooldown - 1), assumptions);
+    if (answer == Answer::Sat) {
+      ends.cooldown = cooldown_length(run);
+      ends.best = decoded(run);
+    } else if (answer == Answer::Unsat) {
+      low = ends.cooldown;
+    } else {
+      ends.cooldown_stopped = true;
+    }
+  }
+}
+
+}  // namespace
+
+BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& backend_name,
+                                 const Deadline& deadline, const ProgressSink& progress) {
+  BoundaryRun run{schedule, deadline, progress};
+  run.outcome = BoundaryOutcome{schedule, false, false, {}};
+  if (!schedule.repetend) return run.outcome;
+  run.repetend = *schedule.repetend;
+  run.horizon = makespan(schedule);
+  // Nothing to win when the K micro-batches already take no more than their
+  // lower bound: warmup and cooldown are then minimal (and proving that by
+  // the solver's unsat answers can take the whole budget).
+  run.makespan_floor = makespan_lower_bound(schedule.placement, schedule.nmicros);
+  if (run.horizon <= run.makespan_floor) {
+    run.report("boundary: the schedule of " + std::to_string(schedule.nmicros) +
+               " micro-batches already takes its lower bound " + std::to_string(run.makespan_floor) + " steps");
+    run.outcome.complete = true;
+    return run.outcome;
+  }
+  const Window window = window_of(schedule);
+  run.nodes = make_nodes(window, run.horizon);
+  run.gaps = dependency_gaps(window, run.nodes);
+  if (!tighten(run.nodes, run.gaps)) {
+    run.report("boundary: skipped, the window's dependencies leave an instance no start (a bug)");
+    return run.outcome;
+  }
+  if (too_large(run) || !build_encoding(run, window, backend_name)) return run.outcome;
   // Building may have used up the budget: stop here (after_seconds of a
   // negative time would mean no limit at all).
   if (deadline.expired()) {
-    report("boundary: budget used up while building the encoding");
-    return outcome;
+    run.report("boundary: budget used up while building the encoding");
+    return run.outcome;
   }
-  // The warmup gets half of the time left, the cooldown the rest.
-  Deadline phase_deadline = deadline;
-  if (!deadline.unlimited())
-    phase_deadline.at = Deadline::Clock::now() + (deadline.at - Deadline::Clock::now()) / 2;
-  auto ask = [&](const std::string& what, const std::vector<Lit>& assumptions) {
-    auto start = std::chrono::steady_clock::now();
-    Answer answer = backend->solve(assumptions, phase_deadline);
-    double seconds = seconds_since(start);
-    outcome.calls.push_back({what, answer, seconds});
-    std::ostringstream line;
-    line << "boundary: " << what << ": " << answer_name(answer) << " (" << seconds << " s)";
-    report(line.str());
-    return answer;
-  };
-
-  // Warmup: every warmup instance starts at or after window.start - length.
-  auto warmup_bound = [&](Time length) {
-    std::vector<Lit> lits;
-    for (const auto& [key, node] : nodes.warmup)
-      lits.push_back(~backend->at_most(var[node], static_cast<int>(repetend.start - length - 1)));
-    return lits;
-  };
-  auto cooldown_bound = [&](Time length) {
-    std::vector<Lit> lits;
-    for (const auto& [key, node] : nodes.cooldown)
-      lits.push_back(backend->at_most(var[node], static_cast<int>(repetend.end + length - placement.blocks[key.first].span)));
-    return lits;
-  };
-  // Each bound one below the best so far: sat answers near a known schedule
-  // come quickly and usually jump several steps; only the last, unsat one is
-  // hard, and if the budget ends first the best so far is kept.
-  auto warmup_length = [&]() {
-    Time earliest = repetend.start;
-    for (const auto& [key, node] : nodes.warmup) earliest = std::min<Time>(earliest, backend->value(var[node]));
-    return repetend.start - earliest;
-  };
-  auto cooldown_length = [&]() {
-    Time last = repetend.end;
-    for (const auto& [key, node] : nodes.cooldown)
-      last = std::max<Time>(last, backend->value(var[node]) + placement.blocks[key.first].span);
-    return last - repetend.end;
-  };
-  Time best_warmup = repetend.start, best_cooldown = horizon - repetend.end;
-  auto at_floor = [&]() { return best_warmup + (repetend.end - repetend.start) + best_cooldown <= makespan_floor; };
-  Time low = nodes.warmup.empty() ? 0 : 1;
-  bool stopped = false;
-  Schedule best = schedule;
-  while (low < best_warmup && !stopped && !at_floor()) {
-    Answer answer = ask("warmup <= " + std::to_string(best_warmup - 1), warmup_bound(best_warmup - 1));
-    if (answer == Answer::Sat) {
-      best_warmup = warmup_length();
-      best = decode();
-    } else if (answer == Answer::Unsat) {
-      low = best_warmup;
-    } else {
-      stopped = true;
-    }
+  Ends ends{run.repetend.start, run.horizon - run.repetend.end, schedule};
+  shorten_warmup(run, ends);
+  shorten_cooldown(run, ends);
+  run.outcome.complete = (!ends.cooldown_stopped && !ends.warmup_stopped) || ends.at_floor(run);
+  if (makespan(ends.best) >= makespan(schedule)) return run.outcome;
+  if (!fits_for_any_length(ends.best)) {
+    // The constraints above should make this impossible; keep the valid one.
+    run.report("boundary: the shortened schedule does not fit every length (a bug); keeping the squeezed one");
+    run.outcome.complete = false;
+    return run.outcome;
   }
-  std::vector<Lit> keep_warmup = warmup_bound(best_warmup);
-  bool warmup_stopped = stopped;
-  stopped = false;
-  phase_deadline = deadline;
-  low = 0;
-  for (const auto& [key, node] : nodes.cooldown) low = std::max<Time>(low, placement.blocks[key.first].span);
-  while (low < best_cooldown && !stopped && !at_floor()) {
-    std::vector<Lit> assumptions = keep_warmup;
-    for (Lit lit : cooldown_bound(best_cooldown - 1)) assumptions.push_back(lit);
-    Answer answer = ask("cooldown <= " + std::to_string(best_cooldown - 1), assumptions);
-    if (answer == Answer::Sat) {
-      best_cooldown = cooldown_length();
-      best = decode();
-    } else if (answer == Answer::Unsat) {
-      low = best_cooldown;
-    } else {
-      stopped = true;
-    }
-  }
-  outcome.complete = (!stopped && !warmup_stopped) || at_floor();
-  if (makespan(best) < makespan(schedule)) {
-    if (!fits_for_any_length(best)) {
-      // The constraints above should make this impossible; keep the valid one.
-      report("boundary: the shortened schedule does not fit every length (a bug); keeping the squeezed one");
-      outcome.complete = false;
-      return outcome;
-    }
-    outcome.schedule = best;
-    outcome.improved = true;
-  }
-  return outcome;
+  run.outcome.schedule = ends.best;
+  run.outcome.improved = true;
+  return run.outcome;
 }
 
 }  // namespace tessel
