@@ -158,8 +158,15 @@ EncodingSize encoding_size(const Schedule& schedule, const Nodes& nodes) {
 // Memory on `device` over [from, to): per step where an allocation may
 // start, the variables that may start by then (their memory if they did)
 // plus those surely started, at most `limit`.
+struct MemorySpan {
+  int device;
+  Time from, to;
+  Memory limit;
+};
+
 void add_memory(Backend& backend, const Placement& placement, const std::map<std::pair<int, int>, int>& part,
-                const Nodes& nodes, const std::vector<IntVar>& var, int device, Time from, Time to, Memory limit) {
+                const Nodes& nodes, const std::vector<IntVar>& var, const MemorySpan& span) {
+  const auto [device, from, to, limit] = span;
   std::vector<std::pair<int, Memory>> allocating;  // (node, memory)
   for (const auto& [key, node] : part) {
     const Block& block = placement.blocks[key.first];
@@ -332,9 +339,9 @@ bool build_encoding(BoundaryRun& run, const Window& window, const std::string& b
   if (run.schedule.memory_limit.empty()) return true;
   for (int device = 0; device < placement.ndevs && !run.deadline.expired(); ++device) {
     const Memory limit = run.schedule.memory_limit[device];
-    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, device, 0, run.repetend.start, limit);
-    add_memory(*run.backend, placement, run.nodes.cooldown, run.nodes, run.var, device, run.repetend.end, run.horizon,
-               limit - run.before_cooldown[device]);
+    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, {device, 0, run.repetend.start, limit});
+    add_memory(*run.backend, placement, run.nodes.cooldown, run.nodes, run.var,
+               {device, run.repetend.end, run.horizon, limit - run.before_cooldown[device]});
   }
   return true;
 }

@@ -41,6 +41,10 @@ FACADES = {"solver/search.hpp": {"solver/search.cpp"}}
 
 MAX_LINES = 100
 MAX_PARAMS = 7
+# The Python bindings' functions take the keyword arguments of the Python
+# call they bind (py::arg each, with its default): their parameter count is
+# the Python signature, which a struct cannot shorten. Their length counts.
+WIDE_SIGNATURE_FOLDERS = {"python"}
 SKIPPED_FOLDERS = {"tests", "fuzz", "build", "papers", "docs", ".git"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
@@ -404,6 +408,8 @@ def check_functions(root):
         for name, first, last, params in functions_in(path, text):
             total += 1
             lines = last - first + 1
+            if path.split("/")[0] in WIDE_SIGNATURE_FOLDERS:
+                params = 0
             if lines > MAX_LINES or params > MAX_PARAMS:
                 findings.append((path, first, name, lines, params))
     long_ones = [f for f in findings if f[3] > MAX_LINES]
