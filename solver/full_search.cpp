@@ -142,8 +142,8 @@ void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_sche
 // they could prove optimal; not again when the caller computed them.
 void raise_bound(FullRun& run, MakespanBound bound, bool computed_by_caller) {
   if (!computed_by_caller && run.best && solved_bounds_on(run.options) && makespan(*run.best) > bound.value) {
-    bound = raised_by_solved_bounds(run.placement, run.nmicros, run.options, makespan(*run.best), bound, 0.5, nullptr,
-                                    &*run.best);
+    bound = raised_by_solved_bounds(run.placement, run.nmicros, run.options, makespan(*run.best), bound,
+                                    {0.5, &*run.best});
     if (solved_bound(bound))
       run.report("full: " + std::string(bound_argument_name(bound.argument)) + " proves makespan >= " +
                  std::to_string(bound.value));

@@ -305,7 +305,7 @@ MakespanBound bound_at(const Placement& placement, long long nmicros, const Sear
                        long long proven, const Schedule* hint = nullptr) {
   const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
   if (!solved_bounds_on(options) || best <= std::max(proven, closed.value)) return closed;
-  return raised_by_solved_bounds(placement, nmicros, options, best, closed, 1.0, nullptr, hint);
+  return raised_by_solved_bounds(placement, nmicros, options, best, closed, {1.0, hint});
 }
 
 MakespanGap candidates_gap(const MakespanReport& at, const SearchResult& result, double boundary_seconds) {

@@ -102,17 +102,17 @@ TEST_CASE("device relaxation: sees what the closed bounds and the ends miss; the
   options.ends_seconds = 0;  // the exact ends (on by default) would raise it too
   options.deadline = Deadline::after_seconds(120);
   const MakespanBound raised = raised_by_solved_bounds(made.placement, 8, options, makespan(made.schedule),
-                                                       makespan_bound(made.placement, 8, made.peaks), 1.0);
+                                                       makespan_bound(made.placement, 8, made.peaks), {1.0});
   CHECK(raised.value == relaxed.value);
   CHECK(raised.argument == BoundArgument::DeviceRelaxation);
   CHECK(raised.device == 3);
   // Off, or with the schedule in hand at the bound, nothing is asked.
   options.relaxation_seconds = 0;
   CHECK(raised_by_solved_bounds(made.placement, 8, options, makespan(made.schedule),
-                                makespan_bound(made.placement, 8, made.peaks), 1.0)
+                                makespan_bound(made.placement, 8, made.peaks), {1.0})
             .value == closed);
   options.relaxation_seconds = 60;
-  CHECK(raised_by_solved_bounds(made.placement, 8, options, closed, makespan_bound(made.placement, 8, made.peaks), 1.0)
+  CHECK(raised_by_solved_bounds(made.placement, 8, options, closed, makespan_bound(made.placement, 8, made.peaks), {1.0})
             .argument != BoundArgument::DeviceRelaxation);
 }
 

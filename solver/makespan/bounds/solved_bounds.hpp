@@ -20,13 +20,18 @@ namespace tessel {
 // options.relaxation_seconds).
 bool solved_bounds_on(const SearchOptions& options);
 
-// `bound` raised by both for `best`, each within its seconds and at most
-// `left_share` of the time left when it starts. `ends_ran`: as
-// raised_by_exact_ends' `ran`; `hint`: the schedule of makespan `best`, if
-// in hand (device_relaxation.hpp).
+// How the two are asked: each within at most `left_share` of the time left
+// when it starts; `hint`: the schedule of makespan `best`, if in hand
+// (device_relaxation.hpp); `ends_ran`: set as raised_by_exact_ends' `ran`.
+struct SolvedBoundsAsk {
+  double left_share = 0.5;
+  const Schedule* hint = nullptr;
+  bool* ends_ran = nullptr;
+};
+
+// `bound` raised by both for `best`, each within its seconds.
 MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmicros, const SearchOptions& options,
-                                      long long best, const MakespanBound& bound, double left_share = 0.5,
-                                      bool* ends_ran = nullptr, const Schedule* hint = nullptr);
+                                      long long best, const MakespanBound& bound, const SolvedBoundsAsk& ask = {});
 
 // Whether `bound` is the answer of one of them.
 bool solved_bound(const MakespanBound& bound);

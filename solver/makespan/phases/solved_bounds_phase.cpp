@@ -26,7 +26,7 @@ Phase solved_bounds_phase() {
     const Schedule& start = *portfolio.start();
     bool ran = false;
     const MakespanBound raised = raised_by_solved_bounds(*input.placement, input.total_micros, input.options,
-                                                         makespan(start), portfolio.so_far().bound, 0.5, &ran, &start);
+                                                         makespan(start), portfolio.so_far().bound, {0.5, &start, &ran});
     portfolio.raise(raised, makespan(start), ran);
   };
   return phase;
