@@ -215,7 +215,7 @@ TEST_CASE("r2-09: a number with more digits than tessel keeps is refused, not ro
   CHECK_FALSE(fs::exists(dir.path / "t.json.partial"));
 }
 
-TEST_CASE("r2-22: generate refuses a memory limit below the scheme's peak", "[cli][repro][r2]") {
+TEST_CASE("r2-02, r2-22: generate refuses a memory limit below the scheme's peak", "[cli][repro][r2]") {
   TempDir dir;
   Run low = run_in(dir, "generate gpipe --stages 3 --nmicros 4 --memory-limit 1.5 -o g.json");
   INFO(low.err);
