@@ -277,7 +277,32 @@ Schedule restored(Schedule schedule, const SearchRequest& request) {
   return schedule;
 }
 
-PeriodReport period_report(const SearchResult& result, Strategy strategy) {
+// Recomputation or offload offered: the period searches decide windows
+// with every activation kept, so what they refute could still be reached by
+// recomputing or offloading. Only L, the devices' load without any
+// recompute (the cheapest choice), stays a bound; the windows' refutations
+// are left undecided.
+// The same for the gap's cause: what the period or full search refuted
+// says nothing about schedules that trade memory.
+void unproven_gap(MakespanGap& gap, const std::string& construction) {
+  if (gap.cause == GapCause::None) return;
+  gap.cause = GapCause::NotTight;
+  gap.boundary = BoundaryCause::None;
+  gap.construction = construction;
+  gap.proven_lower_bound = gap.bound;
+}
+
+void proven_only_by_load(PeriodReport& period) {
+  period.proven_lower_bound = period.lower_bound;
+  period.optimal = period.optimal && period.period == period.lower_bound;
+  for (WindowAttempt& window : period.windows) {
+    window.proven_lower_bound = std::min<Time>(window.proven_lower_bound, window.k * period.lower_bound);
+    if (window.status == WindowStatus::NotBetter || window.status == WindowStatus::Infeasible)
+      window.status = WindowStatus::Undecided;
+  }
+}
+
+PeriodReport period_report(const SearchResult& result, Strategy strategy, const Placement& placement) {
   PeriodReport period;
   period.period = result.period;
   period.micros_per_window = result.micros_per_window;
@@ -292,6 +317,7 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy) {
   period.latency_minimal = result.latency_minimal;
   period.windows = result.windows;
   period.construction = result.construction;
+  if (offers_memory_choice(placement)) proven_only_by_load(period);
   if (result.schedule && result.schedule->repetend) {
     period.warmup = result.schedule->repetend->start;
     period.cooldown = makespan(*result.schedule) - result.schedule->repetend->end;
@@ -434,6 +460,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.proven_lower_bound = std::max(makespan_report.bound.value, proven_by_candidate.value_or(0));
   makespan_report.proven_optimal = makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.gap = candidates_gap(makespan_report, result, options.boundary_seconds);
+  if (offers_memory_choice(placement)) unproven_gap(makespan_report.gap, makespan_report.construction);
   report.makespan = makespan_report;
 }
 
@@ -453,6 +480,13 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
                                                            makespan_report.makespan, result.proven_lower_bound,
                                                            &*result.schedule);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
+  // Recomputation or offload offered: the full search keeps every
+  // activation, so its refutations do not bound schedules that trade
+  // memory; the bound without memory does (as in the candidates' report).
+  if (offers_memory_choice(placement)) {
+    makespan_report.bound = makespan_bound(placement, makespan_report.total_micros);
+    makespan_report.proven_lower_bound = makespan_report.bound.value;
+  }
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.bubble_ratio = checked.bubble_ratio;
@@ -460,6 +494,7 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
   GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
   makespan_report.gap = explain_gap(facts);
+  if (offers_memory_choice(placement)) unproven_gap(makespan_report.gap, makespan_report.construction);
   progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
   report.makespan = makespan_report;
 }
@@ -621,7 +656,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     report.message += " (stopped up to " + seconds_text(reserve) + " s before the limit, the time to verify an answer of " +
                       "that size)";
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
-    report.period = period_report(result, request.strategy);
+    report.period = period_report(result, request.strategy, request.placement);
   double per_instance = request.tuning.verify_seconds_per_instance;
   bool repetend_rejected = false;
   if (result.schedule && request.strategy != Strategy::Full) {

@@ -5,7 +5,9 @@
 
 #include "cases/builtin_cases.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
+#include "solver/search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -77,4 +79,44 @@ TEST_CASE("the choice counts name each block and the device time added", "[solve
   CHECK(total == recomputed(best->schedule));
   CHECK(counts.recompute_time == time);
   CHECK(choices_summary(best->schedule).rfind(total ? "recomputes " : "recomputes nothing", 0) == 0);
+}
+
+// The period and full searches keep every activation: with recomputation
+// offered, what they refute is no bound, and "proven" may rest only on L
+// and the bound without memory (vshape 4 at memory 2: period 8 is the
+// least without recomputing, but recomputing every forward reaches about 5).
+TEST_CASE("with recomputation offered, nothing refuted without it is called proven", "[solver][memory-choice]") {
+  const Placement plain = make_case("vshape", 4, false);
+  SearchRequest request;
+  request.placement = offering(plain);
+  request.memory_limit = std::vector<Memory>(4, 2);
+  request.total_micros = 32;
+  request.threads = 1;
+  Progress quiet;
+  const SearchReport offered = solve(request, quiet);
+  REQUIRE(offered.period);
+  REQUIRE(offered.makespan);
+  CHECK(offered.period->proven_lower_bound == offered.period->lower_bound);
+  CHECK(offered.period->optimal == (offered.period->period == offered.period->lower_bound));
+  for (const WindowAttempt& window : offered.period->windows) {
+    CHECK(window.status != WindowStatus::NotBetter);
+    CHECK(window.status != WindowStatus::Infeasible);
+    CHECK(window.proven_lower_bound <= window.k * offered.period->lower_bound);
+  }
+  CHECK(offered.makespan->proven_lower_bound == makespan_bound(request.placement, 32).value);
+  REQUIRE(offered.best);
+  CHECK(testing::verify_schedule(*offered.best).valid);
+  // The same placement without offers proves its period above L.
+  request.placement = plain;
+  const SearchReport kept = solve(request, quiet);
+  REQUIRE(kept.period);
+  CHECK(kept.period->proven_lower_bound > kept.period->lower_bound);
+  // Strategy full: its refutations keep every activation too.
+  request.placement = offering(plain);
+  request.strategy = Strategy::Full;
+  request.total_micros = 4;
+  const SearchReport full = solve(request, quiet);
+  REQUIRE(full.makespan);
+  CHECK(full.makespan->proven_lower_bound == makespan_bound(request.placement, 4).value);
+  CHECK(full.makespan->gap.cause != GapCause::ProvenOptimal);
 }
