@@ -15,12 +15,6 @@ namespace tessel {
 
 namespace {
 
-// The derived search's own budget: its period is usually decided fast (no
-// memory binds once every forward recomputes), and the default search on 16
-// devices should not take twice as long because forwards offer
-// recomputation (nnshape 8/8: the 1186 of its default search within 1.5 s).
-constexpr double kDerivedSeconds = 2;
-
 // The nested search's answer at N micro-batches, mapped back; nullopt with
 // `why` set when there is none.
 std::optional<Schedule> answer_at_total(const SearchRequest& request, const RecomputedPlacement& derived,
@@ -53,13 +47,21 @@ void take_as_answer(const Schedule& schedule, const verify::Report& checked, con
 }  // namespace
 
 void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress) {
-  if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired()) return;
+  // The derived search's own budget (--tune recompute_all_seconds): its
+  // period is usually decided fast (no memory binds once every forward
+  // recomputes), and the default search on 16 devices should not take twice
+  // as long because forwards offer recomputation (nnshape 8/8: the 1186 of
+  // its default search within 1.5 s).
+  const double seconds = request.tuning.recompute_all_seconds;
+  if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
+      seconds <= 0)
+    return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived->placement;
-  sub.deadline = request.deadline.within(kDerivedSeconds);
+  sub.deadline = request.deadline.within(seconds);
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived->limit_cut[d];
   Candidate candidate;
   candidate.name = "recompute every offered forward";

@@ -109,6 +109,9 @@ enum class KnobLevel { User, Developer };
        "makespan: other windows of the found period and latency tried, the one shortest at N kept (0 = skip)")     \
   KNOB(variant_seconds, 1, 0, 3600, false, User, true,                                                             \
        "makespan: seconds shared by those windows' solver calls and warmup/cooldown shortening")                   \
+  KNOB(recompute_all_seconds, 2, 0, 3600, false, User, false,                                                     \
+       "memory traded for time: seconds for the candidate that recomputes every offered forward, searched as a "   \
+       "placement of its own (0 = skip; its period is usually decided at once, no memory binding then)")          \
   KNOB(cadical_cardinality, 0, 0, 1, true, User, false, "CaDiCaL memory sums: 0 totalizer, 1 sequential counter")  \
   KNOB(cadical_configuration, 0, 0, 2, true, User, false, "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'")  \
   KNOB(cube_depth, 6, 0, 16, true, User, false,                                                                    \
