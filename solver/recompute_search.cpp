@@ -2,11 +2,13 @@
 // (recompute_search.hpp).
 #include "solver/recompute_search.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "verify/verify.hpp"
@@ -46,6 +48,53 @@ void take_as_answer(const Schedule& schedule, const verify::Report& checked, con
 
 }  // namespace
 
+namespace {
+
+// The derived search, its answer mapped back and judged.
+struct DerivedAnswer {
+  Candidate candidate;
+  std::optional<Schedule> schedule;  // valid, with the choices marked
+  verify::Report checked;
+};
+
+DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
+                                     double seconds, SearchReport& report) {
+  const auto begin = std::chrono::steady_clock::now();
+  SearchRequest sub = request;
+  sub.placement = derived.placement;
+  sub.deadline = request.deadline.within(seconds);
+  for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
+  DerivedAnswer answer;
+  Candidate& candidate = answer.candidate;
+  candidate.name = "recompute every offered forward";
+  candidate.shape = Shape::Aperiodic;
+  std::optional<Schedule> mapped;
+  try {
+    Progress quiet;
+    const SearchReport nested = solve(sub, quiet);
+    mapped = answer_at_total(request, derived, nested, candidate.note);
+    if (nested.makespan) candidate.name += " (" + nested.makespan->construction + ")";
+  } catch (const InputError& error) {
+    candidate.note = error.reason;  // e.g. one micro-batch no longer fits the lowered limit
+  }
+  candidate.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!mapped) return answer;
+  answer.checked = verify::check_schedule(schedule_to_json(*mapped));
+  if (!answer.checked.valid) {
+    const std::vector<verify::Violation>& violations = answer.checked.violations;
+    report.rejected.push_back({candidate.name, violations.empty() ? "invalid"
+                                                                  : violations.front().kind + ": " + violations.front().message});
+    return answer;
+  }
+  candidate.makespan = answer.checked.makespan;
+  candidate.note = choices_summary(*mapped) + "; searched as a placement of its own under the limit lowered by "
+                   "what a running forward holds beyond its checkpoint";
+  answer.schedule = std::move(mapped);
+  return answer;
+}
+
+}  // namespace
+
 void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
@@ -58,38 +107,62 @@ void consider_recomputing_all(const SearchRequest& request, SearchReport& report
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
-  const auto begin = std::chrono::steady_clock::now();
-  SearchRequest sub = request;
-  sub.placement = derived->placement;
-  sub.deadline = request.deadline.within(seconds);
-  for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived->limit_cut[d];
-  Candidate candidate;
-  candidate.name = "recompute every offered forward";
-  candidate.shape = Shape::Aperiodic;
-  std::optional<Schedule> mapped;
-  try {
-    Progress quiet;
-    const SearchReport nested = solve(sub, quiet);
-    mapped = answer_at_total(request, *derived, nested, candidate.note);
-    if (nested.makespan) candidate.name += " (" + nested.makespan->construction + ")";
-  } catch (const InputError& error) {
-    candidate.note = error.reason;  // e.g. one micro-batch no longer fits the lowered limit
-  }
-  candidate.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  if (mapped) {
-    const verify::Report checked = verify::check_schedule(schedule_to_json(*mapped));
-    if (!checked.valid) {
-      report.rejected.push_back({candidate.name, checked.violations.empty() ? "invalid"
-                                                     : checked.violations.front().kind + ": " +
-                                                           checked.violations.front().message});
-      return;
+  DerivedAnswer answer = search_recomputing_all(request, *derived, seconds, report);
+  if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
+    take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
+  report.makespan->candidates.push_back(std::move(answer.candidate));
+}
+
+namespace {
+
+// A block whose own memory (with its device's static memory) passes the
+// limit cannot run under any choice: recomputing runs it again, offloading
+// copies it out only after it ran. The proof that stays when offers exist.
+std::optional<std::string> block_above_limit(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  for (const Block& block : placement.blocks)
+    for (int device : block.devices) {
+      const Memory needed = static_memory_of(placement, device) + std::max<Memory>(block.memory, 0);
+      if (needed > request.memory_limit[device])
+        return "block " + block.id + " alone needs more than device " + std::to_string(device) +
+               "'s memory limit, under any choice of keeping, recomputing or offloading";
     }
-    candidate.makespan = checked.makespan;
-    candidate.note = choices_summary(*mapped) + "; searched as a placement of its own under the limit lowered by "
-                     "what a running forward holds beyond its checkpoint";
-    if (checked.makespan < report.makespan->makespan) take_as_answer(*mapped, checked, candidate.name, report, progress);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress) {
+  if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
+  if (std::optional<std::string> alone = block_above_limit(request)) {
+    report.message += "; " + *alone;
+    return;
   }
-  report.makespan->candidates.push_back(std::move(candidate));
+  const std::string kept = report.message;
+  const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
+  DerivedAnswer answer;
+  if (derived && !request.deadline.expired())
+    answer = search_recomputing_all(request, *derived, std::max(request.tuning.recompute_all_seconds, 1.0), report);
+  if (!answer.schedule) {
+    // Not proven: schedules mixing keep, recompute and offload per
+    // micro-batch are not searched, so "no schedule exists" would be a guess.
+    report.outcome = Outcome::Timeout;
+    report.message = "no schedule that keeps every activation exists (" + kept +
+                     "), and recomputing every offered forward found none" +
+                     (answer.candidate.note.empty() ? "" : " (" + answer.candidate.note + ")") +
+                     "; schedules that mix the choices per micro-batch are not searched, so none is proven impossible";
+    return;
+  }
+  MakespanReport at;
+  at.total_micros = request.total_micros;
+  at.bound = makespan_bound(request.placement, request.total_micros);
+  at.proven_lower_bound = at.bound.value;
+  report.makespan = at;
+  take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
+  report.makespan->candidates.push_back(std::move(answer.candidate));
+  report.outcome = Outcome::Found;
+  report.message = "every schedule that keeps every activation is proven impossible (" + kept +
+                   "); the answer recomputes every offered forward";
 }
 
 }  // namespace tessel

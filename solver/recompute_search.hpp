@@ -15,4 +15,12 @@ namespace tessel {
 // without offers, without a makespan report or past the deadline.
 void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress);
 
+// A search proven infeasible with every activation kept, on a placement
+// that offers recomputation or offload: the placement that recomputes every
+// offered forward is searched (at least a second); its answer is taken, or
+// the outcome becomes "gave up" (Timeout) with the reason, since schedules
+// mixing the choices per micro-batch are not searched and nothing proves
+// them impossible.
+void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress);
+
 }  // namespace tessel

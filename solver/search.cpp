@@ -630,6 +630,10 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   options.threads = resolve_threads(request.threads);
   options.micros_per_window = request.strategy == Strategy::Repetend ? request.micros_per_window : 1;
   if (request.strategy == Strategy::Fast) options.boundary_seconds = request.tuning.fast_boundary_seconds;
+  // The solved bounds (exact ends, one-device relaxation) refute makespans
+  // with every activation kept: with recomputation or offload offered they
+  // bound nothing (and would refute the traded schedules in hand).
+  if (offers_memory_choice(searched)) options.ends_seconds = options.relaxation_seconds = 0;
   // Phases on other threads (the period race, the improvements side by
   // side) report too: `progress` gets one line at a time.
   std::mutex progress_mutex;
@@ -685,15 +689,22 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
         answer_overrun(budget, per_instance, *report.repetend, request.placement, request.total_micros);
     if (overrun) skip_answer_at_total(request, *overrun, report);
     else choose_best(request, placement, result, options, budget, report, progress);
-  } else if (result.status != SearchStatus::Infeasible) {
-    // No repetend schedule (rejected, or none fits its warmup): the other
+  } else if (result.status != SearchStatus::Infeasible || offers_memory_choice(placement)) {
+    // No repetend schedule (rejected, none fits its warmup, or none keeping
+    // every activation where recomputation is offered): the other
     // candidates at N still may.
     choose_best(request, placement, result, options, budget, report, progress);
+    if (report.best && report.outcome == Outcome::Infeasible) {
+      report.outcome = Outcome::Found;
+      report.message = "no schedule keeps every activation within the limit (" + report.message +
+                       "); the answer trades memory for time";
+    }
   }
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
   consider_recomputing_all(request, report, progress);
+  answer_infeasible_by_recomputing(request, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

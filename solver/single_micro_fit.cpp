@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "model/quantity.hpp"
 #include "solver/full_search.hpp"
 #include "solver/single_micro.hpp"
 
@@ -11,9 +12,10 @@ namespace tessel {
 
 namespace {
 
-std::string memory_text(const std::vector<long long>& values) {
+// In the placement's own unit (its memory ticks carry `decimals` decimals).
+std::string memory_text(const std::vector<long long>& values, int decimals) {
   std::ostringstream text;
-  for (size_t d = 0; d < values.size(); ++d) text << (d ? "," : "") << values[d];
+  for (size_t d = 0; d < values.size(); ++d) text << (d ? "," : "") << format_ticks(values[d], decimals);
   return text.str();
 }
 
@@ -34,7 +36,8 @@ SingleMicroFit single_micro_within_memory(const Placement& placement, const Sear
   fit.status = single.status;
   if (single.status == SearchStatus::Infeasible) {
     fit.message = "the memory limit is too small even for one micro-batch: run alone in dependency order it needs " +
-                  memory_text(peak) + " per device (limit " + memory_text(options.memory_limit) +
+                  memory_text(peak, placement.memory_decimals) + " per device (limit " +
+                  memory_text(options.memory_limit, placement.memory_decimals) +
                   "), and the solver proved no order of one micro-batch fits";
     return fit;
   }
