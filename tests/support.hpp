@@ -130,6 +130,17 @@ inline std::string unroll_error(const Schedule& schedule, int nmicros) {
   return "";
 }
 
+// The message of the InputError reading `document` as a schedule (file
+// "s.json") throws, or "" when it reads.
+inline std::string schedule_read_error(const nlohmann::json& document) {
+  try {
+    schedule_from_json(document, JsonPlace{"s.json", ""});
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
 // Appends a block and returns its index.
 inline int add_block(Placement& placement, const std::string& id, std::vector<int> devices, Time span,
                      Memory memory) {

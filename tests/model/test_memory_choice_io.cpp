@@ -21,14 +21,7 @@ nlohmann::json traded() {
   return nlohmann::json::parse(file);
 }
 
-std::string error_of(const nlohmann::json& document) {
-  try {
-    schedule_from_json(document, JsonPlace{"s.json", ""});
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
-}
+std::string error_of(const nlohmann::json& document) { return testing::schedule_read_error(document); }
 
 }  // namespace
 

@@ -31,14 +31,7 @@ nlohmann::json small_schedule() {
     "repetend": {"start": 2, "end": 6, "period": 4, "micros_per_period": 1} })");
 }
 
-std::string error_of(const nlohmann::json& document) {
-  try {
-    schedule_from_json(document, JsonPlace{"s.json", ""});
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "";
-}
+std::string error_of(const nlohmann::json& document) { return testing::schedule_read_error(document); }
 
 }  // namespace
 

@@ -1,8 +1,10 @@
-// The verifier's tests' one shared helper: the "field: reason" of the format
-// error a document raises, or "" when the verifier reads it. Kept here, not
-// in tests/support.hpp, because the verifier's tests link the verifier alone.
+// The verifier's tests' shared helpers: the "field: reason" of the format
+// error a document raises, and a file of tests/data read as JSON. Kept
+// here, not in tests/support.hpp, because the verifier's tests link the
+// verifier alone.
 #pragma once
 
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,12 @@ inline std::string format_error_of(const nlohmann::json& document) {
     return error.field + ": " + error.reason;
   }
   return "";
+}
+
+// tests/data/NAME as JSON.
+inline nlohmann::json data_json(const std::string& name) {
+  std::ifstream file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/" + name);
+  return nlohmann::json::parse(file);
 }
 
 }  // namespace tessel::verify::testing

@@ -24,10 +24,7 @@ namespace {
 // the devices. Each start is the earliest the dependencies allow.
 //   dev 0: f0:0 [0, 1.25)  f0:1 [1.25, 2.5)  b0:0 [6, 8.5)  b0:1 [9.75, 12.25)
 //   dev 1: f1:0 [1.75, 3)  b1:0 [3, 5.5)  f1:1 [5.5, 6.75)  b1:1 [6.75, 9.25)
-nlohmann::json measured_one_f_one_b() {
-  std::ifstream file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/measured_1f1b.schedule.json");
-  return nlohmann::json::parse(file);
-}
+nlohmann::json measured_one_f_one_b() { return tessel::verify::testing::data_json("measured_1f1b.schedule.json"); }
 
 nlohmann::json& start_of(nlohmann::json& document, const std::string& block, int micro) {
   for (nlohmann::json& entry : document["instances"])

@@ -19,10 +19,7 @@ using tessel::verify::testing::format_error_of;
 
 namespace {
 
-nlohmann::json traded() {
-  std::ifstream file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/memory_choices.json");
-  return nlohmann::json::parse(file);
-}
+nlohmann::json traded() { return tessel::verify::testing::data_json("memory_choices.json"); }
 
 std::set<std::string> kinds(const Report& report) {
   std::set<std::string> found;
