@@ -171,6 +171,15 @@ std::map<long long, std::pair<int, int>> locate(const DeviceOrders& orders) {
   return where;
 }
 
+// Where the instance sits in the device's list, or -1.
+int position_in(const DeviceOrders& orders, int device, std::pair<int, int> instance) {
+  if (device < 0 || device >= static_cast<int>(orders.size())) return -1;
+  for (size_t i = 0; i < orders[device].size(); ++i)
+    if (orders[device][i].block == instance.first && orders[device][i].micro == instance.second)
+      return static_cast<int>(i);
+  return -1;
+}
+
 std::vector<StuckDevice> stuck_devices(const Runner& runner) {
   const std::map<long long, std::pair<int, int>> where = locate(runner.orders);
   std::vector<StuckDevice> stuck;
@@ -187,8 +196,10 @@ std::vector<StuckDevice> stuck_devices(const Runner& runner) {
       StuckDevice::Wait wait{{block, micro}, -1, -1};
       auto found = where.find(key_of(block, micro));
       if (found != where.end()) std::tie(wait.device, wait.position) = found->second;
-      if (block == unit.front().first && micro == unit.front().second)  // the other device of the block
-        std::tie(wait.device, wait.position) = std::make_pair(runner.device_behind(unit), -1);
+      if (block == unit.front().first && micro == unit.front().second) {  // another device of the block
+        wait.device = runner.device_behind(unit);
+        wait.position = position_in(runner.orders, wait.device, unit.front());
+      }
       entry.waits_for.push_back(wait);
     }
     stuck.push_back(std::move(entry));

@@ -86,6 +86,12 @@ TEST_CASE("order timing: a cycle between orders and edges is impossible", "[clas
   const DeviceOrders crossed = {{{0, 0}, {0, 1}, {1, 0}, {1, 1}}, {{1, 1}, {1, 0}}, {{2, 0}, {2, 1}}};
   const OrderTiming crossing = time_orders(placement, crossed);
   CHECK_FALSE(crossing.possible());
+  // Device 1 heads t:1, which device 0 lists at position 3, behind t:0.
+  bool names_other_device = false;
+  for (const StuckDevice& device : crossing.stuck)
+    for (const StuckDevice::Wait& wait : device.waits_for)
+      names_other_device = names_other_device || (device.device == 1 && wait.device == 0 && wait.position == 3);
+  CHECK(names_other_device);
   CHECK_THROWS_AS(run_as_soon_as_possible(placement, crossed), DeadlockError);
 }
 
