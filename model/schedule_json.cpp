@@ -2,6 +2,7 @@
 #include "model/schedule_json.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -203,7 +204,11 @@ nlohmann::json schedule_to_json(const Schedule& schedule) {
   const int memory_decimals = schedule.placement.memory_decimals;
   if (schedule.memory_limit.empty()) {
     document["memory_limit"] = nullptr;
-  } else if (schedule.uniform_limit) {
+  } else if (schedule.uniform_limit &&
+             std::adjacent_find(schedule.memory_limit.begin(), schedule.memory_limit.end(),
+                                std::not_equal_to<Memory>()) == schedule.memory_limit.end()) {
+    // One number only when every device has it: a schedule whose limits were
+    // replaced after it was read must not be written with its first one alone.
     document["memory_limit"] = time_to_json(schedule.memory_limit.front(), memory_decimals);
   } else {
     nlohmann::json limits = nlohmann::json::array();

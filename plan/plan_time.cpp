@@ -3,6 +3,8 @@
 // inside the tick range.
 #include "plan/plan_time.hpp"
 
+#include "classic/order_timing.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -111,33 +113,18 @@ TimedPlacement timed_placement(const Graph& graph, const Partition& partition, c
 }
 
 Schedule retimed_schedule(const Schedule& schedule) {
-  const Placement& placement = schedule.placement;
-  std::vector<Instance> order = schedule.instances;
-  std::stable_sort(order.begin(), order.end(), [](const Instance& a, const Instance& b) { return a.start < b.start; });
-  // In the old start order every predecessor (same micro-batch) comes
-  // first: it ended, delay included, before its dependant started.
-  std::vector<std::vector<const Edge*>> into(placement.blocks.size());
-  for (const Edge& edge : placement.edges) into[edge.to].push_back(&edge);
-  std::map<std::pair<int, int>, Time> end;  // (block, micro) -> new end
-  std::vector<Time> free_at(placement.ndevs, 0);
-  bool moved = false;
-  for (Instance& instance : order) {
-    const Block& block = placement.blocks[instance.block];
-    Time start = 0;
-    for (int device : block.devices) start = std::max(start, free_at[device]);
-    for (const Edge* edge : into[instance.block]) {
-      auto found = end.find({edge->from, instance.micro});
-      if (found == end.end()) return schedule;  // not in start order: leave it
-      start = std::max(start, found->second + edge->delay);
-    }
-    moved = moved || instance.start != start;
-    instance.start = start;
-    end[{instance.block, instance.micro}] = start + block.span;
-    for (int device : block.devices) free_at[device] = start + block.span;
-  }
+  // Each rank's order by the old starts, timed by the shared routine
+  // (classic/order_timing.hpp): delays and tensor-parallel blocks included.
+  const classic::OrderTiming timing = classic::time_orders(schedule.placement, classic::orders_by_start(schedule));
+  if (!timing.possible() || timing.instances.size() != schedule.instances.size()) return schedule;  // leave it
   Schedule retimed = schedule;
-  retimed.instances = order;
+  retimed.instances = timing.instances;
   sort_instances(retimed);
+  Schedule before = schedule;
+  sort_instances(before);
+  bool moved = false;
+  for (size_t i = 0; i < before.instances.size(); ++i)
+    moved = moved || before.instances[i].start != retimed.instances[i].start;
   if (moved) retimed.repetend.reset();
   return retimed;
 }

@@ -1,6 +1,8 @@
 // One micro-batch run alone (see the header): a list schedule and its memory.
 #include "solver/single_micro.hpp"
 
+#include "classic/order_timing.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -8,17 +10,13 @@
 namespace tessel {
 
 std::vector<int> single_micro_starts(const Placement& placement) {
+  // The blocks in a topological order, each timed next on its devices by
+  // the shared step (classic/order_timing.hpp).
+  classic::OrderClock clock(placement, 1);
   std::vector<int> start(placement.blocks.size(), 0);
-  std::vector<int> device_free(placement.ndevs, 0);
-  std::vector<std::vector<const Edge*>> incoming(placement.blocks.size());
-  for (const Edge& edge : placement.edges) incoming[edge.to].push_back(&edge);
   for (int block : topological_order(placement)) {
-    int at = 0;
-    for (const Edge* edge : incoming[block])
-      at = std::max<Time>(at, start[edge->from] + placement.blocks[edge->from].span + edge->delay);
-    for (int device : placement.blocks[block].devices) at = std::max(at, device_free[device]);
-    start[block] = at;
-    for (int device : placement.blocks[block].devices) device_free[device] = at + placement.blocks[block].span;
+    start[block] = static_cast<int>(*clock.earliest(block, 0));
+    clock.place(block, 0, start[block]);
   }
   return start;
 }

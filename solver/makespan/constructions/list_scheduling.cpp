@@ -1,9 +1,10 @@
 // The list-scheduling simulator and its portfolio of rules and caps.
 // Instances are numbered micro * blocks + block. A priority rule maps an
-// instance to a key (smaller first); each device keeps its ready instances
-// in a set ordered by key, and a tensor-parallel instance sits in the set of
-// every device it runs on and starts only when all of them are free.
+// instance to a key (smaller first); the event loop, shared with the
+// memory-trading scheduler, is list_engine.hpp.
 #include "solver/makespan/constructions/list_scheduling.hpp"
+
+#include "solver/makespan/constructions/list_engine.hpp"
 
 #include <algorithm>
 #include <array>
@@ -37,7 +38,7 @@ const std::vector<ListRule>& list_rules() {
 
 namespace {
 
-using Key = std::array<long long, 3>;
+using Key = ListKey;
 
 // What the rules and the simulation need of every block, computed once.
 struct Facts {
@@ -99,40 +100,22 @@ Key key_of(ListRule rule, const Placement& placement, const Facts& facts, int bl
   return {cls, micro, -tail};
 }
 
-struct Ready {
-  Key key;
-  int id;
-  bool operator<(const Ready& other) const { return std::tie(key, id) < std::tie(other.key, other.id); }
-};
-
-// One run of the simulation.
-class Simulation {
+// One run of the simulation: the shared event loop (list_engine.hpp) with
+// this rule's keys, the memory limits and the in-flight cap.
+class Simulation : public ListEngine {
  public:
   Simulation(const Placement& placement, const Facts& facts, const std::vector<Memory>& limits, int nmicros,
              const ListRun& run, const Deadline& deadline)
-      : placement_(placement), facts_(facts), limits_(limits), nmicros_(nmicros), run_(run), deadline_(deadline),
-        start_(static_cast<size_t>(nmicros) * facts.nblocks, -1),
-        ready_at_(start_.size(), 0),
-        waiting_(start_.size(), 0),
-        left_in_micro_(nmicros, facts.nblocks),
-        ready_(facts.ndevs),
-        free_at_(facts.ndevs, 0),
-        memory_(facts.ndevs, 0),
-        reserved_(facts.ndevs, 0) {}
+      : ListEngine(facts.ndevs, static_cast<size_t>(nmicros) * facts.nblocks, deadline),
+        placement_(placement), facts_(facts), limits_(limits), nmicros_(nmicros), run_(run),
+        left_in_micro_(nmicros, facts.nblocks), memory_(facts.ndevs, 0), reserved_(facts.ndevs, 0) {}
 
   std::optional<std::vector<Instance>> run() {
     for (int device = 0; device < facts_.ndevs; ++device)
       if (run_.guarded && facts_.allocated[device] > limits_[device]) return std::nullopt;
+    remaining_ = static_cast<long long>(start_.size());
     release_micro(0);
-    Time now = 0;
-    for (long long events = 0; started_ < static_cast<long long>(start_.size()); ++events) {
-      if (events % 256 == 255 && deadline_.expired()) return std::nullopt;
-      release_until(now);
-      while (start_free_devices(now)) release_until(now);
-      std::optional<Time> next = next_event(now);
-      if (!next) return std::nullopt;  // stalled on memory or the cap
-      now = *next;
-    }
+    if (!run_events()) return std::nullopt;
     std::vector<Instance> instances;
     instances.reserve(start_.size());
     for (size_t id = 0; id < start_.size(); ++id)
@@ -141,34 +124,26 @@ class Simulation {
   }
 
  private:
-  int block_of(int id) const { return id % facts_.nblocks; }
-  int micro_of(int id) const { return id / facts_.nblocks; }
+  int block_of(long long id) const { return static_cast<int>(id % facts_.nblocks); }
+  int micro_of(long long id) const { return static_cast<int>(id / facts_.nblocks); }
 
-  // Every block of the micro-batch without predecessors becomes ready now.
+  ListKey key(long long id) const override { return key_of(run_.rule, placement_, facts_, block_of(id), micro_of(id)); }
+  const std::vector<int>& devices(long long id) const override { return placement_.blocks[block_of(id)].devices; }
+
+  // Every block of the micro-batch waits for its predecessors from now on.
   void release_micro(int micro) {
     if (micro >= nmicros_) return;
-    for (int block = 0; block < facts_.nblocks; ++block) {
-      int id = micro * facts_.nblocks + block;
-      waiting_[id] = facts_.predecessor_count[block];
-      if (waiting_[id] == 0) pending_.push({0, id});
-    }
-  }
-
-  void release_until(Time now) {
-    while (!pending_.empty() && pending_.top().first <= now) {
-      int id = pending_.top().second;
-      pending_.pop();
-      Ready entry{key_of(run_.rule, placement_, facts_, block_of(id), micro_of(id)), id};
-      for (int device : placement_.blocks[block_of(id)].devices) ready_[device].insert(entry);
-    }
+    for (int block = 0; block < facts_.nblocks; ++block)
+      expect(static_cast<long long>(micro) * facts_.nblocks + block, facts_.predecessor_count[block]);
   }
 
   // Whether the next micro-batch may start; it changes only when something
   // starts, so the answer is kept until then.
   bool admissible(int micro) {
     if (micro < admitted_) return true;
-    if (admission_checked_at_ == started_) return admission_;
-    admission_checked_at_ = started_;
+    const long long started = static_cast<long long>(start_.size()) - remaining_;
+    if (admission_checked_at_ == started) return admission_;
+    admission_checked_at_ = started;
     admission_ = admitted_ - finished_micros_ < run_.cap;
     if (!admission_ || !run_.guarded) return admission_;
     for (int device = 0; device < facts_.ndevs; ++device)
@@ -176,31 +151,14 @@ class Simulation {
     return admission_;
   }
 
-  bool startable(int id, Time now) {
+  bool accepts(long long id, Time) override {
     const Block& block = placement_.blocks[block_of(id)];
-    for (int device : block.devices) {
-      if (free_at_[device] > now) return false;
+    for (int device : block.devices)
       if (memory_[device] + block.memory > limits_[device]) return false;
-    }
     return admissible(micro_of(id));
   }
 
-  // One pass over the free devices; true when something started.
-  bool start_free_devices(Time now) {
-    bool any = false;
-    for (int device = 0; device < facts_.ndevs; ++device) {
-      if (free_at_[device] > now) continue;
-      for (const Ready& entry : ready_[device]) {
-        if (!startable(entry.id, now)) continue;
-        start(entry.id, now);
-        any = true;
-        break;
-      }
-    }
-    return any;
-  }
-
-  void start(int id, Time now) {
+  void start(long long id, Time now) override {
     const int block = block_of(id), micro = micro_of(id);
     const Block& info = placement_.blocks[block];
     if (micro == admitted_) {
@@ -208,33 +166,17 @@ class Simulation {
       for (int device = 0; device < facts_.ndevs; ++device) reserved_[device] += facts_.allocated[device];
       release_micro(admitted_);
     }
-    Ready entry{key_of(run_.rule, placement_, facts_, block, micro), id};
     const Time end = now + info.span;
+    occupy(id, now, end);
     for (int device : info.devices) {
-      ready_[device].erase(entry);
-      free_at_[device] = end;
       memory_[device] += info.memory;
       reserved_[device] -= std::max<Memory>(0, info.memory);
     }
-    start_[id] = now;
-    ++started_;
-    ends_.push(end);
     // A micro-batch counts as finished for the cap once its last block has
     // started: its memory is then settled.
     if (--left_in_micro_[micro] == 0) ++finished_micros_;
-    for (auto [next, delay] : facts_.successors[block]) {
-      int next_id = micro * facts_.nblocks + next;
-      ready_at_[next_id] = std::max(ready_at_[next_id], end + delay);
-      if (--waiting_[next_id] == 0) pending_.push({ready_at_[next_id], next_id});
-    }
-  }
-
-  std::optional<Time> next_event(Time now) {
-    while (!ends_.empty() && ends_.top() <= now) ends_.pop();
-    std::optional<Time> next;
-    if (!ends_.empty()) next = ends_.top();
-    if (!pending_.empty() && (!next || pending_.top().first < *next)) next = std::max(now + 1, pending_.top().first);
-    return next;
+    for (auto [next, delay] : facts_.successors[block])
+      satisfy(static_cast<long long>(micro) * facts_.nblocks + next, end + delay);
   }
 
   const Placement& placement_;
@@ -242,21 +184,11 @@ class Simulation {
   const std::vector<Memory>& limits_;
   int nmicros_;
   ListRun run_;
-  const Deadline& deadline_;
   long long admission_checked_at_ = -1;
   bool admission_ = false;
-  std::vector<Time> start_;
-  std::vector<Time> ready_at_;
-  std::vector<int> waiting_;
   std::vector<int> left_in_micro_;
-  std::vector<std::set<Ready>> ready_;
-  std::vector<Time> free_at_;
   std::vector<Memory> memory_;
   std::vector<Memory> reserved_;
-  using Event = std::pair<Time, int>;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pending_;
-  std::priority_queue<Time, std::vector<Time>, std::greater<Time>> ends_;
-  long long started_ = 0;
   int admitted_ = 0;
   int finished_micros_ = 0;
 };

@@ -1,8 +1,11 @@
 // The memory-trading list scheduler (memory_trading.hpp). Every micro-batch
 // has its blocks (nodes 0..B-1) and one recompute node per offering block
 // (nodes B..B+R-1); node ids are micro * (B + R) + node. A recompute node
-// only exists for a micro-batch whose forward chose it.
+// only exists for a micro-batch whose forward chose it. The event loop is
+// the one list scheduling runs (list_engine.hpp).
 #include "solver/makespan/constructions/memory_trading.hpp"
+
+#include "solver/makespan/constructions/list_engine.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,8 +22,6 @@ bool offers_memory_choice(const Placement& placement) {
 }
 
 namespace {
-
-using Key = std::array<long long, 3>;
 
 // What the simulation needs of the placement, computed once per portfolio.
 struct Graph {
@@ -62,38 +63,23 @@ Graph graph_of(const Placement& placement) {
   return graph;
 }
 
-struct Ready {
-  Key key;
-  long long id;
-  bool operator<(const Ready& other) const { return std::tie(key, id) < std::tie(other.key, other.id); }
-};
-
-class Trading {
+// One run: the shared event loop (list_engine.hpp) with recompute nodes,
+// memory freed when a recomputing forward ends, and the in-flight cap.
+class Trading : public ListEngine {
  public:
   Trading(const Placement& placement, const Graph& graph, const std::vector<Memory>& limits, int nmicros,
           const TradingRun& run, const Deadline& deadline)
-      : placement_(placement), graph_(graph), limits_(limits), nmicros_(nmicros), run_(run), deadline_(deadline),
+      : ListEngine(placement.ndevs,
+                   static_cast<size_t>(nmicros) * (graph.blocks + static_cast<int>(graph.offering.size())), deadline),
+        placement_(placement), graph_(graph), limits_(limits), nmicros_(nmicros), run_(run),
         nodes_(graph.blocks + static_cast<int>(graph.offering.size())),
-        start_(static_cast<size_t>(nmicros) * nodes_, -1),
-        ready_at_(start_.size(), 0),
-        waiting_(start_.size(), 0),
         left_in_micro_(nmicros, graph.blocks),
-        ready_(placement.ndevs),
-        free_at_(placement.ndevs, 0),
         memory_(placement.ndevs, 0) {}
 
   std::optional<Schedule> run() {
-    release_micro(0);
     remaining_ = static_cast<long long>(nmicros_) * graph_.blocks;
-    Time now = 0;
-    for (long long events = 0; remaining_ > 0; ++events) {
-      if (events % 256 == 255 && deadline_.expired()) return std::nullopt;
-      release_until(now);
-      while (start_free_devices(now)) release_until(now);
-      std::optional<Time> next = next_event(now);
-      if (!next) return std::nullopt;  // stalled on memory or the cap
-      now = *next;
-    }
+    release_micro(0);
+    if (!run_events()) return std::nullopt;
     return schedule();
   }
 
@@ -111,9 +97,13 @@ class Trading {
     const Block& block = placement_.blocks[block_of_node(node)];
     return is_recompute(node) ? block.memory - block.recompute->checkpoint_memory : block.memory;
   }
+  const std::vector<int>& devices(long long id) const override {
+    return placement_.blocks[block_of_node(node_of(id))].devices;
+  }
 
   // Backward-like work first under 1F1B; under zero bubble weights last.
-  Key key_of(int node, int micro) const {
+  ListKey key(long long id) const override {
+    const int node = node_of(id), micro = micro_of(id);
     const int block = is_recompute(node) ? placement_.blocks[block_of_node(node)].recompute->before : node;
     const BlockKind kind = placement_.blocks[block].kind;
     int cls = kind == BlockKind::Backward || kind == BlockKind::BackwardInput ? 0
@@ -125,46 +115,21 @@ class Trading {
 
   void release_micro(int micro) {
     if (micro >= nmicros_) return;
-    for (int block = 0; block < graph_.blocks; ++block) {
-      const long long id = id_of(micro, block);
-      waiting_[id] = graph_.predecessor_count[block];
-      if (waiting_[id] == 0) pending_.push({0, id});
-    }
+    for (int block = 0; block < graph_.blocks; ++block) expect(id_of(micro, block), graph_.predecessor_count[block]);
   }
 
-  void release_until(Time now) {
+  void settle(Time now) override {
     while (!frees_.empty() && std::get<0>(frees_.top()) <= now) {
       memory_[std::get<1>(frees_.top())] -= std::get<2>(frees_.top());
       frees_.pop();
     }
-    while (!pending_.empty() && pending_.top().first <= now) {
-      const long long id = pending_.top().second;
-      pending_.pop();
-      Ready entry{key_of(node_of(id), micro_of(id)), id};
-      for (int device : placement_.blocks[block_of_node(node_of(id))].devices) ready_[device].insert(entry);
-    }
   }
 
-  bool startable(long long id, Time now) const {
+  bool accepts(long long id, Time) override {
     const int node = node_of(id);
-    const Block& block = placement_.blocks[block_of_node(node)];
-    for (int device : block.devices)
-      if (free_at_[device] > now || memory_[device] + memory_of(node) > limits_[device]) return false;
+    for (int device : devices(id))
+      if (memory_[device] + memory_of(node) > limits_[device]) return false;
     return micro_of(id) < admitted_ || admitted_ - finished_micros_ < run_.cap;
-  }
-
-  bool start_free_devices(Time now) {
-    bool any = false;
-    for (int device = 0; device < placement_.ndevs; ++device) {
-      if (free_at_[device] > now) continue;
-      for (const Ready& entry : ready_[device]) {
-        if (!startable(entry.id, now)) continue;
-        start(entry.id, now);
-        any = true;
-        break;
-      }
-    }
-    return any;
   }
 
   // Whether the forward `block` of `micro`, starting now, recomputes.
@@ -196,26 +161,14 @@ class Trading {
       frees_.push({end, device, placement_.blocks[block].memory - offer.checkpoint_memory});
   }
 
-  void satisfy(long long id, Time ready) {
-    ready_at_[id] = std::max(ready_at_[id], ready);
-    if (--waiting_[id] == 0) pending_.push({ready_at_[id], id});
-  }
-
-  void start(long long id, Time now) {
+  void start(long long id, Time now) override {
     const int node = node_of(id), micro = micro_of(id);
     const int block = block_of_node(node);
     if (!is_recompute(node) && micro == admitted_) release_micro(++admitted_);
     const Time end = now + span_of(node);
     if (!is_recompute(node) && chooses_recompute(block)) choose_recompute(block, micro, end);
-    Ready entry{key_of(node, micro), id};
-    for (int device : placement_.blocks[block].devices) {
-      ready_[device].erase(entry);
-      free_at_[device] = end;
-      memory_[device] += memory_of(node);
-    }
-    start_[id] = now;
-    --remaining_;
-    ends_.push(end);
+    occupy(id, now, end);
+    for (int device : placement_.blocks[block].devices) memory_[device] += memory_of(node);
     if (is_recompute(node)) {
       satisfy(id_of(micro, placement_.blocks[block].recompute->before), end);
       return;
@@ -226,14 +179,6 @@ class Trading {
       const long long recompute = id_of(micro, graph_.blocks + r);
       if (chosen_.count(recompute)) satisfy(recompute, end);
     }
-  }
-
-  std::optional<Time> next_event(Time now) {
-    while (!ends_.empty() && ends_.top() <= now) ends_.pop();
-    std::optional<Time> next;
-    if (!ends_.empty()) next = ends_.top();
-    if (!pending_.empty() && (!next || pending_.top().first < *next)) next = std::max(now + 1, pending_.top().first);
-    return next;
   }
 
   Schedule schedule() const {
@@ -252,22 +197,12 @@ class Trading {
   const std::vector<Memory>& limits_;
   int nmicros_;
   TradingRun run_;
-  const Deadline& deadline_;
   int nodes_;
-  std::vector<Time> start_;
-  std::vector<Time> ready_at_;
-  std::vector<int> waiting_;
   std::vector<int> left_in_micro_;
-  std::vector<std::set<Ready>> ready_;
-  std::vector<Time> free_at_;
   std::vector<Memory> memory_;
   std::set<long long> chosen_;
-  using Event = std::pair<Time, long long>;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pending_;
-  std::priority_queue<Time, std::vector<Time>, std::greater<Time>> ends_;
   using Free = std::tuple<Time, int, Memory>;  // when, device, how much
   std::priority_queue<Free, std::vector<Free>, std::greater<Free>> frees_;
-  long long remaining_ = 0;
   int admitted_ = 0;
   int finished_micros_ = 0;
 };

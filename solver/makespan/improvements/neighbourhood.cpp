@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "classic/order_timing.hpp"
 #include "solver/makespan/improvements/window_resolve.hpp"
 #include "solver/schedule_check.hpp"
 
@@ -277,27 +278,17 @@ std::vector<Schedule> prepared(const std::vector<Schedule>& starts) {
 }  // namespace
 
 Schedule compacted(const Schedule& schedule) {
-  const Placement& placement = schedule.placement;
-  std::vector<std::vector<int>> index(placement.blocks.size(), std::vector<int>(schedule.nmicros, -1));
-  for (size_t i = 0; i < schedule.instances.size(); ++i)
-    index[schedule.instances[i].block][schedule.instances[i].micro] = static_cast<int>(i);
-  std::vector<std::vector<const Edge*>> in(placement.blocks.size());
-  for (const Edge& edge : placement.edges) in[edge.to].push_back(&edge);
+  // The devices' orders by start, timed again by the shared routine: every
+  // edge's delay and every device of a tensor-parallel block honoured.
+  const classic::OrderTiming timing = classic::time_orders(schedule.placement, classic::orders_by_start(schedule));
+  if (!timing.possible()) return schedule;  // not a valid schedule's orders: nothing to compact
+  const size_t blocks = schedule.placement.blocks.size();
+  std::vector<Time> start(blocks * static_cast<size_t>(schedule.nmicros), 0);
+  for (const Instance& instance : timing.instances)
+    start[static_cast<size_t>(instance.micro) * blocks + instance.block] = instance.start;
   Schedule result = schedule;
-  std::vector<Time> device_free(placement.ndevs, 0);
-  for (int i : ranked_by_start(schedule)) {
-    Instance& instance = result.instances[i];
-    const Block& block = placement.blocks[instance.block];
-    Time earliest = 0;
-    for (int device : block.devices) earliest = std::max(earliest, device_free[device]);
-    for (const Edge* edge : in[instance.block]) {
-      const int from = index[edge->from][instance.micro];
-      if (from >= 0)
-        earliest = std::max(earliest, result.instances[from].start + placement.blocks[edge->from].span + edge->delay);
-    }
-    instance.start = earliest;
-    for (int device : block.devices) device_free[device] = earliest + block.span;
-  }
+  for (Instance& instance : result.instances)
+    instance.start = start[static_cast<size_t>(instance.micro) * blocks + instance.block];
   sort_instances(result);
   return result;
 }

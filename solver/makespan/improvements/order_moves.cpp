@@ -4,6 +4,8 @@
 // decided its start, from which the longest path is read back.
 #include "solver/makespan/improvements/order_moves.hpp"
 
+#include "classic/order_timing.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <random>
@@ -400,10 +402,20 @@ std::optional<Step> best_step(Searcher& searcher, const Timing& current, Time sh
   return chosen;
 }
 
-Schedule schedule_of(const Schedule& start, const Flat& flat, const Timing& timing) {
+// The schedule of the orders, timed by the shared routine
+// (classic/order_timing.hpp), not by the search's own incremental
+// evaluation: what the phase offers honours every rule by construction (the
+// two agree, ASAP starts of given orders being unique; `start` compacted
+// when they could not run).
+Schedule schedule_of(const Schedule& start, const Flat& flat, const Orders& orders) {
+  classic::DeviceOrders lists(orders.size());
+  for (size_t device = 0; device < orders.size(); ++device)
+    for (int id : orders[device]) lists[device].push_back({id % flat.nblocks, id / flat.nblocks, false, 0});
+  const classic::OrderTiming timing = classic::time_orders(start.placement, lists);
+  if (!timing.possible()) return compacted(start);
   Schedule result = start;
   result.repetend.reset();
-  for (Instance& instance : result.instances) instance.start = timing.start[id_of(flat, instance.block, instance.micro)];
+  result.instances = timing.instances;
   sort_instances(result);
   return result;
 }
@@ -449,10 +461,10 @@ Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>
     best_orders = searcher.orders;
     since_gain = 0;
     ++searcher.stats.improvements;
-    if (on_shorter) on_shorter(schedule_of(start, flat, best));
+    if (on_shorter) on_shorter(schedule_of(start, flat, best_orders));
   }
   if (stats_out) *stats_out = searcher.stats;
-  return schedule_of(start, flat, best);
+  return schedule_of(start, flat, best_orders);
 }
 
 }  // namespace tessel
