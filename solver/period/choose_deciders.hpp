@@ -1,5 +1,5 @@
 // Which deciders decide a window's periods, chosen in this one place
-// (docs/architecture.md, "Period deciders"):
+// (docs/architecture.md, "The period deciders"):
 //   - the cyclic orders decide the whole window (order_period_search.hpp;
 //     by learned cycles or as difference logic, OrderQuestions) when its
 //     time values would make the unit-step encoding slow or large

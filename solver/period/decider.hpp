@@ -1,5 +1,5 @@
 // What decides whether a repetend of a given period exists (docs/architecture.md,
-// "Period deciders"). Every way the project answers that question stands
+// "The period deciders"). Every way the project answers that question stands
 // behind this one interface, so that the scheduler (solver/period/scheduler.hpp)
 // hands periods out without knowing how each is decided:
 //   - the unit-step modulo encoding on a SAT backend (modulo_decider.hpp);

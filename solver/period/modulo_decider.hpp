@@ -1,5 +1,5 @@
 // The unit-step modulo encoding as a period decider (docs/architecture.md,
-// "Period deciders"): a SAT backend of the search's choice holding one
+// "The period deciders"): a SAT backend of the search's choice holding one
 // period (or a chunk of consecutive ones behind selector literals,
 // solver/modulo_encoding.hpp) is asked whether a repetend of that period
 // exists. It promises no time, so the scheduler may race other CaDiCaL

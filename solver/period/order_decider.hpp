@@ -1,5 +1,5 @@
 // The cyclic orders asked as difference logic, as a period decider
-// (docs/architecture.md, "Period deciders"): the phases become integer
+// (docs/architecture.md, "The period deciders"): the phases become integer
 // variables of a Z3 backend and the question "a repetend of period at most
 // P?" is one solver call (solver/difference_logic_period.hpp), whose cost
 // does not grow with the time values. An answer at a smaller period is

@@ -1,7 +1,9 @@
 // The period scheduler (see the header). One mutex guards the table of periods;
 // solvers are never shared: each attempt builds its own backend and encoding
-// (the encoding of one period, as the single-threaded descent builds it), so
-// the only thing threads exchange is answers and stop flags.
+// (of one period, or of a chunk of them with periods_per_solver, which one
+// thread carries from a refuted period to the next), so the only thing
+// threads exchange is answers and stop flags. One thread runs this same loop
+// with no rivals, cubes or shared clauses.
 //
 // A rival configuration joins a period only once the period's own solver has
 // spent rival_after_seconds (2 s by default) on it. Most periods are decided
@@ -58,7 +60,7 @@ enum class PeriodState { Open, Unsat, Sat };
 // configurations 0-2.
 constexpr int kProgramAfterSolver = 3;
 
-// "1 s", as the one-thread descent wrote a head start.
+// "1 s": a head start as the report's calls name it.
 std::string seconds_text(double seconds) {
   std::ostringstream text;
   text << seconds << " s";

@@ -1,4 +1,4 @@
-// The period scheduler (docs/architecture.md, "Period deciders"): periods
+// The period scheduler (docs/architecture.md, "The period deciders"): periods
 // first .. last of one window are handed to deciders (solver/period/decider.hpp)
 // on 1..T threads by the same code; one thread is the case where no other
 // thread takes a period, never a second path. Periods are handed out in
