@@ -1,6 +1,8 @@
 // The period deciders (solver/period/decider.hpp) and the choice of them
 // (solver/period/choose_deciders.hpp): every decider answers a period as the
-// modulo encoding does, its Sat starts a repetend the definition accepts;
+// modulo encoding does on both backends, its Sat starts a repetend the
+// definition accepts and, built into a schedule with warmup and cooldown,
+// the verifier accepts; every decider answers Unknown at a spent deadline;
 // the programs promise their time and the SAT decider does not; the choice
 // gives a window its program only where it applies; and consecutive periods
 // on one solver (periods_per_solver) give the scheduler's one-solver-a-period
@@ -17,33 +19,57 @@
 #include "solver/period/program_decider.hpp"
 #include "solver/period/scheduler.hpp"
 #include "solver/repetend_search.hpp"
+#include "solver/warmup_cooldown.hpp"
 #include "tests/solver/race_options.hpp"
+#include "tests/support.hpp"
 
 using namespace tessel;
 
 namespace {
 
-// `decider` against the modulo encoding on periods L .. L + 4: the same
-// answer, and a Sat answer's starts a repetend of that period.
+// A Sat answer's starts: a repetend the definition accepts, and the
+// schedule built around it (warmup and cooldown) unrolled to K and 2K + 3
+// micro-batches passes the verifier.
+void check_starts(const Placement& placement, const std::vector<long long>& limits, int in_flight, int period,
+                  const std::vector<int>& starts) {
+  const ModuloSolution solution = modulo_solution(placement, period, starts);
+  const std::optional<std::string> violation = modulo_violation(placement, limits, solution, in_flight);
+  INFO(violation.value_or(""));
+  REQUIRE_FALSE(violation);
+  const WarmupCooldown built = build_warmup_cooldown(placement, limits, solution);
+  if (!built.valid) return;  // the period stands, the warmup does not fit memory (unusable_warmup_reason)
+  for (int n : {solution.in_flight, 2 * solution.in_flight + 3}) {
+    INFO("unrolled to " << n << " micro-batches");
+    const verify::Report report = testing::verify_schedule(unroll(built.schedule, n));
+    for (const verify::Violation& broken : report.violations) UNSCOPED_INFO(broken.message);
+    CHECK(report.valid);
+  }
+}
+
+// `decider` against the modulo encoding on CaDiCaL and on Z3 on periods
+// L .. L + 4: the same answer (so an Unsat agrees across deciders and
+// backends), and a Sat answer's starts checked as above.
 void same_as_modulo(const PeriodDecider& decider, const Placement& placement, const std::vector<long long>& limits,
                     int in_flight) {
   const ModuloSatDecider modulo({&placement, limits, in_flight, {}, "cadical", {}});
+  const ModuloSatDecider on_z3({&placement, limits, in_flight, {}, "z3", {}});
   const int lower = period_lower_bound(placement);
-  int sat = 0;
+  int sat = 0, unsat = 0;
   for (int period = lower; period <= lower + 4; ++period) {
     INFO(decider.name() << ", period " << period);
     const ChainPeriod by_decider = decide_alone(decider, period, Deadline::after_seconds(60));
     const ChainPeriod by_modulo = decide_alone(modulo, period, Deadline::after_seconds(60));
     REQUIRE(by_modulo.answer != Answer::Unknown);
+    CHECK(decide_alone(on_z3, period, Deadline::after_seconds(60)).answer == by_modulo.answer);
     CHECK(by_decider.answer == by_modulo.answer);
+    if (by_decider.answer == Answer::Unsat) ++unsat;
     if (by_decider.answer != Answer::Sat) continue;
     ++sat;
-    const ModuloSolution solution = modulo_solution(placement, period, by_decider.starts);
-    const std::optional<std::string> violation = modulo_violation(placement, limits, solution, in_flight);
-    INFO(violation.value_or(""));
-    CHECK_FALSE(violation);
+    check_starts(placement, limits, in_flight, period, by_decider.starts);
+    check_starts(placement, limits, in_flight, period, by_modulo.starts);
   }
   CHECK(sat >= 1);  // the range reaches a satisfiable period
+  UNSCOPED_INFO(decider.name() << ": " << unsat << " periods refuted");
 }
 
 }  // namespace
@@ -153,5 +179,31 @@ TEST_CASE("period scheduler: consecutive periods on one solver give the one-solv
     for (const SolverCall& call : result.calls)
       asked |= call.what == "period " + std::to_string(result.period) && call.answer == Answer::Sat;
     CHECK(asked);
+  }
+}
+
+TEST_CASE("period deciders: every decider answers Unknown at a spent deadline", "[period][deciders][time-limit]") {
+  const Placement chain_case = make_case("nnshape", 4, false);
+  const std::vector<long long> limits(chain_case.ndevs, 4);
+  const int in_flight = static_cast<int>(chain_case.blocks.size());
+  const Placement crossed_case = make_case("xshape", 4, false);
+  std::vector<std::unique_ptr<PeriodDecider>> deciders;
+  deciders.push_back(period_program(chain_case, limits, in_flight));
+  deciders.push_back(period_program(crossed_case, limits, 40));
+  deciders.push_back(std::make_unique<ModuloSatDecider>(ModuloQuestion{&chain_case, limits, in_flight, {}, "cadical", {}}));
+  deciders.push_back(std::make_unique<ModuloSatDecider>(ModuloQuestion{&chain_case, limits, in_flight, {}, "z3", {}}));
+  deciders.push_back(std::make_unique<DifferenceLogicDecider>(chain_case, limits, in_flight));
+  StopFlag stop{true};
+  const Deadline spent = Deadline::none(&stop);
+  for (size_t i = 0; i < deciders.size(); ++i) {
+    REQUIRE(deciders[i]);
+    INFO(deciders[i]->name());
+    // A satisfiable period (well above L), so that Unknown is not a
+    // refutation in disguise.
+    const int period = period_lower_bound(i == 1 ? crossed_case : chain_case) + 6;
+    const ChainPeriod decided = decide_alone(*deciders[i], period, spent);
+    CHECK(decided.answer == Answer::Unknown);
+    CHECK(decided.starts.empty());
+    CHECK(decide_alone(*deciders[i], period, Deadline::after_seconds(60)).answer == Answer::Sat);
   }
 }
