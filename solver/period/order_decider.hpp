@@ -1,5 +1,7 @@
-// The cyclic orders asked as difference logic, as a period decider
-// (docs/architecture.md, "The period deciders"): the phases become integer
+// The cyclic orders as period deciders (docs/architecture.md, "The period
+// deciders"), two ways. CyclicOrdersDecider runs the learned-cycles descent
+// (order_period_search.hpp) capped at the period asked. DifferenceLogicDecider
+// asks the cyclic orders as difference logic: the phases become integer
 // variables of a Z3 backend and the question "a repetend of period at most
 // P?" is one solver call (solver/difference_logic_period.hpp), whose cost
 // does not grow with the time values. An answer at a smaller period is
@@ -15,8 +17,31 @@
 #include "model/placement.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/period/decider.hpp"
+#include "solver/search_result.hpp"
 
 namespace tessel {
+
+// "A repetend of period at most P?" by the learned-cycles descent capped at
+// P, on the backend and with the rules of `options` (its deadline and
+// progress are not used). Requires memory balance zero, as the descent does.
+class CyclicOrdersDecider : public PeriodDecider {
+ public:
+  // `window` (a window placement of `copies` copies) outlives the decider.
+  CyclicOrdersDecider(const Placement& window, int copies, int max_in_flight, const SearchOptions& options);
+  DeciderKind kind() const override { return DeciderKind::CyclicOrders; }
+  const std::string& name() const override { return name_; }
+  // No promise: SAT calls and cycles learned, milliseconds to minutes.
+  DeciderEstimate estimate(int, double) const override { return {false, false}; }
+  std::shared_ptr<PeriodWork> open(int period) const override;
+
+ private:
+  ChainPeriod decide(int period, const Deadline& deadline) const;
+  const Placement& window_;
+  int copies_;
+  int max_in_flight_;
+  SearchOptions options_;
+  std::string name_ = "cyclic orders";
+};
 
 class DifferenceLogicDecider : public PeriodDecider {
  public:

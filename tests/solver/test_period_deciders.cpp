@@ -93,7 +93,7 @@ TEST_CASE("period deciders: each program answers its periods as the modulo encod
   }
 }
 
-TEST_CASE("period deciders: difference logic answers every period as the modulo encoding does", "[period][deciders]") {
+TEST_CASE("period deciders: the cyclic orders and difference logic answer every period as the modulo encoding does", "[period][deciders]") {
   // Shapes without a program too; an answer at a smaller period comes
   // stretched to the period asked.
   for (const char* name : {"kshape", "mshape", "vshape"})
@@ -105,6 +105,9 @@ TEST_CASE("period deciders: difference logic answers every period as the modulo 
       const DifferenceLogicDecider decider(placement, limits, in_flight);
       CHECK(decider.kind() == DeciderKind::DifferenceLogic);
       same_as_modulo(decider, placement, limits, in_flight);
+      const CyclicOrdersDecider orders(placement, 1, in_flight, testing::timing_free("cadical", placement, memory, 1));
+      CHECK(orders.kind() == DeciderKind::CyclicOrders);
+      same_as_modulo(orders, placement, limits, in_flight);
     }
 }
 
@@ -193,6 +196,8 @@ TEST_CASE("period deciders: every decider answers Unknown at a spent deadline", 
   deciders.push_back(std::make_unique<ModuloSatDecider>(ModuloQuestion{&chain_case, limits, in_flight, {}, "cadical", {}}));
   deciders.push_back(std::make_unique<ModuloSatDecider>(ModuloQuestion{&chain_case, limits, in_flight, {}, "z3", {}}));
   deciders.push_back(std::make_unique<DifferenceLogicDecider>(chain_case, limits, in_flight));
+  deciders.push_back(
+      std::make_unique<CyclicOrdersDecider>(chain_case, 1, in_flight, testing::timing_free("cadical", chain_case, 4, 1)));
   StopFlag stop{true};
   const Deadline spent = Deadline::none(&stop);
   for (size_t i = 0; i < deciders.size(); ++i) {
