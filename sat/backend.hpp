@@ -89,7 +89,7 @@ class Backend {
     return {};
   }
   // Learned-clause sharing between solvers of the same encoding (the period
-  // race, solver/period_race.hpp): after share_learned(longest), the clauses
+  // race, solver/period/scheduler.hpp): after share_learned(longest), the clauses
   // of at most `longest` literals the solver learns are kept (0: none), and
   // take_learned() hands over those kept since its last call; add_learned()
   // adds clauses another solver of the same encoding learned (implied by

@@ -75,7 +75,7 @@ ChainPeriod decide_chain_period(const Placement& placement, const MirroredChain&
 
 // One period's program as work several threads may share (in the period
 // race a free thread joins a period a program decides before it starts
-// another, solver/period_race.hpp).
+// another, solver/period/scheduler.hpp).
 class PeriodWork {
  public:
   virtual ~PeriodWork() = default;

@@ -41,23 +41,20 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <sstream>
 
 #include "sat/backend.hpp"
 #include "solver/boundary_solver.hpp"
-#include "solver/chain_period.hpp"
-#include "solver/crossed_chains.hpp"
 #include "solver/fast_repetend.hpp"
 #include "solver/latency_bisection.hpp"
-#include "solver/encoding_budget.hpp"
 #include "solver/memory_rate_bound.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
 #include "solver/order_period_search.hpp"
-#include "solver/period_method.hpp"
-#include "solver/period_race.hpp"
+#include "solver/period/choose_deciders.hpp"
+#include "solver/period/modulo_decider.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/single_micro.hpp"
 #include "solver/single_micro_fit.hpp"
 #include "solver/window_placement.hpp"
@@ -89,14 +86,27 @@ struct WindowOutcome {
   double latency_seconds = 0;
 };
 
+// One window size's question: its periods up to last_period. `capped`:
+// last_period is below the fallback's period, so "none found" means "no
+// better window", not a bug.
+struct WindowQuestion {
+  const Placement* window = nullptr;
+  int k = 1;
+  int max_in_flight = 1;
+  int last_period = 0;
+  bool capped = false;
+  const ModuloSolution* fallback = nullptr;  // the constructed window (or one micro-batch at a time)
+};
+
 // The same question decided on cyclic orders (order_period_search.hpp), for
 // time values that make the unit-step encoding slow (period_method.hpp).
-WindowOutcome decide_window_by_order(const Placement& window, int k, const SearchOptions& options,
-                                     const Deadline& deadline, int max_in_flight, int last_period, bool capped,
-                                     const ModuloSolution& fallback, std::vector<SolverCall>& calls) {
+WindowOutcome decide_window_by_order(const WindowQuestion& asked, const SearchOptions& options,
+                                     const Deadline& deadline, std::vector<SolverCall>& calls) {
+  const Placement& window = *asked.window;
+  const int k = asked.k, max_in_flight = asked.max_in_flight;
   const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
   const OrderPeriodAnswer found =
-      search_order_period({&window, k, max_in_flight, last_period, label}, options, deadline, calls);
+      search_order_period({&window, k, max_in_flight, asked.last_period, label}, options, deadline, calls);
   WindowOutcome outcome{{k, WindowStatus::Found, 0, static_cast<int>(found.proven_lower_bound), 0,
                          found.period_seconds + found.latency_seconds},
                         found.solution, found.gave_up, found.latency_gave_up, found.latency_unfinished,
@@ -106,9 +116,9 @@ WindowOutcome decide_window_by_order(const Placement& window, int k, const Searc
     outcome.attempt.latency = found.solution->latency;
   }
   if (found.gave_up) outcome.attempt.status = WindowStatus::Timeout;
-  else if (!found.solution && capped) outcome.attempt.status = WindowStatus::NotBetter;
-  else if (!found.solution && fallback.in_flight <= max_in_flight)
-    throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
+  else if (!found.solution && asked.capped) outcome.attempt.status = WindowStatus::NotBetter;
+  else if (!found.solution && asked.fallback->in_flight <= max_in_flight)
+    throw std::logic_error("repetend search: window period " + std::to_string(asked.fallback->period) +
                            " decided impossible on cyclic orders although micro-batches run one at a time fit");
   else if (!found.solution) outcome.attempt.status = WindowStatus::Infeasible;
   return outcome;
@@ -137,393 +147,136 @@ long long first_period(const Placement& window, const SearchOptions& options, co
 // period program found (decide_window).
 // (the developer knob solver_window_seconds, solver/tuning.hpp)
 
-// A placement whose k = 1 periods a dynamic program decides exactly: one
-// mirrored chain (chain_period.hpp) or two crossed ones (crossed_chains.hpp).
-struct PeriodProgram {
-  std::string name;
-  std::function<bool(int period, double seconds)> affordable;  // deciding it takes about `seconds` at most
-  std::function<std::shared_ptr<PeriodWork>(int period)> work;  // a period's work, for threads to share
-
-  ChainPeriod decide(int period, const Deadline& deadline) const {
-    std::shared_ptr<PeriodWork> one = work(period);
-    one->help(deadline);
-    return one->answer(deadline);
+// What the scheduler decided over one range of the window's periods
+// (scheduler.hpp), taken into `outcome`: the proven bound, a solver's
+// repetend (its solver kept in `solver` for the latency) and, when the run
+// gave up, the best repetend in hand. A period a program found satisfiable
+// (and proven minimal) comes back for the caller, who asks the modulo
+// encoding for its own window there first.
+std::optional<ModuloSolution> run_periods(const PeriodsQuestion& question, const SearchOptions& options,
+                                          const Deadline& deadline, ModuloSolver& solver, WindowOutcome& outcome,
+                                          std::vector<SolverCall>& calls) {
+  PeriodsOutcome decided = schedule_periods(question, options, deadline, calls);
+  outcome.attempt.proven_lower_bound = std::min(decided.proven_lower_bound, question.last_period + 1);
+  outcome.gave_up = decided.gave_up;
+  std::optional<ModuloSolution> by_program;
+  if (decided.by_program)
+    by_program = checked_solution(*question.window, options.memory_limit, decided.by_program->period,
+                                  decided.by_program->starts, question.max_in_flight);
+  if (decided.found) {
+    solver.backend = std::move(decided.found->backend);
+    solver.encoding = std::move(decided.found->encoding);
+    const int period = decided.found->period;
+    outcome.solution = checked_solution(*question.window, options.memory_limit, period,
+                                        decode_starts(*solver.backend, solver.encoding, period),
+                                        question.max_in_flight);
   }
-};
-
-std::optional<PeriodProgram> period_program(const Placement& window, const SearchOptions& options,
-                                            int max_in_flight) {
-  if (std::optional<MirroredChain> found = mirrored_chain(window, options.memory_limit)) {
-    auto chain = std::make_shared<MirroredChain>(std::move(*found));
-    return PeriodProgram{
-        "chain program",
-        [&window, chain](int period, double seconds) {
-          return chain_period_affordable(window, *chain, period, seconds);
-        },
-        [&window, chain, max_in_flight](int period) -> std::shared_ptr<PeriodWork> {
-          return std::make_shared<ChainPeriodWork>(window, *chain, period, max_in_flight);
-        }};
-  }
-  if (std::optional<CrossedChains> found = crossed_chains(window, options.memory_limit, max_in_flight)) {
-    auto chains = std::make_shared<CrossedChains>(std::move(*found));
-    return PeriodProgram{"crossed-chains program",
-                         [chains](int period, double seconds) {
-                           return crossed_chains_affordable(*chains, period, seconds);
-                         },
-                         [&window, chains](int period) -> std::shared_ptr<PeriodWork> {
-                           return std::make_shared<WholePeriodWork>([&window, chains, period](const Deadline& deadline) {
-                             return decide_crossed_period(window, *chains, period, deadline);
-                           });
-                         }};
-  }
+  if (!decided.gave_up) return by_program;
+  if (by_program) outcome.solution = by_program;
   return std::nullopt;
 }
 
-// The last period of first .. last_period whose program estimate stays
-// within `seconds` all the way from `first` (first - 1 when none).
-int last_affordable(const PeriodProgram& program, int first, int last_period, double seconds) {
-  int last = first - 1;
-  while (last < last_period && program.affordable(last + 1, seconds)) ++last;
-  return last;
-}
-
-// What the program decided: the first satisfiable period with its
-// repetend, or the period the solver goes on from (the program stops where
-// a period would cost it too long).
-struct ProgramPeriods {
-  std::optional<ModuloSolution> solution;
-  int next_period = 0;
-  bool gave_up = false;
-};
-
-ProgramPeriods decide_program_periods(const Placement& window, const PeriodProgram& program,
-                                      const SearchOptions& options, const Deadline& deadline, int max_in_flight,
-                                      int lower_bound, int last_period, std::vector<SolverCall>& calls) {
-  const auto begin = std::chrono::steady_clock::now();
-  ProgramPeriods result{std::nullopt, lower_bound, false};
-  for (int period = lower_bound; period <= last_period && program.affordable(period, 1.0); ++period) {
-    const auto call_start = std::chrono::steady_clock::now();
-    const ChainPeriod decided = program.decide(period, deadline);
-    const double seconds = seconds_since(call_start);
-    calls.push_back({"period " + std::to_string(period) + " (" + program.name + ")", decided.answer, seconds});
-    std::ostringstream line;
-    line << "repetend: period " << period << ": " << answer_name(decided.answer) << " (" << program.name;
-    if (decided.phase_choices > 0) line << " over " << decided.phase_choices << " phase choices of the all-device blocks";
-    line << ", " << seconds << " s, " << seconds_since(begin) << " s for this window)";
-    if (options.progress) options.progress(line.str());
-    if (decided.answer == Answer::Unknown) {
-      result.gave_up = true;
-      break;
-    }
-    if (decided.answer == Answer::Unsat) {
-      result.next_period = period + 1;
-      continue;
-    }
-    result.solution = checked_solution(window, options.memory_limit, period, decided.starts, max_in_flight);
-    break;
-  }
-  return result;
-}
-
-// Past the periods the program decides alone (about a second each by its
-// estimate), up to this estimate the solver gets solver_head_start_seconds on
-// a period and the program decides what the solver leaves open. The solver
-// decides most periods in milliseconds, and where it does not the program
-// costs seconds against the solver's minutes (mllm, 64 devices, memory 16:
-// periods 18-21 took the solver 41-76 s each, the program 1.6-6 s).
-// (developer knobs program_reach_seconds and solver_head_start_seconds.)
-
-// Several threads race the periods (period_race.hpp); one descends them.
-bool races_periods(const SearchOptions& options) {
-  return options.threads > 1 && std::max(1, options.periods_per_solver) == 1;
-}
-
-// The periods the program can afford from lower_bound on, raced on several
-// threads together with the solver's periods above them (period_race.hpp):
-// the program's periods are decided side by side, and the solver's start at
-// once instead of after the last of them (mllm, 32 devices, memory 8: the
-// program takes 3.2 s for 16-19 on one thread). On the
-// periods above, while the program's estimate stays within
-// program_reach_seconds, the solver gets its head start and the program
-// follows on the same thread, as on one thread. A period
-// the program found satisfiable comes back as `solution`, for the caller to
-// ask the modulo encoding's own window as on one thread; one the solver
-// found is left in outcome.solution with its solver in `backend`. A race
-// that gave up leaves its best repetend in hand in outcome.solution.
-ProgramPeriods race_program_periods(const Placement& window, const PeriodProgram& program,
-                                    const SearchOptions& options, const Deadline& deadline, int max_in_flight,
-                                    int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
-                                    std::unique_ptr<Backend>& backend, ModuloEncoding& encoding,
-                                    WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  const int program_last = last_affordable(program, lower_bound, last_period, 1.0);
-  const int program_reach = last_affordable(program, program_last + 1, last_period, options.tuning.program_reach_seconds);
-  PeriodRaceQuestion question{&window, lower_bound, last_period, max_in_flight, rules, last_feasible, "",
-                              options.threads};
-  question.program = program.work;
-  question.program_name = program.name;
-  question.program_last = program_last;
-  question.program_reach = program_reach;
-  question.head_start_seconds = options.tuning.solver_head_start_seconds;
-  PeriodRaceOutcome raced = race_periods(question, options, deadline, calls);
-  const int proven = std::min(raced.proven_lower_bound, last_period + 1);
-  std::optional<ModuloSolution> by_program;
-  if (raced.by_program)
-    by_program = checked_solution(window, options.memory_limit, raced.by_program->period, raced.by_program->starts,
-                                  max_in_flight);
-  if (raced.found) {
-    backend = std::move(raced.found->backend);
-    encoding = std::move(raced.found->encoding);
-    const int period = raced.found->period;
-    outcome.solution = checked_solution(window, options.memory_limit, period,
-                                        decode_starts(*backend, encoding, period), max_in_flight);
-  }
-  if (raced.gave_up) {
-    if (by_program) outcome.solution = by_program;
-    return {std::nullopt, proven, true};
-  }
-  return {by_program, proven, false};
-}
-
-// One thread, periods past the program's own but within its reach
-// (program_reach_seconds): the solver's head start, then the program.
-struct ProgramAfterSolver {
-  const PeriodProgram* program = nullptr;
-  int first = 0, last = -1;
-  bool covers(int period) const { return program && period >= first && period <= last; }
-};
-
-// The program on a period its solver left open after the head start. At a
-// satisfiable one the solver keeps solver_window_seconds for its own window,
-// as after the program's own periods; if it does not answer, the program's
-// window (of least latency) is the answer and `backend` is released, so no
-// latency is bisected.
-Answer program_after_solver(const Placement& window, const PeriodProgram& program, int period,
-                            const SearchOptions& options, const Deadline& deadline, int max_in_flight,
-                            std::unique_ptr<Backend>& backend, const ModuloEncoding& encoding,
-                            WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  const auto begin = std::chrono::steady_clock::now();
-  ChainPeriod decided = program.decide(period, deadline);
-  const double seconds = seconds_since(begin);
-  std::ostringstream what;
-  what << "period " << period << " (" << program.name << ", after the solver's " << options.tuning.solver_head_start_seconds << " s)";
-  calls.push_back({what.str(), decided.answer, seconds});
-  std::ostringstream line;
-  line << "repetend: " << what.str() << ": " << answer_name(decided.answer) << " (" << seconds << " s)";
-  if (options.progress) options.progress(line.str());
-  if (decided.answer != Answer::Sat) return decided.answer;
-  const std::vector<Lit> asked{period_assumption(encoding, period)};
-  if (backend->solve(asked, deadline.within(options.tuning.solver_window_seconds)) == Answer::Sat) {
-    outcome.solution = checked_solution(window, options.memory_limit, period,
-                                        decode_starts(*backend, encoding, period), max_in_flight);
-    return Answer::Sat;
-  }
-  release_in_background(std::move(backend));
-  outcome.solution = checked_solution(window, options.memory_limit, period, decided.starts, max_in_flight);
-  return Answer::Sat;
-}
-
-// Periods lower_bound .. last_period one after the other on this thread;
-// one solver per chunk of consecutive periods (see the file comment). The
-// solver of the satisfiable period is left in `backend` for the latency.
-void descend_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
-                     int max_in_flight, int lower_bound, int last_period, const ModuloRules& rules,
-                     const std::string& label, const ProgramAfterSolver& after,
-                     std::unique_ptr<Backend>& backend, ModuloEncoding& encoding, WindowOutcome& outcome,
-                     std::vector<SolverCall>& calls) {
-  const auto begin = std::chrono::steady_clock::now();
-  const int chunk = std::max(1, options.periods_per_solver);
-  for (int period = lower_bound; period <= last_period; ++period) {
-    if (!backend || period > encoding.last_period) {
-      if (deadline.expired()) {
-        outcome.gave_up = true;
-        break;
-      }
-      backend = make_backend(options.backend, options.backend_settings);
-      encoding = encode_modulo(*backend, window, options.memory_limit, period,
-                               std::min(last_period, period + chunk - 1), max_in_flight, rules, deadline);
-      if (!encoding.complete) {
-        outcome.gave_up = true;
-        break;
-      }
-    }
-    auto call_start = std::chrono::steady_clock::now();
-    const bool head_start = after.covers(period);
-    Answer answer = backend->solve({period_assumption(encoding, period)},
-                                   head_start ? deadline.within(options.tuning.solver_head_start_seconds) : deadline);
-    double seconds = seconds_since(call_start);
-    calls.push_back({label + "period " + std::to_string(period), answer, seconds});
-    std::ostringstream line;
-    line << "repetend: " << label << "period " << period << ": " << answer_name(answer) << " (" << seconds
-         << " s, " << seconds_since(begin) << " s for this window)";
-    if (options.progress) options.progress(line.str());
-    if (answer == Answer::Unknown && head_start && !deadline.expired()) {
-      answer = program_after_solver(window, *after.program, period, options, deadline, max_in_flight, backend,
-                                    encoding, outcome, calls);
-      if (answer == Answer::Sat) break;  // outcome.solution set
-    }
-    if (answer == Answer::Unsat) {
-      outcome.attempt.proven_lower_bound = period + 1;
-      continue;
-    }
-    if (answer == Answer::Unknown) {
-      outcome.gave_up = true;
-      break;
-    }
-    outcome.solution = checked_solution(window, options.memory_limit, period,
-                                        decode_starts(*backend, encoding, period), max_in_flight);
-    break;
-  }
-}
-
-// The modulo encoding on periods lower_bound .. last_period: raced on
-// several threads (and configurations) with answers in period order, else
-// descended on this one. The solver of the satisfiable period is left in
-// `backend` for the latency. `last_feasible`: the last period is known to have
-// a repetend.
-void solve_periods(const Placement& window, const SearchOptions& options, const Deadline& deadline,
-                   int max_in_flight, int lower_bound, int last_period, bool last_feasible, const ModuloRules& rules,
-                   const std::string& label, const ProgramAfterSolver& after, std::unique_ptr<Backend>& backend,
-                   ModuloEncoding& encoding, WindowOutcome& outcome, std::vector<SolverCall>& calls) {
-  if (!races_periods(options)) {
-    descend_periods(window, options, deadline, max_in_flight, lower_bound, last_period, rules, label, after, backend,
-                    encoding, outcome, calls);
-    return;
-  }
-  PeriodRaceOutcome raced = race_periods(
-      {&window, lower_bound, last_period, max_in_flight, rules, last_feasible, label, options.threads}, options, deadline,
-      calls);
-  outcome.attempt.proven_lower_bound = std::min(raced.proven_lower_bound, last_period + 1);
-  outcome.gave_up = raced.gave_up;
-  if (!raced.found) return;
-  backend = std::move(raced.found->backend);
-  encoding = std::move(raced.found->encoding);
-  const int period = raced.found->period;
-  outcome.solution = checked_solution(window, options.memory_limit, period,
-                                      decode_starts(*backend, encoding, period), max_in_flight);
-}
 
 // Second objective: the shortest latency at the found period
 // (latency_bisection.hpp), within a budget of as long as the period took
 // (at least latency_min_seconds): the period is what the search is for, and
 // a longer latency only costs micro-batches in flight, which the memory
 // limit already bounds.
-void least_latency(const Placement& window, const SearchOptions& options, const Deadline& deadline,
-                   int max_in_flight, const ModuloRules& rules, const std::string& label, Backend& backend,
-                   const ModuloEncoding& encoding, WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+void least_latency(const WindowQuestion& asked, const SearchOptions& options, const Deadline& deadline,
+                   ModuloSolver& solver, WindowOutcome& outcome, std::vector<SolverCall>& calls) {
+  const std::string label = asked.k == 1 ? "" : "k=" + std::to_string(asked.k) + " ";
+  const ModuloRules rules{options.symmetry, asked.k};
   Deadline budget = deadline;
   if (options.latency_budget) budget = budget.within(std::max(options.latency_min_seconds, outcome.period_seconds));
-  const LatencyOutcome least = bisect_latency({&window, *outcome.solution, max_in_flight, rules, label}, options,
-                                              deadline, budget, backend, encoding, calls);
+  const LatencyOutcome least =
+      bisect_latency({asked.window, *outcome.solution, asked.max_in_flight, rules, label}, options, deadline, budget,
+                     *solver.backend, solver.encoding, calls);
   outcome.solution = least.solution;
   outcome.latency_gave_up = least.gave_up;
   outcome.latency_unfinished = least.unfinished;
 }
 
-// Periods lower_bound .. last_period of the window placement, then the
-// latency at the first satisfiable one. `capped`: last_period is below the
-// fallback's period, so "none found" means "no better window", not a bug.
-WindowOutcome decide_window(const Placement& window, int k, const SearchOptions& options, const Deadline& deadline,
-                            int max_in_flight, int last_period, bool capped, const ModuloSolution& fallback,
-                            std::vector<SolverCall>& calls) {
-  // The unit-step encoding grows with the periods it asks (a literal per
-  // phase of every start), and the first is the memory-rate bound when that
-  // is above L: a bound of 10 million steps (a long delay holding memory)
-  // built a modulo encoding of 7.5 GB for 20 s past a 5 s limit, where the
-  // cyclic orders decide it in milliseconds. Past the order-literal budget
-  // (encoding_budget.hpp) the cyclic orders decide.
-  const bool long_periods =
-      options.period_method == PeriodMethodChoice::Automatic &&
-      static_cast<double>(memory_rate_bound(window, options.memory_limit).period) *
-              static_cast<double>(window.blocks.size()) > static_cast<double>(kMaxOrderLiterals);
-  if (long_periods || period_method(window, options.period_method) == PeriodMethod::CyclicOrder)
-    return decide_window_by_order(window, k, options, deadline, max_in_flight, last_period, capped, fallback, calls);
-  const auto begin = std::chrono::steady_clock::now();
-  const std::string label = k == 1 ? "" : "k=" + std::to_string(k) + " ";
-  WindowOutcome outcome;
-  outcome.attempt.k = k;
-  int lower_bound = static_cast<int>(std::min<long long>(first_period(window, options, label, calls), last_period + 1));
+// The periods of the window placement, lower bound .. last_period, by the
+// deciders chosen for it (solver/period/choose_deciders.hpp). A period a
+// program found is asked of the modulo encoding too, within
+// solver_window_seconds (solver/tuning.hpp): the makespan phases were built and measured on the
+// solver's windows, and the program's window stands where the solver does
+// not answer in time (a chain's is of least latency too). Returns the
+// program's window, if any, for the latency to compare against.
+std::optional<ModuloSolution> decide_periods(const WindowQuestion& asked, const SearchOptions& options,
+                                             const Deadline& deadline, ModuloSolver& solver, WindowOutcome& outcome,
+                                             std::vector<SolverCall>& calls) {
+  const Placement& window = *asked.window;
+  const std::string label = asked.k == 1 ? "" : "k=" + std::to_string(asked.k) + " ";
+  const int lower_bound =
+      static_cast<int>(std::min<long long>(first_period(window, options, label, calls), asked.last_period + 1));
   outcome.attempt.proven_lower_bound = lower_bound;
-  const ModuloRules rules{options.symmetry, k};
+  if (lower_bound > asked.last_period) return std::nullopt;  // every period below the bound
+  const bool last_feasible = !asked.capped && asked.fallback->in_flight <= asked.max_in_flight;
+  PeriodPlan plan = plan_periods({&window, asked.k, asked.max_in_flight, lower_bound, asked.last_period,
+                                  last_feasible, label},
+                                 options);
+  std::optional<ModuloSolution> program_window = run_periods(plan.question, options, deadline, solver, outcome, calls);
+  if (!program_window || outcome.solution) return program_window;
+  PeriodPlan own = plan_periods({&window, asked.k, asked.max_in_flight, program_window->period,
+                                 program_window->period, last_feasible, label, false},
+                                options);
+  run_periods(own.question, options, deadline.within(options.tuning.solver_window_seconds), solver, outcome, calls);
+  if (outcome.solution) return program_window;
+  if (!outcome.gave_up)
+    throw std::logic_error("repetend search: the modulo encoding refuted period " +
+                           std::to_string(program_window->period) +
+                           ", whose repetend a period program built and the definition accepts");
+  release_in_background(std::move(solver.backend));  // its question is moot
+  outcome.solution = program_window;
+  outcome.attempt.proven_lower_bound = program_window->period;
+  outcome.gave_up = false;
+  return program_window;
+}
 
-  // A mirrored chain's periods, or crossed chains', go to their program
-  // first. At the period it finds, the modulo encoding's own window is asked
-  // for too, within solver_window_seconds: the makespan phases were built and
-  // measured on the solver's windows, and the program's window stands where
-  // the solver does not answer in time (a chain's is of least latency too).
-  std::optional<ModuloSolution> program_window;
-  Deadline solver_deadline = deadline;
-  std::unique_ptr<Backend> backend;
-  ModuloEncoding encoding;
-  const bool last_feasible = !capped && fallback.in_flight <= max_in_flight;
-  std::optional<PeriodProgram> program;
-  if (k == 1 && options.period_method == PeriodMethodChoice::Automatic && lower_bound <= last_period)
-    program = period_program(window, options, max_in_flight);
-  ProgramAfterSolver after;
-  if (program) {
-    ProgramPeriods by_program =
-        races_periods(options)
-            ? race_program_periods(window, *program, options, deadline, max_in_flight, lower_bound, last_period,
-                                   last_feasible, rules, backend, encoding, outcome, calls)
-            : decide_program_periods(window, *program, options, deadline, max_in_flight, lower_bound, last_period,
-                                     calls);
-    lower_bound = by_program.next_period;
-    outcome.attempt.proven_lower_bound = lower_bound;
-    outcome.gave_up = by_program.gave_up;
-    program_window = by_program.solution;
-    if (program_window) {
-      last_period = lower_bound;
-      solver_deadline = deadline.within(options.tuning.solver_window_seconds);
-    } else if (!races_periods(options)) {
-      after = {&*program, lower_bound, last_affordable(*program, lower_bound, last_period, options.tuning.program_reach_seconds)};
-    }
-  }
-
-  // Else out of time, found by the solver in the race above, or every period below the bound.
-  if (!outcome.gave_up && !outcome.solution && lower_bound <= last_period)
-    solve_periods(window, options, solver_deadline, max_in_flight, lower_bound, last_period, last_feasible, rules,
-                  label, after, backend, encoding, outcome, calls);
-  if (program_window && !outcome.solution) {
-    if (!outcome.gave_up)
-      throw std::logic_error("repetend search: the modulo encoding refuted period " +
-                             std::to_string(program_window->period) +
-                             ", whose repetend a period program built and the definition accepts");
-    release_in_background(std::move(backend));  // its question is moot
-    outcome.solution = program_window;
-    outcome.attempt.proven_lower_bound = program_window->period;
-    outcome.gave_up = false;
-  }
-  outcome.period_seconds = seconds_since(begin);
-  if (outcome.gave_up && deadline.expired()) release_in_background(std::move(backend));  // not ours to wait for
-
-  if (outcome.solution && outcome.gave_up) {
+// The window's status when no repetend was found (or found, but its period
+// left unproven by a run that gave up).
+WindowOutcome unfinished_window(const WindowQuestion& asked, WindowOutcome outcome, double seconds) {
+  outcome.attempt.seconds = seconds;
+  if (outcome.solution) {
     // Another thread found this period satisfiable before a smaller one was
-    // decided (race_periods): the best window in hand, its period not proven
-    // minimal, and no time left for its latency.
+    // decided (scheduler.hpp): the best window in hand, its period not
+    // proven minimal, and no time left for its latency.
     outcome.attempt.status = WindowStatus::Timeout;
     outcome.attempt.period = outcome.solution->period;
     outcome.attempt.latency = outcome.solution->latency;
-    outcome.attempt.seconds = seconds_since(begin);
-    return outcome;
+  } else if (outcome.gave_up) {
+    outcome.attempt.status = WindowStatus::Timeout;
+  } else if (asked.capped) {
+    outcome.attempt.status = WindowStatus::NotBetter;
+  } else if (asked.fallback->in_flight <= asked.max_in_flight) {
+    // Cannot happen when the encoding is right: the fallback is a solution
+    // of the largest period tried. Say so rather than hide it.
+    throw std::logic_error("repetend search: window period " + std::to_string(asked.fallback->period) +
+                           " decided unsat although micro-batches run one at a time fit");
+  } else {
+    outcome.attempt.status = WindowStatus::Infeasible;
   }
-  if (!outcome.solution) {
-    outcome.attempt.seconds = seconds_since(begin);
-    if (outcome.gave_up) {
-      outcome.attempt.status = WindowStatus::Timeout;
-    } else if (capped) {
-      outcome.attempt.status = WindowStatus::NotBetter;
-    } else if (fallback.in_flight <= max_in_flight) {
-      // Cannot happen when the encoding is right: the fallback is a solution
-      // of the largest period tried. Say so rather than hide it.
-      throw std::logic_error("repetend search: window period " + std::to_string(fallback.period) +
-                             " decided unsat although micro-batches run one at a time fit");
-    } else {
-      outcome.attempt.status = WindowStatus::Infeasible;
-    }
-    return outcome;
-  }
+  return outcome;
+}
+
+// Periods of the window placement up to asked.last_period, then the
+// latency at the first satisfiable one.
+WindowOutcome decide_window(const WindowQuestion& asked, const SearchOptions& options, const Deadline& deadline,
+                            std::vector<SolverCall>& calls) {
+  if (decided_by_orders(*asked.window, options)) return decide_window_by_order(asked, options, deadline, calls);
+  const auto begin = std::chrono::steady_clock::now();
+  WindowOutcome outcome;
+  outcome.attempt.k = asked.k;
+  ModuloSolver solver;
+  const std::optional<ModuloSolution> program_window =
+      decide_periods(asked, options, deadline, solver, outcome, calls);
+  outcome.period_seconds = seconds_since(begin);
+  if (outcome.gave_up && deadline.expired()) release_in_background(std::move(solver.backend));  // not ours to wait for
+  if (!outcome.solution || outcome.gave_up) return unfinished_window(asked, std::move(outcome), seconds_since(begin));
 
   const auto latency_begin = std::chrono::steady_clock::now();
-  if (backend) least_latency(window, options, deadline, max_in_flight, rules, label, *backend, encoding, outcome, calls);
+  if (solver.backend) least_latency(asked, options, deadline, solver, outcome, calls);
   if (program_window && program_window->latency < outcome.solution->latency) {
     // The solver's bisection stopped above the least latency the program found.
     outcome.solution = program_window;
@@ -613,8 +366,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
         capped = true;
       }
     }
-    WindowOutcome outcome = decide_window(window, k, options, deadline, max_in_flight, last_period, capped,
-                                          fallback, result.calls);
+    WindowOutcome outcome =
+        decide_window({&window, k, max_in_flight, last_period, capped, &fallback}, options, deadline, result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
     if (outcome.gave_up && exploring) {

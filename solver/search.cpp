@@ -31,7 +31,7 @@
 #include "solver/makespan/constructions/family_replay.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
 #include "solver/makespan_gap.hpp"
-#include "solver/period_race.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/resolution.hpp"
 #include "solver/unit_step_problem.hpp"

@@ -63,16 +63,16 @@ struct SearchOptions {
   double ends_seconds = kDefaultTuning.ends_seconds;
   // The same for the one-device relaxation (solver/makespan/bounds/device_relaxation).
   double relaxation_seconds = kDefaultTuning.relaxation_seconds;
-  // Threads for independent work (solver/period_race.hpp); the answer does
+  // Threads for independent work (solver/period/scheduler.hpp); the answer does
   // not depend on it.
   int threads = 1;
   // Threads > 1: a rival CaDiCaL configuration joins a period once its own
-  // solver has had this long (solver/period_race.cpp says why it waits).
+  // solver has had this long (solver/period/scheduler.cpp says why it waits).
   double rival_after_seconds = kDefaultTuning.rival_after_seconds;
   // Threads > 1: a hard last period split into cubes (sat/cube_split.hpp).
   CubeSettings cubes;
   // Threads > 1, CaDiCaL: the solvers of one period share the clauses they
-  // learn of at most this many literals (0: none; solver/period_race.hpp).
+  // learn of at most this many literals (0: none; solver/period/scheduler.hpp).
   int share_clauses = 0;
   ProgressSink progress;
   // The whole table as set (options_from_tuning): the typed fields above

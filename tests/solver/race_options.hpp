@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/period_race.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/search_result.hpp"
 
 namespace tessel::testing {
@@ -28,9 +28,9 @@ inline SearchOptions timing_free(const std::string& backend, const Placement& pl
 }
 
 // The race over exactly `period`, as the repetend search would run it.
-inline PeriodRaceOutcome race_one_period(const Placement& placement, int period, const SearchOptions& options,
+inline PeriodsOutcome race_one_period(const Placement& placement, int period, const SearchOptions& options,
                                          std::vector<SolverCall>& calls) {
-  return race_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+  return schedule_periods({&placement, period, period, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
                       options, options.deadline, calls);
 }
 

@@ -15,7 +15,7 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
-#include "solver/period_race.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/repetend_search.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
@@ -114,7 +114,7 @@ TEST_CASE("clause sharing: the race with sharing on answers each period as the w
         SearchOptions options = sharing(placement, c.memory, 2);
         options.cubes = {cube_depth, 0, 1};
         std::vector<SolverCall> calls;
-        PeriodRaceOutcome raced = testing::race_one_period(placement, period, options, calls);
+        PeriodsOutcome raced = testing::race_one_period(placement, period, options, calls);
         CHECK_FALSE(raced.gave_up);
         CHECK(raced.found.has_value() == (answer == Answer::Sat));
         CHECK(raced.proven_lower_bound == (answer == Answer::Sat ? period : period + 1));

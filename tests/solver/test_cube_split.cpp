@@ -17,7 +17,7 @@
 #include "sat/cube_split.hpp"
 #include "solver/modulo_check.hpp"
 #include "solver/modulo_encoding.hpp"
-#include "solver/period_race.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/warmup_cooldown.hpp"
 #include "tests/solver/race_options.hpp"
@@ -156,7 +156,7 @@ TEST_CASE("cubes: a period split at once in the race has the answer of the whole
         INFO(backend << " " << c.name << " memory " << c.memory << " period " << period << ": " << answer_name(answer));
         const SearchOptions options = with_cubes(backend, placement, c.memory, 2);
         std::vector<SolverCall> calls;
-        PeriodRaceOutcome raced = testing::race_one_period(placement, period, options, calls);
+        PeriodsOutcome raced = testing::race_one_period(placement, period, options, calls);
         CHECK_FALSE(raced.gave_up);
         CHECK(raced.found.has_value() == (answer == Answer::Sat));
         CHECK(raced.proven_lower_bound == (answer == Answer::Sat ? period : period + 1));
@@ -198,7 +198,7 @@ namespace {
 // The race over one period on two threads with a rival from the start and
 // the split after `split_after` seconds, its calls listed for the messages.
 struct RivalRace {
-  PeriodRaceOutcome outcome;
+  PeriodsOutcome outcome;
   std::vector<SolverCall> calls;
   std::string listed;
   bool split = false;  // the period was answered by cubes
@@ -294,7 +294,7 @@ TEST_CASE("cubes: cubes split again (long ones, or for a waiting thread) keep th
         SearchOptions options = with_cubes("cadical", placement, c.memory, 2);
         options.cubes = {2, 0.001, 1, 0.002};  // split at once, and every cube again after 2 ms
         std::vector<SolverCall> calls;
-        PeriodRaceOutcome raced = testing::race_one_period(placement, period, options, calls);
+        PeriodsOutcome raced = testing::race_one_period(placement, period, options, calls);
         CHECK_FALSE(raced.gave_up);
         CHECK(raced.found.has_value() == (answer == Answer::Sat));
         if (!raced.found) continue;

@@ -1,4 +1,4 @@
-// The period descent on several threads (solver/period_race.hpp): the answer
+// The period descent on several threads (solver/period/scheduler.hpp): the answer
 // must not depend on the thread count. With the time-budgeted phases off
 // (wider windows, latency budget, boundary shortening, which stop on the
 // clock whatever the threads), the repetend search on 1, 2 and 3 threads
@@ -15,7 +15,8 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/chain_period.hpp"
 #include "solver/modulo_check.hpp"
-#include "solver/period_race.hpp"
+#include "solver/period/program_decider.hpp"
+#include "solver/period/scheduler.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/window_placement.hpp"
 #include "tests/solver/race_options.hpp"
@@ -74,14 +75,14 @@ TEST_CASE("period race: periods all refuted give no answer and the bound above t
   const int period = static_cast<int>(reference.period);
   REQUIRE(period > lower);  // at least one refutation to race
   std::vector<SolverCall> calls;
-  PeriodRaceOutcome raced = race_periods({&placement, lower, period - 1, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
+  PeriodsOutcome raced = schedule_periods({&placement, lower, period - 1, static_cast<int>(placement.blocks.size()), {}, false, "", 2},
                                          options, options.deadline, calls);
   CHECK_FALSE(raced.found);
   CHECK_FALSE(raced.gave_up);
   CHECK(raced.proven_lower_bound == reference.period);
   CHECK(calls.size() >= static_cast<size_t>(reference.period - lower));
 
-  raced = race_periods({&placement, lower, period, static_cast<int>(placement.blocks.size()), {}, false, "", 3}, options,
+  raced = schedule_periods({&placement, lower, period, static_cast<int>(placement.blocks.size()), {}, false, "", 3}, options,
                        options.deadline, calls);
   REQUIRE(raced.found);
   CHECK(raced.found->period == reference.period);
@@ -93,7 +94,7 @@ TEST_CASE("period race: a spent deadline gives up without an answer", "[period_r
   StopFlag stop{true};
   std::vector<SolverCall> calls;
   const int lower = period_lower_bound(placement);
-  PeriodRaceOutcome raced = race_periods({&placement, lower, lower + 4, static_cast<int>(placement.blocks.size()), {}, false, "", 2}, options,
+  PeriodsOutcome raced = schedule_periods({&placement, lower, lower + 4, static_cast<int>(placement.blocks.size()), {}, false, "", 2}, options,
                                          Deadline::none(&stop), calls);
   CHECK_FALSE(raced.found);
   CHECK(raced.gave_up);
@@ -161,19 +162,17 @@ namespace {
 
 // The race over lower .. last with the chain program deciding lower ..
 // program_last, as the repetend search runs it on several threads.
-PeriodRaceOutcome race_with_program(const Placement& placement, const MirroredChain& chain, int lower, int last,
+PeriodsOutcome race_with_program(const Placement& placement, const MirroredChain& chain, int lower, int last,
                                     int program_last, const SearchOptions& options, std::vector<SolverCall>& calls,
                                     int program_reach = 0, double head_start_seconds = 1) {
   const int in_flight = static_cast<int>(placement.blocks.size());
-  PeriodRaceQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
-  question.program = [&placement, &chain, in_flight](int period) {
-    return std::make_shared<ChainPeriodWork>(placement, chain, period, in_flight);
-  };
-  question.program_name = "chain program";
+  PeriodsQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
+  const ChainProgramDecider program(placement, chain, in_flight);
+  question.program = &program;
   question.program_last = program_last;
   question.program_reach = program_reach;
   question.head_start_seconds = head_start_seconds;
-  return race_periods(question, options, options.deadline, calls);
+  return schedule_periods(question, options, options.deadline, calls);
 }
 
 size_t program_calls(const std::vector<SolverCall>& calls) {
@@ -199,7 +198,7 @@ TEST_CASE("period race: a program's periods raced beside the solver's give the o
 
     // The program up to the answer: it finds the period, with a repetend the definition accepts.
     std::vector<SolverCall> calls;
-    PeriodRaceOutcome raced = race_with_program(placement, *chain, lower, last, last, options, calls);
+    PeriodsOutcome raced = race_with_program(placement, *chain, lower, last, last, options, calls);
     CHECK_FALSE(raced.gave_up);
     CHECK_FALSE(raced.found);
     REQUIRE(raced.by_program);

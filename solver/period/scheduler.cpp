@@ -1,7 +1,9 @@
-// The period race (see the header). One mutex guards the table of periods;
+// The period scheduler (see the header). One mutex guards the table of periods;
 // solvers are never shared: each attempt builds its own backend and encoding
-// (the encoding of one period, as the single-threaded descent builds it), so
-// the only thing threads exchange is answers and stop flags.
+// (of one period, or of a chunk of them with periods_per_solver, which one
+// thread carries from a refuted period to the next), so the only thing
+// threads exchange is answers and stop flags. One thread runs this same loop
+// with no rivals, cubes or shared clauses.
 //
 // A rival configuration joins a period only once the period's own solver has
 // spent rival_after_seconds (2 s by default) on it. Most periods are decided
@@ -28,7 +30,7 @@
 // nnshape, 32 devices, memory 24 (12 constructed): period 11 refuted at
 // 116 s with the split at 2 s and 93 s with it at 20 s, against 75 s the
 // usual way, where 11's own solver had 52 s of learning before its split.
-#include "solver/period_race.hpp"
+#include "solver/period/scheduler.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -43,6 +45,7 @@
 #include <thread>
 
 #include "sat/cube_split.hpp"
+#include "solver/period/modulo_decider.hpp"
 
 namespace tessel {
 namespace {
@@ -53,9 +56,16 @@ enum class PeriodState { Open, Unsat, Sat };
 // developer knob split_check_seconds (solver/tuning.hpp).
 
 // An attempt the program took over after its solver's head start
-// (PeriodRaceQuestion::program_reach), told apart from CaDiCaL's
+// (PeriodsQuestion::program_reach), told apart from CaDiCaL's
 // configurations 0-2.
 constexpr int kProgramAfterSolver = 3;
+
+// "1 s": a head start as the report's calls name it.
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << seconds << " s";
+  return text.str();
+}
 
 const char* configuration_name(int configuration) {
   return configuration == 1 ? "sat" : configuration == 2 ? "unsat" : "default";
@@ -87,12 +97,20 @@ struct ClausePool {
 
 class Race {
  public:
-  Race(const PeriodRaceQuestion& question, const SearchOptions& options, const Deadline& deadline)
-      : question_(question), options_(options), deadline_(deadline), next_period_(question.first_period) {
+  Race(const PeriodsQuestion& question, const SearchOptions& options, const Deadline& deadline)
+      : question_(question),
+        options_(options),
+        deadline_(deadline),
+        modulo_({question.window, options.memory_limit, question.max_in_flight, question.rules, options.backend,
+                 options.backend_settings}),
+        next_period_(question.first_period) {
     own_configuration_ = options.backend_settings.configuration;
-    cubing_ = options.cubes.depth > 0 && options.backend == "cadical";
-    sharing_ = options.share_clauses > 0 && options.backend == "cadical";
-    if (options.backend == "cadical")
+    // Rivals, cubes and shared clauses need a second thread: on one, the
+    // periods are decided one after the other by their own solvers.
+    const bool portfolio = question.threads > 1 && options.backend == "cadical";
+    cubing_ = portfolio && options.cubes.depth > 0;
+    sharing_ = portfolio && options.share_clauses > 0;
+    if (portfolio)
       for (int configuration : {2, 1, 0})
         if (configuration != own_configuration_) rivals_.push_back(configuration);
   }
@@ -110,10 +128,10 @@ class Race {
     }
   }
 
-  PeriodRaceOutcome outcome(std::vector<SolverCall>& calls) {
+  PeriodsOutcome outcome(std::vector<SolverCall>& calls) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (failure_) std::rethrow_exception(failure_);
-    PeriodRaceOutcome result;
+    PeriodsOutcome result;
     result.proven_lower_bound = lowest_open();
     result.gave_up = result.proven_lower_bound <= question_.last_period && !answered();
     if (result.proven_lower_bound <= question_.last_period) {
@@ -253,7 +271,7 @@ class Race {
     // The program's work, open to helpers at once: beside the solver's head
     // start they begin it.
     if (configuration == own_configuration_ && (by_program(period) || solver_head_start(period)))
-      attempt->work = question_.program(period);
+      attempt->work = question_.program->open(period);
     return attempt;
   }
 
@@ -267,12 +285,10 @@ class Race {
       run_program(attempt, deadline);
       return;
     }
-    BackendSettings settings = options_.backend_settings;
-    settings.configuration = attempt->configuration;
     const auto begin = std::chrono::steady_clock::now();
-    std::unique_ptr<Backend> backend = make_backend(options_.backend, settings);
-    ModuloEncoding encoding = encode_modulo(*backend, *question_.window, options_.memory_limit, attempt->period,
-                                            attempt->period, question_.max_in_flight, question_.rules, deadline);
+    ModuloSolver solver = solver_for(*attempt, deadline);
+    std::unique_ptr<Backend>& backend = solver.backend;
+    ModuloEncoding& encoding = solver.encoding;
     if (sharing_) backend->share_learned(options_.share_clauses);
     Answer answer = Answer::Unknown;
     if (encoding.complete && solver_head_start(attempt->period)) {
@@ -302,6 +318,22 @@ class Race {
     running_.erase(std::remove(running_.begin(), running_.end(), attempt), running_.end());
     settle(attempt, answer, backend, encoding);
     if (attempt->work) attempt->stop->store(true);  // the solver answered: its program's helpers stop
+    if (answer == Answer::Unsat && backend && encoding.last_period > attempt->period) carried_ = std::move(solver);
+  }
+
+  // The attempt's solver: the one carried from the period below when it
+  // holds this period too (periods_per_solver), else a new one holding a
+  // chunk of periods from this one.
+  ModuloSolver solver_for(const Attempt& attempt, const Deadline& deadline) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (carried_.backend && attempt.configuration == own_configuration_ &&
+          carried_.encoding.first_period <= attempt.period && attempt.period <= carried_.encoding.last_period)
+        return std::move(carried_);
+    }
+    const int chunk = std::max(1, question_.periods_per_solver);
+    const int last = std::min(question_.last_period, attempt.period + chunk - 1);
+    return modulo_.build(attempt.period, last, attempt.configuration, deadline);
   }
 
   // The period decided by the program; its repetend kept when satisfiable.
@@ -310,16 +342,16 @@ class Race {
     std::shared_ptr<PeriodWork> work = attempt->work;
     work->help(deadline);
     ChainPeriod decided = work->answer(deadline);
-    std::string how = question_.program_name;
+    std::string detail;
     if (decided.phase_choices > 0)
-      how += " over " + std::to_string(decided.phase_choices) + " phase choices of the all-device blocks";
+      detail += " over " + std::to_string(decided.phase_choices) + " phase choices of the all-device blocks";
     int helpers = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       helpers = attempt->helpers;
     }
-    if (helpers > 0) how += ", " + std::to_string(helpers + 1) + " threads";
-    record(*attempt, decided.answer, seconds_since(begin), how);
+    if (helpers > 0) detail += ", " + std::to_string(helpers + 1) + " threads";
+    record(*attempt, decided.answer, seconds_since(begin), question_.program->name(), detail);
 
     std::lock_guard<std::mutex> lock(mutex_);
     changed_.notify_all();
@@ -573,25 +605,30 @@ class Race {
     stop_where([](const Attempt&) { return true; });
   }
 
-  // `how`: the program's name and what it tried, for a period it decided.
-  void record(const Attempt& attempt, Answer answer, double seconds, const std::string& how = "") {
+  // `how`: the program's name, for a period it decided; `detail`: what it
+  // tried, for the progress line only (the report's calls are the same on
+  // any number of threads).
+  void record(const Attempt& attempt, Answer answer, double seconds, const std::string& how = "",
+              const std::string& detail = "") {
     const bool own = attempt.configuration == own_configuration_;
     std::ostringstream what;
     what << question_.label << "period " << attempt.period;
-    if (!how.empty()) what << " (" << how << (own ? "" : ", after the solver's head start") << ")";
+    if (!how.empty())
+      what << " (" << how << (own ? "" : ", after the solver's " + seconds_text(question_.head_start_seconds)) << ")";
     if (!own && how.empty()) what << " ('" << configuration_name(attempt.configuration) << "' configuration)";
     if (answer == Answer::Unknown && attempt.stop->load())
       what << (attempt.yielded ? " (stopped: the period was split into cubes)" : " (stopped: moot)");
     std::ostringstream line;
-    line << "repetend: " << what.str() << ": " << answer_name(answer) << " (" << seconds << " s)";
+    line << "repetend: " << what.str() << ": " << answer_name(answer) << " (" << seconds << " s" << detail << ")";
     if (options_.progress) options_.progress(line.str());
     std::lock_guard<std::mutex> lock(mutex_);
     calls_[{attempt.period, attempt.configuration}] = SolverCall{what.str(), answer, seconds};
   }
 
-  const PeriodRaceQuestion& question_;
+  const PeriodsQuestion& question_;
   const SearchOptions& options_;
   const Deadline deadline_;
+  const ModuloSatDecider modulo_;
   int own_configuration_ = 0;
   std::vector<int> rivals_;
 
@@ -615,6 +652,7 @@ class Race {
   std::optional<SatisfiedPeriod> spare_;  // a rival's model, used only if the race gives up before solution_
   std::optional<ProgramPeriod> program_found_;  // the smallest period the program found satisfiable
   std::exception_ptr failure_;
+  ModuloSolver carried_;  // a refuted period's solver holding the next periods (periods_per_solver)
   std::map<std::pair<int, int>, SolverCall> calls_;
 };
 
@@ -625,12 +663,13 @@ int resolve_threads(int requested) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-PeriodRaceOutcome race_periods(const PeriodRaceQuestion& question, const SearchOptions& options,
-                               const Deadline& deadline, std::vector<SolverCall>& calls) {
+PeriodsOutcome schedule_periods(const PeriodsQuestion& question, const SearchOptions& options,
+                                const Deadline& deadline, std::vector<SolverCall>& calls) {
   Race race(question, options, deadline);
   std::vector<std::thread> helpers;
   // A thread the system refuses (a process or memory cap) is not an error:
-  // the race runs on the threads that started.
+  // the periods are decided on the threads that started. One thread is
+  // this one, with no helper.
   for (int t = 1; t < question.threads; ++t) {
     try {
       helpers.emplace_back([&race] { race.work(); });
