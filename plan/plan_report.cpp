@@ -109,6 +109,19 @@ std::string format_makespan(double value, const PlanClock& clock) {
   return text.str();
 }
 
+nlohmann::json plan_stages_json(const Graph& graph, const PlanResult& result) {
+  return with_choices(stages_to_json(graph, result.pipeline, result.stages),
+                      stage_choices(*result.schedule, pipeline_stages(result.pipeline)));
+}
+
+std::string plan_table(const PlanResult& result, bool with_comms) {
+  return write_pytorch_csv_staged(compute_actions_only(*result.schedule), with_comms);
+}
+
+nlohmann::json plan_memory_choices(const PlanResult& result) {
+  return memory_choices_json(*result.schedule, pipeline_stages(result.pipeline));
+}
+
 std::string plan_report(const Graph& graph, const PlanRequest& request, const PlanAnswer& answer) {
   const PlanResult& result = answer.chosen;
   const PipelineOptions& options = result.pipeline;
@@ -213,19 +226,17 @@ void write_plan_files(const Graph& graph, const PlanRequest& request, const Plan
   const PlanResult& result = answer.chosen;
   const Schedule& schedule = *result.schedule;
   auto path = [&](const std::string& name) { return (std::filesystem::path(directory) / name).string(); };
-  const int stages = pipeline_stages(result.pipeline);
-  write_json_file(path("stages.json"), with_choices(stages_to_json(graph, result.pipeline, result.stages),
-                                                    stage_choices(schedule, stages)));
+  write_json_file(path("stages.json"), plan_stages_json(graph, result));
   write_json_file(path("placement.json"), placement_to_json(schedule.placement));
   write_schedule_file(path("schedule.json"), schedule);
   // PyTorch's table has no recompute or copy action: the CSVs hold the
   // compute order, memory_choices.json what a runtime adds to it.
   const Schedule compute = compute_actions_only(schedule);
-  write_text(path("schedule.csv"), write_pytorch_csv_staged(compute, false));
+  write_text(path("schedule.csv"), plan_table(result, false));
   write_json_file(sidecar_path(path("schedule.csv")), sidecar_json(compute));
-  write_text(path("schedule_comms.csv"), write_pytorch_csv_staged(compute, true));
+  write_text(path("schedule_comms.csv"), plan_table(result, true));
   write_json_file(sidecar_path(path("schedule_comms.csv")), sidecar_json(compute));
-  write_json_file(path("memory_choices.json"), memory_choices_json(schedule, stages));
+  write_json_file(path("memory_choices.json"), plan_memory_choices(result));
   SvgOptions svg;
   svg.title = (graph.name.empty() ? std::string("plan") : graph.name) + ": " + plan_label(result.pipeline) + ", N = " +
               std::to_string(schedule.nmicros) + ", " + format_makespan(result.makespan, answer.clock) +
