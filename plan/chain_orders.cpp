@@ -108,7 +108,8 @@ classic::DeviceOrders device_orders(const Placement& placement, const classic::R
 }  // namespace
 
 std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmicros,
-                                             const std::vector<Memory>& limits, std::string& name, std::string& why) {
+                                             const std::vector<Memory>& limits, std::string& name, std::string& why,
+                                             const FinishOrder& finish) {
   // Timed without delays first (a consistent start order), then with them.
   Placement undelayed = placement;
   for (Edge& edge : undelayed.edges) edge.delay = 0;
@@ -118,6 +119,11 @@ std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmi
     schedule.instances = timed.instances;
     sort_instances(schedule);
     schedule = retimed_schedule(schedule);
+    if (finish) {
+      std::optional<Schedule> finished = finish(schedule);
+      if (!finished) continue;
+      schedule = std::move(*finished);
+    }
     verify::Report check = verify::check_schedule(schedule_to_json(schedule));
     if (check.valid) {
       name = label;

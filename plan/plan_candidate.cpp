@@ -140,12 +140,13 @@ PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, con
 void order_chain(PlanResult& placed, int nmicros) {
   if (!static_memory_problem(placed).empty()) return;
   std::string name, why;
+  // Under --recompute all the order is judged mapped back, under the real
+  // limits: a recompute right before its backward needs no lowered limit.
+  FinishOrder finish;
+  if (placed.forced) finish = [&](const Schedule& ordered) { return mapped_back(placed, ordered); };
   std::optional<Schedule> schedule =
-      chain_order_schedule(searched_placement(placed), nmicros, searched_limits(placed), name, why);
-  if (schedule && placed.forced) {
-    schedule = mapped_back(placed, *schedule);
-    name += ", every forward recomputed just before its backward";
-  }
+      chain_order_schedule(searched_placement(placed), nmicros, placed.memory_limit, name, why, finish);
+  if (schedule && placed.forced) name += ", every forward recomputed just before its backward";
   if (!schedule) {
     placed.message = "no 1F1B order fits the memory, not even one micro-batch in flight: " + why;
     return;
