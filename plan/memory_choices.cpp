@@ -12,28 +12,38 @@ namespace {
 
 int stage_of(const Schedule& schedule, int block) { return schedule.placement.blocks[block].stage.value_or(0); }
 
+// Per device, the starts of everything it runs (instances and recomputes),
+// ascending; and each instance's start by (block, micro).
+struct DeviceStarts {
+  std::vector<std::vector<Time>> starts;
+  std::map<std::pair<int, int>, Time> start_of;
+};
+
+DeviceStarts device_starts(const Schedule& schedule) {
+  DeviceStarts index{std::vector<std::vector<Time>>(schedule.placement.ndevs), {}};
+  for (const Instance& instance : schedule.instances) {
+    index.start_of[{instance.block, instance.micro}] = instance.start;
+    for (int device : schedule.placement.blocks[instance.block].devices) index.starts[device].push_back(instance.start);
+  }
+  for (const RecomputeRun& run : schedule.recomputes)
+    for (int device : schedule.placement.blocks[run.block].devices) index.starts[device].push_back(run.start);
+  for (std::vector<Time>& starts : index.starts) std::sort(starts.begin(), starts.end());
+  return index;
+}
+
 // Whether the recompute of (forward, micro) is the last thing its device runs
 // before the block that needs it starts: then recomputing inside that
 // backward, as activation checkpointing does, runs the same timeline.
-bool right_before_backward(const Schedule& schedule, const RecomputeRun& run) {
+bool right_before_backward(const Schedule& schedule, const DeviceStarts& index, const RecomputeRun& run) {
   const Block& forward = schedule.placement.blocks[run.block];
-  const int device = forward.devices.front();
+  auto needed = index.start_of.find({forward.recompute->before, run.micro});
+  if (needed == index.start_of.end()) return false;
   const Time end = run.start + forward.recompute->span;
-  std::optional<Time> needed_at;
-  for (const Instance& instance : schedule.instances)
-    if (instance.block == forward.recompute->before && instance.micro == run.micro) needed_at = instance.start;
-  if (!needed_at) return false;
-  const std::vector<Time> ends = instance_ends(schedule);
-  for (size_t i = 0; i < schedule.instances.size(); ++i) {
-    const Instance& other = schedule.instances[i];
-    const std::vector<int>& devices = schedule.placement.blocks[other.block].devices;
-    if (std::find(devices.begin(), devices.end(), device) == devices.end()) continue;
-    if (other.start >= end && other.start < *needed_at) return false;  // something runs between
+  for (int device : forward.devices) {
+    const std::vector<Time>& starts = index.starts[device];
+    auto first = std::lower_bound(starts.begin(), starts.end(), end);
+    if (first != starts.end() && *first < needed->second) return false;  // something runs between
   }
-  for (const RecomputeRun& other : schedule.recomputes)
-    if (&other != &run && schedule.placement.blocks[other.block].devices.front() == device && other.start >= end &&
-        other.start < *needed_at)
-      return false;
   return true;
 }
 
@@ -67,13 +77,14 @@ nlohmann::json memory_choices_json(const Schedule& schedule, int stages) {
                          {"offload", choices[s].offload}});
   }
   nlohmann::json runs = nlohmann::json::array();
+  const DeviceStarts index = device_starts(schedule);
   for (const RecomputeRun& run : schedule.recomputes) {
     const Block& forward = placement.blocks[run.block];
     runs.push_back({{"stage", stage_of(schedule, run.block)}, {"rank", forward.devices.front()}, {"micro", run.micro},
                     {"choice", "recompute"}, {"start", time_json(schedule, run.start)},
                     {"end", time_json(schedule, run.start + forward.recompute->span)},
                     {"before", placement.blocks[forward.recompute->before].id},
-                    {"right_before_backward", right_before_backward(schedule, run)}});
+                    {"right_before_backward", right_before_backward(schedule, index, run)}});
   }
   for (const Transfer& copy : schedule.transfers) {
     const Block& forward = placement.blocks[copy.block];

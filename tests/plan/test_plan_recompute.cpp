@@ -167,9 +167,14 @@ TEST_CASE("a plan that recomputes says which micro-batches in stages.json and me
   }
   CHECK(listed == written.recomputes.size());
   CHECK(choices["runs"].size() == written.recomputes.size());
+  // The chain's order recomputes right before each backward, as
+  // activation checkpointing inside the backward does.
+  const bool chain_order = answer.chosen.construction.find("just before its backward") != std::string::npos;
+  INFO(answer.chosen.construction);
   for (const nlohmann::json& run : choices["runs"]) {
     CHECK(run["choice"] == "recompute");
     CHECK(run["end"].get<double>() > run["start"].get<double>());
+    if (chain_order) CHECK(run["right_before_backward"] == true);
   }
   // The CSV holds the compute order only: PyTorch has no recompute action.
   const std::string csv = read_text(out + "/schedule.csv");
@@ -228,4 +233,36 @@ TEST_CASE("tessel plan --offload auto writes the copy offers; partition --recomp
   for (const nlohmann::json& block : placement["blocks"])
     if (block.contains("recompute")) ++offers;
   CHECK(offers == 4);
+}
+
+TEST_CASE("re-timing keeps a recompute between its forward and its backward, and the schedule valid",
+          "[plan][recompute]") {
+  Placement placement;
+  placement.name = "two";
+  placement.ndevs = 2;
+  const int f0 = add_block(placement, "F0", {0}, 1, 4);
+  const int f1 = add_block(placement, "F1", {1}, 1, 4);
+  const int b1 = add_block(placement, "B1", {1}, 2, -4);
+  const int b0 = add_block(placement, "B0", {0}, 2, -4);
+  placement.edges = {{f0, f1, 1}, {f1, b1, 0}, {b1, b0, 1}};
+  placement.blocks[f0].recompute = RecomputeOffer{1, b0, 1};
+  // Loose starts; the recompute of F0 waits until just before B0.
+  Schedule loose = empty_schedule(placement, {4, 4}, 1);
+  loose.instances = {{f0, 0, 0}, {f1, 0, 10}, {b1, 0, 20}, {b0, 0, 40}};
+  loose.recomputes = {{f0, 0, 30}};
+  REQUIRE(verify_schedule(loose).valid);
+  const Schedule tight = retimed_schedule(loose);
+  const verify::Report checked = verify_schedule(tight);
+  CHECK(checked.valid);
+  CHECK(makespan(tight) == 8);  // F0 0-1, F1 2-3, B1 3-5, B0 6-8 (delays 1), the recompute inside 1-6
+  REQUIRE(tight.recomputes.size() == 1);
+  CHECK(tight.recomputes[0].start >= 1);
+  CHECK(tight.recomputes[0].start + 1 <= 6);
+  // A schedule with copies is left as it is.
+  Schedule copied = loose;
+  copied.recomputes.clear();
+  placement.blocks[f0].offload = OffloadOffer{1, 1, b0};
+  copied.placement = placement;
+  copied.transfers = {{f0, 0, TransferDirection::Out, 5}, {f0, 0, TransferDirection::In, 25}};
+  CHECK(makespan(retimed_schedule(copied)) == makespan(copied));
 }
