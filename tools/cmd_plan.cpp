@@ -52,7 +52,8 @@ const char* kUsage =
     "and in memory_choices.json; PyTorch's CSV has no recompute action (docs/plan.md).\n"
     "Writes DIR/stages.json (operators and modules of each stage), placement.json,\n"
     "schedule.json, schedule.csv (PyTorch's compute-only action table), schedule_comms.csv\n"
-    "(with SEND/RECV), schedule.svg and report.md; --json prints one JSON object.\n"
+    "(with SEND/RECV), schedule.svg, report.md and memory_choices.json; --json prints one\n"
+    "JSON object.\n"
     "Exit: 0 planned, 1 no schedule fits the memory (proven; the reason is printed), 2 bad\n"
     "input, 3 time limit or interrupt (the best schedule so far is written), 4 internal error.";
 
