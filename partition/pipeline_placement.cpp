@@ -97,6 +97,37 @@ long long default_resolution(const std::vector<std::vector<double>>& blocks, con
   return resolution;
 }
 
+// Per stage, the bytes a recompute must keep to run the stage again: the
+// outputs of earlier stages it reads, and the graph's own inputs it holds
+// (an operator without predecessors, such as the token ids).
+std::vector<long long> stage_input_bytes(const Graph& graph, const Partition& partition) {
+  std::vector<long long> bytes(partition.stages, 0);
+  std::vector<std::vector<int>> inputs = node_predecessors(graph);
+  std::vector<std::vector<int>> readers = node_successors(graph);
+  for (size_t v = 0; v < graph.nodes.size(); ++v) {
+    const int own = partition.stage_of[v];
+    if (inputs[v].empty()) bytes[own] += graph.nodes[v].output_bytes;
+    std::vector<int> read_at;
+    for (int w : readers[v])
+      if (partition.stage_of[w] != own) read_at.push_back(partition.stage_of[w]);
+    std::sort(read_at.begin(), read_at.end());
+    read_at.erase(std::unique(read_at.begin(), read_at.end()), read_at.end());
+    for (int stage : read_at) bytes[stage] += graph.nodes[v].output_bytes;
+  }
+  return bytes;
+}
+
+// Every forward offers to be run again before its stage's backward,
+// keeping its inputs (recompute Auto and All).
+void offer_recompute(PipelinePlacement& result, const std::vector<Memory>& forward_memory) {
+  Placement& placement = result.placement;
+  for (size_t s = 0; s < forward_memory.size(); ++s) {
+    Block& forward = placement.blocks[s];
+    const Memory checkpoint = std::min(forward_memory[s], round_up(result.stage_input_bytes[s], result.memory_granule));
+    forward.recompute = RecomputeOffer{forward.span, result.backward_of_stage[s], checkpoint};
+  }
+}
+
 long long granule_for(long long largest) {
   long long granule = 1;
   while (largest / granule > 64) granule *= 2;
@@ -117,6 +148,22 @@ const char* mapping_name(StageMapping mapping) {
     case StageMapping::Chain: return "chain";
     case StageMapping::Interleaved: return "interleaved";
     case StageMapping::V: return "v";
+  }
+  return "?";
+}
+
+std::optional<RecomputeMode> parse_recompute_mode(const std::string& text) {
+  if (text == "none") return RecomputeMode::None;
+  if (text == "auto") return RecomputeMode::Auto;
+  if (text == "all") return RecomputeMode::All;
+  return std::nullopt;
+}
+
+const char* recompute_mode_name(RecomputeMode mode) {
+  switch (mode) {
+    case RecomputeMode::None: return "none";
+    case RecomputeMode::Auto: return "auto";
+    case RecomputeMode::All: return "all";
   }
   return "?";
 }
@@ -155,6 +202,8 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   result.resolution =
       options.resolution > 0 ? options.resolution : default_resolution(block_compute(costs, weights, options), options);
   result.stage_activation_bytes = costs.stage_output_bytes;
+  result.stage_input_bytes = stage_input_bytes(graph, partition);
+  result.backward_of_stage.assign(S, -1);
   long long largest = *std::max_element(costs.stage_output_bytes.begin(), costs.stage_output_bytes.end());
   result.memory_granule = granule_for(largest);
   result.weight_cost = !options.split_backward        ? ""
@@ -179,6 +228,7 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
     int rank = rank_of_stage(options.mapping, D, s);
     double backward = options.backward_ratio * static_cast<double>(costs.stage_compute[s]);
     int first = static_cast<int>(placement.blocks.size());
+    result.backward_of_stage[s] = first;
     if (!options.split_backward) {
       result.block_compute.push_back(backward);
       placement.blocks.push_back({"B" + std::to_string(s), BlockKind::Backward, steps(backward, result.resolution),
@@ -208,6 +258,7 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
     result.static_bytes[rank_of_stage(options.mapping, D, s)] +=
         static_cast<long long>(std::ceil(per_byte * static_cast<double>(costs.stage_param_bytes[s])));
   placement.static_memory = result.static_bytes;
+  if (options.recompute != RecomputeMode::None) offer_recompute(result, forward_memory);
   return result;
 }
 

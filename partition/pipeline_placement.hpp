@@ -14,6 +14,14 @@
 // weight gradient costs about their forward: one matmul each); a graph
 // without parameters gets W = half of the backward. The estimate used is
 // reported (`weight_cost`).
+//
+// Memory traded for time (docs/plan.md, "Recompute and offload"): with
+// recompute Auto or All every forward block offers to be run again before
+// its stage's backward (B or I) instead of keeping its activation: the
+// recompute takes the forward's own span (the stage's forward compute) and
+// keeps the stage's input activations as its checkpoint. Auto lets the
+// search choose per micro-batch; All asks the plan to recompute every one
+// (plan/plan_candidate.hpp). The placement itself is the same for both.
 #pragma once
 
 #include <optional>
@@ -27,6 +35,12 @@
 namespace tessel {
 
 enum class StageMapping { Chain, Interleaved, V };
+
+enum class RecomputeMode { None, Auto, All };
+
+// "none", "auto", "all"; nullopt for any other text.
+std::optional<RecomputeMode> parse_recompute_mode(const std::string& text);
+const char* recompute_mode_name(RecomputeMode mode);
 
 // "chain", "interleaved", "v"; nullopt for any other text.
 std::optional<StageMapping> parse_mapping(const std::string& text);
@@ -45,6 +59,7 @@ struct PipelineOptions {
   // kGraphBytesPerParam bytes each (tools/tessel_fx.py traces in fp32).
   double optimizer_bytes_per_param = 8;
   int bytes_per_param = 4;
+  RecomputeMode recompute = RecomputeMode::None;  // Auto and All: every forward offers recomputation
 };
 
 constexpr int kGraphBytesPerParam = 4;
@@ -62,6 +77,8 @@ struct PipelinePlacement {
   long long resolution = 0;       // compute per step used for the spans
   long long memory_granule = 1;   // activation bytes are rounded up to multiples of this
   std::vector<long long> stage_activation_bytes;  // exact, per stage
+  std::vector<long long> stage_input_bytes;       // exact, per stage: what a recompute keeps as its checkpoint
+  std::vector<int> backward_of_stage;             // per stage: the block (B or I) that needs the activation again
   std::vector<long long> static_bytes;            // per rank, exact
   std::vector<double> block_compute;              // per block of the placement, exact (before the steps)
   std::string weight_cost;        // how W was costed, in words (split backward only)

@@ -67,18 +67,39 @@ std::vector<std::pair<std::string, classic::RankOrders>> orders_to_try(const Pla
   return tried;
 }
 
-// Per-rank block lists for classic actions on the plan's blocks.
+// A chain's placement has one forward per stage; a second forward of a
+// stage is its recompute (--recompute all, solver/makespan/recompute_all.hpp),
+// listed after the blocks it copies. Per block it feeds: that recompute.
+std::map<int, int> recompute_feeding(const Placement& placement) {
+  std::map<int, int> seen_forward, feeding;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.kind != BlockKind::Forward || !block.stage) continue;
+    if (!seen_forward.emplace(*block.stage, static_cast<int>(b)).second)
+      for (const Edge& edge : placement.edges)
+        if (edge.from == static_cast<int>(b)) feeding[edge.to] = static_cast<int>(b);
+  }
+  return feeding;
+}
+
+// Per-rank block lists for classic actions on the plan's blocks; a
+// recompute runs right before the block that needs it, as activation
+// checkpointing does inside the backward.
 classic::DeviceOrders device_orders(const Placement& placement, const classic::RankOrders& orders) {
   std::map<std::pair<int, char>, int> block_of;
   for (size_t b = 0; b < placement.blocks.size(); ++b)
-    if (placement.blocks[b].stage) block_of[{*placement.blocks[b].stage, kind_letter(placement.blocks[b].kind)}] = static_cast<int>(b);
+    if (placement.blocks[b].stage) block_of.emplace(std::make_pair(*placement.blocks[b].stage, kind_letter(placement.blocks[b].kind)), static_cast<int>(b));
+  const std::map<int, int> recompute_of = recompute_feeding(placement);
   classic::DeviceOrders lists(placement.ndevs);
   for (const std::vector<classic::Action>& order : orders)
     for (const classic::Action& action : order) {
       bool whole = action.kind == 'B' && !block_of.count({action.stage, 'B'});
       for (char letter : whole ? std::vector<char>{'I', 'W'} : std::vector<char>{action.kind}) {
         int block = block_of.at({action.stage, letter});
-        lists[placement.blocks[block].devices.front()].push_back({block, action.micro});
+        std::vector<classic::OrderedInstance>& list = lists[placement.blocks[block].devices.front()];
+        if (auto recompute = recompute_of.find(block); recompute != recompute_of.end())
+          list.push_back({recompute->second, action.micro});
+        list.push_back({block, action.micro});
       }
     }
   return lists;
@@ -87,7 +108,8 @@ classic::DeviceOrders device_orders(const Placement& placement, const classic::R
 }  // namespace
 
 std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmicros,
-                                             const std::vector<Memory>& limits, std::string& name, std::string& why) {
+                                             const std::vector<Memory>& limits, std::string& name, std::string& why,
+                                             const FinishOrder& finish) {
   // Timed without delays first (a consistent start order), then with them.
   Placement undelayed = placement;
   for (Edge& edge : undelayed.edges) edge.delay = 0;
@@ -97,6 +119,11 @@ std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmi
     schedule.instances = timed.instances;
     sort_instances(schedule);
     schedule = retimed_schedule(schedule);
+    if (finish) {
+      std::optional<Schedule> finished = finish(schedule);
+      if (!finished) continue;
+      schedule = std::move(*finished);
+    }
     verify::Report check = verify::check_schedule(schedule_to_json(schedule));
     if (check.valid) {
       name = label;

@@ -7,6 +7,7 @@
 // when the search does no better (plan/plan.hpp).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +22,14 @@ namespace tessel {
 // then 1F1B with D, D-1, ..., 1 micro-batches in flight), run as early as
 // dependencies, delays and ranks allow and judged by the verifier, with its
 // `name`; nullopt with `why` (the first order's violation) when none fits.
+//
+// `finish` (may be empty) turns each timed order into the schedule judged
+// and returned: --recompute all orders the placement whose recomputes are
+// blocks and judges the schedule mapped back to the plan's own placement,
+// under its real limits (plan/plan_candidate.cpp).
+using FinishOrder = std::function<std::optional<Schedule>(const Schedule&)>;
 std::optional<Schedule> chain_order_schedule(const Placement& placement, int nmicros,
-                                             const std::vector<Memory>& limits, std::string& name, std::string& why);
+                                             const std::vector<Memory>& limits, std::string& name, std::string& why,
+                                             const FinishOrder& finish = {});
 
 }  // namespace tessel

@@ -161,8 +161,9 @@ std::string choice_text(const PlanRequest& request, const PlanAnswer& answer, co
 
 PlanAnswer plan_pipeline(const Graph& graph, const PlanRequest& request, const PlanProgressLine& phase) {
   check_request(graph, request);
-  PlanContext context{graph, request, plan_clock(graph, request.device_flops, request.link_bandwidth,
-                                                 request.link_latency), phase, {}, Deadline::Clock::now(), {}};
+  PlanClock clock = plan_clock(graph, request.device_flops, request.link_bandwidth, request.link_latency);
+  if (request.host_bandwidth != 0) set_host_bandwidth(clock, request.host_bandwidth);
+  PlanContext context{graph, request, clock, phase, {}, Deadline::Clock::now(), {}};
   std::vector<PipelineOptions> asked = request.auto_mapping ? auto_candidates(graph, request.pipeline)
                                                             : std::vector<PipelineOptions>{request.pipeline};
   std::vector<PlanResult> results;

@@ -38,6 +38,15 @@ PlanAnswer plan_pipeline(const Graph& graph, const PlanRequest& request, const P
 void write_plan_files(const Graph& graph, const PlanRequest& request, const PlanAnswer& answer,
                       const std::string& directory);
 
+// What a runtime reads, for the files and the Python module alike:
+// stages.json (each stage with its recomputed and offloaded micro-batches),
+// PyTorch's table of the schedule's compute order (it has no recompute or
+// copy action; docs/plan.md, "Recompute and offload") and
+// memory_choices.json. Require a schedule.
+nlohmann::json plan_stages_json(const Graph& graph, const PlanResult& result);
+std::string plan_table(const PlanResult& result, bool with_comms);
+nlohmann::json plan_memory_choices(const PlanResult& result);
+
 // The report.md text, and the one JSON object of `plan --json`.
 std::string plan_report(const Graph& graph, const PlanRequest& request, const PlanAnswer& answer);
 nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, const std::string& directory);

@@ -49,6 +49,43 @@ std::pair<Partition, CutKind> choose_cut(PlanContext& context, const PipelineOpt
   return cut;
 }
 
+// --recompute all runs the chain's order and the search on the placement
+// whose recomputes are blocks, under the limit lowered by what a running
+// forward holds beyond its checkpoint (recompute_all.hpp).
+const Placement& searched_placement(const PlanResult& placed) {
+  return placed.forced ? placed.forced->placement : placed.timed.placement;
+}
+
+std::vector<Memory> searched_limits(const PlanResult& placed) {
+  std::vector<Memory> limits = placed.memory_limit;
+  if (placed.forced)
+    for (size_t d = 0; d < limits.size(); ++d) limits[d] -= placed.forced->limit_cut[d];
+  return limits;
+}
+
+// A schedule of the searched placement as one of the plan's own (the same
+// when nothing is forced).
+std::optional<Schedule> mapped_back(const PlanResult& placed, const Schedule& schedule) {
+  if (!placed.forced) return schedule;
+  return schedule_with_recomputes(schedule, *placed.forced, placed.timed.placement, placed.memory_limit);
+}
+
+// The search's answer at N micro-batches on the plan's own placement, timed
+// with the delays; nullopt when it does not unroll (an answer with
+// recomputes is already at N), has fused units under --recompute all, or
+// has copies that the delays would have to move.
+std::optional<Schedule> answer_at_n(const PlanResult& placed, int N) {
+  Schedule found = *placed.search.best;
+  if (found.nmicros != N) {
+    if (!found.recomputes.empty() || !found.transfers.empty()) return std::nullopt;
+    found = unroll(found, N);
+  }
+  found.placement = searched_placement(placed);
+  if (!found.transfers.empty() && placed.timed.transfers > 0) return std::nullopt;
+  found = placed.timed.transfers > 0 ? retimed_schedule(found) : compact_schedule(found);
+  return mapped_back(placed, found);
+}
+
 // A rank whose static memory alone passes the limit: no schedule exists.
 std::string static_memory_problem(const PlanResult& result) {
   for (size_t r = 0; r < result.memory_limit.size(); ++r)
@@ -94,6 +131,7 @@ PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, con
                                  context.request.nmicros);
   result.memory_limit = memory_limits_for(result.timed.placement, context.request.memory, "memory");
   result.staged.placement.memory_decimals = result.timed.placement.memory_decimals;
+  if (options.recompute == RecomputeMode::All) result.forced = recompute_every_offer(result.timed.placement);
   result.message = static_memory_problem(result);
   result.outcome = Outcome::Infeasible;
   return result;
@@ -102,7 +140,13 @@ PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, con
 void order_chain(PlanResult& placed, int nmicros) {
   if (!static_memory_problem(placed).empty()) return;
   std::string name, why;
-  std::optional<Schedule> schedule = chain_order_schedule(placed.timed.placement, nmicros, placed.memory_limit, name, why);
+  // Under --recompute all the order is judged mapped back, under the real
+  // limits: a recompute right before its backward needs no lowered limit.
+  FinishOrder finish;
+  if (placed.forced) finish = [&](const Schedule& ordered) { return mapped_back(placed, ordered); };
+  std::optional<Schedule> schedule =
+      chain_order_schedule(searched_placement(placed), nmicros, placed.memory_limit, name, why, finish);
+  if (schedule && placed.forced) name += ", every forward recomputed just before its backward";
   if (!schedule) {
     placed.message = "no 1F1B order fits the memory, not even one micro-batch in flight: " + why;
     return;
@@ -120,9 +164,9 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   // constructions do not all honour them); the answer is then timed with
   // them, in the same order on every rank: exact, valid, same peaks, and
   // its lower bound still holds (a delay only lengthens a schedule).
-  search.placement = placed.timed.placement;
+  search.placement = searched_placement(placed);
   for (Edge& edge : search.placement.edges) edge.delay = 0;
-  search.memory_limit = placed.memory_limit;
+  search.memory_limit = searched_limits(placed);
   search.resolution = placed.timed.step;
   search.total_micros = context.request.nmicros;
   search.backend = context.request.backend;
@@ -143,11 +187,13 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
     }
     return;
   }
-  // A repetend answer is unrollable; PyTorch's table needs all N micro-batches.
-  const int N = context.request.nmicros;
-  Schedule found = placed.search.best->nmicros == N ? *placed.search.best : unroll(*placed.search.best, N);
-  found.placement = placed.timed.placement;
-  found = placed.timed.transfers > 0 ? retimed_schedule(found) : compact_schedule(found);
+  std::optional<Schedule> at_n = answer_at_n(placed, context.request.nmicros);
+  if (!at_n) {
+    if (!placed.schedule) placed.message = "the search's answer cannot be written at N micro-batches (" +
+                                           placed.search.message + ")";
+    return;
+  }
+  Schedule found = std::move(*at_n);
   if (placed.search.makespan)
     placed.lower_bound = in_unit(placed.search.makespan->proven_lower_bound, found.placement.time_decimals);
   if (placed.schedule && makespan(*placed.schedule) <= makespan(found)) {

@@ -16,6 +16,8 @@
 #include "model/output_file.hpp"
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
+#include "plan/memory_choices.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "plan/plan.hpp"
 
 namespace tessel {
@@ -23,7 +25,7 @@ namespace tessel {
 namespace {
 
 const std::vector<std::string> kFiles = {"stages.json", "placement.json", "schedule.json", "schedule.csv",
-                                         "schedule_comms.csv", "schedule.svg", "report.md"};
+                                         "schedule_comms.csv", "schedule.svg", "report.md", "memory_choices.json"};
 
 std::string join(const std::vector<long long>& values) {
   std::string text;
@@ -80,12 +82,44 @@ void comparison_table(std::ostringstream& out, const PlanAnswer& answer) {
   out << "\n";
 }
 
+// "--recompute auto, offload at 1.2e+10 B/s: recomputes F1 x12 (...)".
+std::string trade_text(const PlanRequest& request, const PlanResult& result) {
+  std::ostringstream text;
+  text << "--recompute " << recompute_mode_name(result.pipeline.recompute);
+  if (request.host_bandwidth > 0) text << ", --offload auto at " << request.host_bandwidth << " B/s";
+  text << (result.schedule ? ": " + choices_summary(*result.schedule) : std::string());
+  return text.str();
+}
+
+// stages.json with each stage's recomputed and offloaded micro-batches.
+nlohmann::json with_choices(nlohmann::json document, const std::vector<StageChoices>& choices) {
+  for (nlohmann::json& stage : document["stages"]) {
+    const StageChoices& own = choices[stage["stage"].get<int>()];
+    stage["recompute"] = own.recompute;
+    stage["offload"] = own.offload;
+  }
+  return document;
+}
+
 }  // namespace
 
 std::string format_makespan(double value, const PlanClock& clock) {
   std::ostringstream text;
   text << std::setprecision(5) << shown(value, clock) << " " << shown_unit(clock);
   return text.str();
+}
+
+nlohmann::json plan_stages_json(const Graph& graph, const PlanResult& result) {
+  return with_choices(stages_to_json(graph, result.pipeline, result.stages),
+                      stage_choices(*result.schedule, pipeline_stages(result.pipeline)));
+}
+
+std::string plan_table(const PlanResult& result, bool with_comms) {
+  return write_pytorch_csv_staged(compute_actions_only(*result.schedule), with_comms);
+}
+
+nlohmann::json plan_memory_choices(const PlanResult& result) {
+  return memory_choices_json(*result.schedule, pipeline_stages(result.pipeline));
 }
 
 std::string plan_report(const Graph& graph, const PlanRequest& request, const PlanAnswer& answer) {
@@ -105,7 +139,8 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
       << options.bytes_per_param << " B/param each, optimizer " << options.optimizer_bytes_per_param
       << " B/param) [" << join(result.staged.static_bytes) << "] bytes; activations rounded up to "
       << result.staged.memory_granule << " bytes\n";
-  out << "- micro-batches N = " << request.nmicros << "\n\n";
+  out << "- micro-batches N = " << request.nmicros << "\n";
+  out << "- memory traded for time: " << trade_text(request, result) << "\n\n";
   if (!result.schedule) {
     out << "No schedule: " << (answer.message.empty() ? result.message : answer.message) << "\n\n";
     comparison_table(out, answer);
@@ -172,6 +207,11 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
           {"one_f_one_b_order", answer.one_f_one_b_order},
           {"ratio_to_1f1b", found && answer.one_f_one_b ? nlohmann::json(result.makespan / *answer.one_f_one_b) : nullptr},
           {"choice", answer.choice},
+          {"recompute", recompute_mode_name(result.pipeline.recompute)},
+          {"host_bandwidth", request.host_bandwidth > 0 ? nlohmann::json(request.host_bandwidth) : nullptr},
+          {"recomputed", found ? nlohmann::json(result.schedule->recomputes.size()) : nullptr},
+          {"offloaded", found ? nlohmann::json(result.schedule->transfers.size() / 2) : nullptr},
+          {"memory_traded", found ? choices_summary(*result.schedule) : ""},
           {"message", answer.message.empty() ? result.message : answer.message},
           {"peak_memory", result.peak_memory},
           {"memory_limit", result.memory_limit},
@@ -186,13 +226,17 @@ void write_plan_files(const Graph& graph, const PlanRequest& request, const Plan
   const PlanResult& result = answer.chosen;
   const Schedule& schedule = *result.schedule;
   auto path = [&](const std::string& name) { return (std::filesystem::path(directory) / name).string(); };
-  write_json_file(path("stages.json"), stages_to_json(graph, result.pipeline, result.stages));
+  write_json_file(path("stages.json"), plan_stages_json(graph, result));
   write_json_file(path("placement.json"), placement_to_json(schedule.placement));
   write_schedule_file(path("schedule.json"), schedule);
-  write_text(path("schedule.csv"), write_pytorch_csv_staged(schedule, false));
-  write_json_file(sidecar_path(path("schedule.csv")), sidecar_json(schedule));
-  write_text(path("schedule_comms.csv"), write_pytorch_csv_staged(schedule, true));
-  write_json_file(sidecar_path(path("schedule_comms.csv")), sidecar_json(schedule));
+  // PyTorch's table has no recompute or copy action: the CSVs hold the
+  // compute order, memory_choices.json what a runtime adds to it.
+  const Schedule compute = compute_actions_only(schedule);
+  write_text(path("schedule.csv"), plan_table(result, false));
+  write_json_file(sidecar_path(path("schedule.csv")), sidecar_json(compute));
+  write_text(path("schedule_comms.csv"), plan_table(result, true));
+  write_json_file(sidecar_path(path("schedule_comms.csv")), sidecar_json(compute));
+  write_json_file(path("memory_choices.json"), plan_memory_choices(result));
   SvgOptions svg;
   svg.title = (graph.name.empty() ? std::string("plan") : graph.name) + ": " + plan_label(result.pipeline) + ", N = " +
               std::to_string(schedule.nmicros) + ", " + format_makespan(result.makespan, answer.clock) +

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "model/input_error.hpp"
 
@@ -78,6 +80,15 @@ PlanClock plan_clock(const Graph& graph, double device_flops, double link_bandwi
   return clock;
 }
 
+void set_host_bandwidth(PlanClock& clock, double host_bandwidth) {
+  if (!(std::isfinite(host_bandwidth) && host_bandwidth > 0))
+    throw InputError("", "--host-bandwidth", "must be a number > 0 (bytes/s between a device and host memory)");
+  if (clock.unit != PlanUnit::Seconds)
+    throw InputError("", "--offload", "a copy to host memory takes time: give --device-flops too (or a graph traced "
+                                      "with --profile), so that compute is time as well");
+  clock.host_bandwidth = host_bandwidth;
+}
+
 const char* unit_name(PlanUnit unit) { return unit == PlanUnit::Seconds ? "s" : "GFLOP"; }
 
 double in_unit(Time ticks, int decimals) { return static_cast<double>(ticks) / std::pow(10.0, decimals); }
@@ -92,6 +103,10 @@ TimedPlacement timed_placement(const Graph& graph, const Partition& partition, c
   double total = 0;
   for (double compute : staged.block_compute) total += compute * per_compute;
   for (long long crossing : bytes) total += 2 * delay_of(crossing);
+  for (size_t s = 0; s < staged.backward_of_stage.size(); ++s) {  // recomputes and copies lengthen a schedule too
+    if (staged.placement.blocks[s].recompute) total += staged.block_compute[s] * per_compute;
+    if (clock.host_bandwidth > 0) total += 2 * static_cast<double>(staged.stage_activation_bytes[s]) / clock.host_bandwidth;
+  }
   total = std::max(total * std::max(nmicros, 1), 1e-9);
   TimedPlacement timed;
   timed.placement = staged.placement;
@@ -100,6 +115,13 @@ TimedPlacement timed_placement(const Graph& graph, const Partition& partition, c
   const double scale = std::pow(10.0, placement.time_decimals);
   for (size_t b = 0; b < placement.blocks.size(); ++b)
     placement.blocks[b].span = std::max<Time>(1, ticks_up(staged.block_compute[b] * per_compute, scale));
+  for (int s = 0; s < static_cast<int>(staged.backward_of_stage.size()); ++s) {
+    Block& forward = placement.blocks[s];  // pipeline_placement lists the forwards first
+    if (forward.recompute) forward.recompute->span = forward.span;
+    if (clock.host_bandwidth <= 0) continue;
+    const Time copy = std::max<Time>(1, ticks_up(static_cast<double>(staged.stage_activation_bytes[s]) / clock.host_bandwidth, scale));
+    forward.offload = OffloadOffer{copy, copy, staged.backward_of_stage[s]};
+  }
   for (Edge& edge : placement.edges) {
     const Block& from = placement.blocks[edge.from];
     const Block& to = placement.blocks[edge.to];
@@ -112,7 +134,82 @@ TimedPlacement timed_placement(const Graph& graph, const Partition& partition, c
   return timed;
 }
 
+namespace {
+
+// One thing a device runs: an instance or a recompute run, in start order.
+struct RetimeItem {
+  Time start = 0;
+  bool recompute = false;
+  size_t index = 0;  // into instances or recomputes
+};
+
+std::vector<RetimeItem> start_order(const Schedule& schedule) {
+  std::vector<RetimeItem> items;
+  for (size_t i = 0; i < schedule.instances.size(); ++i) items.push_back({schedule.instances[i].start, false, i});
+  for (size_t r = 0; r < schedule.recomputes.size(); ++r) items.push_back({schedule.recomputes[r].start, true, r});
+  std::stable_sort(items.begin(), items.end(), [](const RetimeItem& a, const RetimeItem& b) { return a.start < b.start; });
+  return items;
+}
+
+// With recompute runs: each device's items (instances and recomputes) in
+// their old start order, timed one by one; the shared routine times
+// instances only.
+Schedule retimed_with_recomputes(const Schedule& schedule) {
+  if (!schedule.transfers.empty()) return schedule;
+  const Placement& placement = schedule.placement;
+  // In the old start order every predecessor (same micro-batch) comes
+  // first: it ended, delay included, before its dependant started; so does
+  // a recompute before the block that needs it.
+  std::vector<std::vector<const Edge*>> into(placement.blocks.size());
+  for (const Edge& edge : placement.edges) into[edge.to].push_back(&edge);
+  std::vector<std::vector<int>> recomputed_into(placement.blocks.size());
+  for (size_t f = 0; f < placement.blocks.size(); ++f)
+    if (placement.blocks[f].recompute) recomputed_into[placement.blocks[f].recompute->before].push_back(static_cast<int>(f));
+  std::set<std::pair<int, int>> recomputed;
+  for (const RecomputeRun& run : schedule.recomputes) recomputed.insert({run.block, run.micro});
+  std::map<std::pair<int, int>, Time> end, recompute_end;  // (block, micro) -> new end
+  std::vector<Time> free_at(placement.ndevs, 0);
+  Schedule retimed = schedule;
+  bool moved = false;
+  for (const RetimeItem& item : start_order(schedule)) {
+    const int block_index = item.recompute ? schedule.recomputes[item.index].block : schedule.instances[item.index].block;
+    const int micro = item.recompute ? schedule.recomputes[item.index].micro : schedule.instances[item.index].micro;
+    const Block& block = placement.blocks[block_index];
+    Time start = 0;
+    for (int device : block.devices) start = std::max(start, free_at[device]);
+    auto after = [&](const std::map<std::pair<int, int>, Time>& ends, int from, Time delay) {
+      auto found = ends.find({from, micro});
+      if (found == ends.end()) return false;
+      start = std::max(start, found->second + delay);
+      return true;
+    };
+    if (item.recompute) {
+      if (!after(end, block_index, 0)) return schedule;  // not in start order: leave it
+    } else {
+      for (const Edge* edge : into[block_index])
+        if (!after(end, edge->from, edge->delay)) return schedule;
+      for (int forward : recomputed_into[block_index])
+        if (recomputed.count({forward, micro}) && !after(recompute_end, forward, 0)) return schedule;
+    }
+    const Time span = item.recompute ? block.recompute->span : block.span;
+    Time& old_start = item.recompute ? retimed.recomputes[item.index].start : retimed.instances[item.index].start;
+    moved = moved || old_start != start;
+    old_start = start;
+    (item.recompute ? recompute_end : end)[{block_index, micro}] = start + span;
+    for (int device : block.devices) free_at[device] = start + span;
+  }
+  sort_instances(retimed);
+  std::sort(retimed.recomputes.begin(), retimed.recomputes.end(), [](const RecomputeRun& a, const RecomputeRun& b) {
+    return std::tie(a.start, a.block, a.micro) < std::tie(b.start, b.block, b.micro);
+  });
+  if (moved) retimed.repetend.reset();
+  return retimed;
+}
+
+}  // namespace
+
 Schedule retimed_schedule(const Schedule& schedule) {
+  if (!schedule.recomputes.empty() || !schedule.transfers.empty()) return retimed_with_recomputes(schedule);
   // Each rank's order by the old starts, timed by the shared routine
   // (classic/order_timing.hpp): delays and tensor-parallel blocks included.
   const classic::OrderTiming timing = classic::time_orders(schedule.placement, classic::orders_by_start(schedule));

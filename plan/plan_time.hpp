@@ -30,6 +30,7 @@ struct PlanClock {
   double seconds_per_compute = 0;  // Seconds: per unit of the graph's compute
   double link_bandwidth = 0;       // bytes per second between ranks; 0 = transfers cost nothing
   double link_latency = 0;         // seconds per transfer (with a bandwidth)
+  double host_bandwidth = 0;       // bytes per second to host memory; > 0: forwards offer offload
 };
 
 // The clock for a graph: seconds when the graph is measured in nanoseconds
@@ -38,6 +39,10 @@ struct PlanClock {
 // without a bandwidth, device_flops on a measured graph, and bandwidth in
 // the GFLOP unit (a transfer is time, compute is not).
 PlanClock plan_clock(const Graph& graph, double device_flops, double link_bandwidth, double link_latency);
+
+// Sets the clock's host bandwidth; throws InputError for one that is not a
+// number > 0 or for the GFLOP unit (a copy takes time, compute is not time).
+void set_host_bandwidth(PlanClock& clock, double host_bandwidth);
 
 // "GFLOP" | "s"
 const char* unit_name(PlanUnit unit);
@@ -50,12 +55,20 @@ struct TimedPlacement {
 
 // `staged` (pipeline_placement's answer: spans in steps) with its spans and
 // delays re-expressed in the clock's unit; nmicros bounds the magnitudes.
+// A forward's recompute offer takes its forward's exact span; with a host
+// bandwidth every forward also offers offload, each copy taking the stage's
+// activation bytes / bandwidth, before the same backward.
 TimedPlacement timed_placement(const Graph& graph, const Partition& partition, const PipelineOptions& options,
                                const PipelinePlacement& staged, const PlanClock& clock, int nmicros);
 
 // The same order on every device, each instance as early as its device and
 // dependencies allow: never longer, same peaks (memory changes only at
 // starts, device by device). The repetend claim is dropped when times move.
+// Recompute runs are part of their device's order (after their forward,
+// before the block that needs them; a recomputed forward's release happens
+// at its end, on its own device, so the order of memory changes is kept);
+// a schedule with copies is returned as it is (a copy's release on the
+// channel could move past a device's start).
 Schedule compact_schedule(const Schedule& schedule);
 // The same, always re-timed (a schedule whose starts ignore delays gets them).
 Schedule retimed_schedule(const Schedule& schedule);

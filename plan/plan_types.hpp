@@ -13,6 +13,7 @@
 #include "partition/pipeline_placement.hpp"
 #include "plan/plan_stages.hpp"
 #include "plan/plan_time.hpp"
+#include "solver/makespan/recompute_all.hpp"
 #include "solver/search.hpp"
 
 namespace tessel {
@@ -28,6 +29,7 @@ struct PlanRequest {
   double device_flops = 0;    // FLOP/s of one device; > 0: times in seconds
   double link_bandwidth = 0;  // bytes/s between ranks; > 0: cross-rank transfers are edge delays
   double link_latency = 0;    // seconds per transfer
+  double host_bandwidth = 0;  // bytes/s to host memory; > 0: every forward offers offload (--offload auto)
 };
 
 enum class CutKind { Exact, RankBalanced };
@@ -48,6 +50,10 @@ struct PlanResult {
   std::vector<long long> rank_compute;    // per rank, the sum of its stages
   PipelinePlacement staged;               // costs in steps (the search's grid)
   TimedPlacement timed;                   // the same in the plan's unit, delays included
+  // --recompute all: the placement in which every forward's recompute is a
+  // block of its own (solver/makespan/recompute_all.hpp); the chain's order
+  // and the search run on it and their answers are mapped back.
+  std::optional<RecomputedPlacement> forced;
   PlanClock clock;
   std::vector<Memory> memory_limit;       // bytes per rank
   SearchReport search;

@@ -9,6 +9,7 @@
 #include "model/input_error.hpp"
 #include "partition/partition_search.hpp"
 #include "partition/stage_placement.hpp"
+#include "model/json_file.hpp"
 #include "plan/plan.hpp"
 #include "python/bindings.hpp"
 
@@ -36,6 +37,7 @@ struct PyPlan {
   std::vector<long long> peak_memory;   // bytes per rank
   std::vector<long long> static_memory; // bytes per rank
   std::string csv, comms_csv, report;
+  py::object memory_choices = py::none();  // tessel.memory_choices/1 (None without a schedule)
   py::object stages;    // the tessel.stages/1 document as Python objects
   py::object summary;   // the `plan --json` object
 };
@@ -100,10 +102,20 @@ py::object from_json(const nlohmann::json& document) {
   return py::module_::import("json").attr("loads")(document.dump());
 }
 
+// recompute="none" | "auto" | "all" (`tessel plan --recompute`).
+RecomputeMode recompute_mode(const std::string& text) {
+  std::optional<RecomputeMode> mode = parse_recompute_mode(text);
+  if (mode) return *mode;
+  std::string near = nearest_name(text, {"none", "auto", "all"});
+  throw InputError("", "recompute", "choose none, auto or all, not '" + text + "'" +
+                                        (near.empty() ? "" : " (did you mean " + near + "?)"));
+}
+
 PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::handle memory,
             std::optional<int> chunks, bool split_backward, int nmicros, std::optional<double> time_limit,
             double optimizer_bytes_per_param, int param_bytes, std::optional<std::string> output,
-            double device_flops, double link_bandwidth, double link_latency, py::object progress) {
+            double device_flops, double link_bandwidth, double link_latency, py::object progress,
+            const std::string& recompute, double host_bandwidth) {
   PlanRequest request;
   request.auto_mapping = mapping == "auto";
   if (request.auto_mapping && (chunks || split_backward))
@@ -114,6 +126,8 @@ PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::han
   request.device_flops = device_flops;
   request.link_bandwidth = link_bandwidth;
   request.link_latency = link_latency;
+  request.pipeline.recompute = recompute_mode(recompute);
+  request.host_bandwidth = host_bandwidth;  // > 0: --offload auto (plan_pipeline checks it)
   if (time_limit) {
     if (!(*time_limit > 0)) throw InputError("", "time_limit", "must be > 0 seconds (None for no limit)");
     request.deadline = Deadline::after_seconds(*time_limit);
@@ -163,8 +177,10 @@ PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::han
   planned.stages = from_json(stages_to_json(graph, result.pipeline, result.stages));
   planned.summary = from_json(plan_json(request, answer, output.value_or("")));
   if (result.schedule) {
-    planned.csv = write_pytorch_csv_staged(*result.schedule, false);
-    planned.comms_csv = write_pytorch_csv_staged(*result.schedule, true);
+    planned.csv = plan_table(result, false);
+    planned.comms_csv = plan_table(result, true);
+    planned.memory_choices = from_json(plan_memory_choices(result));
+    planned.stages = from_json(plan_stages_json(graph, result));
   }
   return planned;
 }
@@ -195,6 +211,7 @@ void bind_plan(py::module_& module) {
       .def_readonly("comms_csv", &PyPlan::comms_csv)
       .def_readonly("report", &PyPlan::report)
       .def_readonly("stages", &PyPlan::stages)
+      .def_readonly("memory_choices", &PyPlan::memory_choices)
       .def_readonly("summary", &PyPlan::summary)
       .def("__repr__", [](const PyPlan& p) {
         std::string makespan = p.makespan ? std::to_string(p.makespan_ms ? *p.makespan_ms : *p.makespan) : "none";
@@ -211,7 +228,7 @@ void bind_plan(py::module_& module) {
              py::arg("split_backward") = false, py::arg("nmicros") = 16, py::arg("time_limit") = 60.0,
              py::arg("optimizer_bytes_per_param") = 8.0, py::arg("param_bytes") = 4, py::arg("output") = std::nullopt,
              py::arg("device_flops") = 0.0, py::arg("link_bandwidth") = 0.0, py::arg("link_latency") = 0.0,
-             py::arg("progress") = py::none(),
+             py::arg("progress") = py::none(), py::arg("recompute") = "none", py::arg("host_bandwidth") = 0.0,
              "From a graph to a verified schedule PyTorch runs (`tessel plan`); output writes the directory, "
              "progress(line) is called once per phase.");
 }

@@ -10,6 +10,7 @@
 
 #include "model/graph_json.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/placement_json.hpp"
 #include "partition/partition_json.hpp"
 #include "partition/partition_search.hpp"
@@ -26,7 +27,8 @@ namespace {
 
 const char* kUsage =
     "tessel partition GRAPH (--stages S | --devices D [--mapping chain|interleaved|v] [--chunks V]\n"
-    "       [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X]) [--objective bottleneck|pippy]\n"
+    "       [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X] [--recompute none|auto])\n"
+    "       [--objective bottleneck|pippy]\n"
     "       [--tolerance X]\n"
     "       [--max-param-bytes B] [--method exact|dp] [--backend z3|cadical] [--time-limit SECONDS]\n"
     "       [-o PARTITION] [--placement-out FILE [--resolution R] [--backward-ratio X] [--memory-unit BYTES]]\n"
@@ -46,7 +48,9 @@ const char* kUsage =
     "in bytes, static memory per rank = parameters and their gradients (--param-bytes B each,\n"
     "default 4 = fp32; the graph counts parameters in fp32) + optimizer state (X bytes per\n"
     "parameter, default 8 = Adam), every block with its stage; --split-backward writes an\n"
-    "input-gradient (I) and a weight-gradient (W) block per stage instead of one backward (B).\n"
+    "input-gradient (I) and a weight-gradient (W) block per stage instead of one backward (B);\n"
+    "--recompute auto makes every forward offer recomputation before its stage's backward (span:\n"
+    "the forward's; kept: the stage's input activations), which `search` then chooses per micro-batch.\n"
     "Without --devices, --placement-out writes the 1F1B chain with memory in --memory-unit units.";
 
 std::string percent(long long better, long long worse) {
@@ -112,9 +116,24 @@ int run_check(const std::string& graph_path, const std::string& partition_path, 
   return report.valid ? kSuccess : kNegative;
 }
 
+// --recompute: a placement only offers; recomputing every micro-batch is
+// what a plan chooses (tessel plan --recompute all).
+RecomputeMode recompute_offer(const std::string& text) {
+  std::optional<RecomputeMode> mode = parse_recompute_mode(text);
+  if (mode == RecomputeMode::All)
+    throw InputError("", "--recompute", "a placement only offers recomputation (auto); to recompute every "
+                                        "micro-batch, plan it: tessel plan --recompute all");
+  if (!mode) {
+    std::string near = nearest_name(text, {"none", "auto"});
+    throw InputError("", "--recompute", "choose none or auto, not '" + text + "'" +
+                                            (near.empty() ? "" : " (did you mean " + near + "?)"));
+  }
+  return *mode;
+}
+
 // The --devices options, or nullopt without --devices (the --stages path).
 std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
-  for (const char* name : {"mapping", "chunks", "split-backward", "optimizer-bytes-per-param", "param-bytes"}) {
+  for (const char* name : {"mapping", "chunks", "split-backward", "optimizer-bytes-per-param", "param-bytes", "recompute"}) {
     bool given = values.count(name) && !values[name].defaulted() &&
                  !(std::string(name) == "split-backward" && !values[name].as<bool>());
     if (given && !values.count("devices")) throw InputError("", std::string("--") + name, "needs --devices D");
@@ -132,6 +151,7 @@ std::optional<PipelineOptions> pipeline_from(const po::variables_map& values) {
     options.optimizer_bytes_per_param = values["optimizer-bytes-per-param"].as<double>();
   if (values.count("param-bytes")) options.bytes_per_param = values["param-bytes"].as<int>();
   options.resolution = values["resolution"].as<long long>();
+  if (values.count("recompute")) options.recompute = recompute_offer(values["recompute"].as<std::string>());
   options.backward_ratio = values["backward-ratio"].as<double>();
   std::string problem = pipeline_options_problem(options);
   if (!problem.empty())
@@ -157,6 +177,7 @@ po::options_description partition_options() {
       ("split-backward", po::bool_switch(), "with --devices: I and W blocks instead of one backward")
       ("optimizer-bytes-per-param", po::value<double>(), "with --devices: optimizer state bytes per parameter (default 8, Adam fp32)")
       ("param-bytes", po::value<int>(), "with --devices: bytes of each parameter and of its gradient (default 4 fp32, 2 bf16)")
+      ("recompute", po::value<std::string>(), "with --devices: none (default) | auto (every forward offers recomputation)")
       ("objective", po::value<std::string>()->default_value("bottleneck"), "bottleneck | pippy")
       ("tolerance", po::value<double>()->default_value(0.1, "0.1"),
        "pippy: every stage's parameter bytes within (1 +- X) * mean")

@@ -8,8 +8,11 @@
 
 #include "model/graph_json.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
+#include "model/quantity.hpp"
 #include "model/output_file.hpp"
 #include "plan/plan.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"
@@ -22,6 +25,7 @@ const char* kUsage =
     "tessel plan GRAPH --devices D --memory LIMIT [--mapping chain|interleaved|v|auto] [--chunks V]\n"
     "            [--split-backward] [--param-bytes B] [--optimizer-bytes-per-param X] [--nmicros N]\n"
     "            [--device-flops F] [--link-bandwidth BYTES_PER_S] [--link-latency SECONDS]\n"
+    "            [--recompute none|auto|all] [--offload none|auto --host-bandwidth BYTES_PER_S]\n"
     "            [--time-limit SECONDS] [--backend cadical|z3] [--threads T] -o DIR [--json] [--quiet]\n\n"
     "Partition GRAPH into D x chunks stages, map them on D ranks (chain: stage s on rank s;\n"
     "interleaved: stage c*D+r on rank r; v: 0..D-1 down then back up, 2 chunks), cost every\n"
@@ -38,11 +42,53 @@ const char* kUsage =
     "Times are GFLOP of compute unless --device-flops F (FLOP/s per device) or a graph traced\n"
     "with --profile makes them seconds; --link-bandwidth B adds bytes / B (+ --link-latency)\n"
     "to every activation and gradient between ranks. Reports say milliseconds per step.\n"
+    "--recompute auto lets every forward offer to be run again before its stage's backward\n"
+    "(span: the stage's forward compute; kept: the stage's input activations) and the search\n"
+    "chooses per micro-batch; all recomputes every micro-batch of every stage; none (default)\n"
+    "keeps every activation. --offload auto --host-bandwidth B (12GB/s, 1.2e10) offers copying\n"
+    "each stage's activation to host memory and back (each copy bytes / B; needs seconds);\n"
+    "no search chooses offload yet, so its offers are written but not taken.\n"
+    "The chosen recomputes are in schedule.json, in stages.json (each stage's micro-batches)\n"
+    "and in memory_choices.json; PyTorch's CSV has no recompute action (docs/plan.md).\n"
     "Writes DIR/stages.json (operators and modules of each stage), placement.json,\n"
     "schedule.json, schedule.csv (PyTorch's compute-only action table), schedule_comms.csv\n"
-    "(with SEND/RECV), schedule.svg and report.md; --json prints one JSON object.\n"
+    "(with SEND/RECV), schedule.svg, report.md and memory_choices.json; --json prints one\n"
+    "JSON object.\n"
     "Exit: 0 planned, 1 no schedule fits the memory (proven; the reason is printed), 2 bad\n"
     "input, 3 time limit or interrupt (the best schedule so far is written), 4 internal error.";
+
+// "12GB/s", "1.2e10", "512MiB/s": bytes per second.
+double bandwidth_from(const std::string& text) {
+  std::string bytes = text;
+  if (bytes.size() > 2 && bytes.compare(bytes.size() - 2, 2, "/s") == 0) bytes.resize(bytes.size() - 2);
+  std::optional<Decimal> value = parse_quantity(bytes);
+  if (!value || value->digits <= 0)
+    throw InputError("", "--host-bandwidth", "give bytes per second > 0 (12GB/s, 1.2e10), not '" + text + "'");
+  return static_cast<double>(value->digits) / static_cast<double>(power_of_ten(value->decimals));
+}
+
+// --recompute and --offload (docs/plan.md, "Recompute and offload").
+void trade_options(const po::variables_map& values, PlanRequest& request) {
+  const std::string recompute = values["recompute"].as<std::string>();
+  std::optional<RecomputeMode> mode = parse_recompute_mode(recompute);
+  if (!mode) {
+    std::string near = nearest_name(recompute, {"none", "auto", "all"});
+    throw InputError("", "--recompute", "choose none, auto or all, not '" + recompute + "'" +
+                                            (near.empty() ? "" : " (did you mean " + near + "?)"));
+  }
+  request.pipeline.recompute = *mode;
+  const std::string offload = values["offload"].as<std::string>();
+  if (offload != "none" && offload != "auto") {
+    std::string near = nearest_name(offload, {"none", "auto"});
+    throw InputError("", "--offload", "choose none or auto, not '" + offload + "'" +
+                                          (near.empty() ? "" : " (did you mean " + near + "?)"));
+  }
+  if (offload == "auto" && !values.count("host-bandwidth"))
+    throw InputError("", "--offload", "auto needs --host-bandwidth B (bytes/s between a device and host memory, e.g. 12GB/s)");
+  if (offload == "none" && values.count("host-bandwidth"))
+    throw InputError("", "--host-bandwidth", "is the speed of offload's copies: give --offload auto too");
+  if (offload == "auto") request.host_bandwidth = bandwidth_from(values["host-bandwidth"].as<std::string>());
+}
 
 PlanRequest request_from(const po::variables_map& values) {
   PlanRequest request;
@@ -87,6 +133,7 @@ PlanRequest request_from(const po::variables_map& values) {
     throw InputError("", "--device-flops", "must be > 0 FLOP/s");
   if (values.count("link-bandwidth") && !values["link-bandwidth"].defaulted() && !(request.link_bandwidth > 0))
     throw InputError("", "--link-bandwidth", "must be > 0 bytes/s");
+  trade_options(values, request);
   return request;
 }
 
@@ -107,6 +154,9 @@ void print_summary(const PlanRequest& request, const PlanAnswer& answer, const s
   std::cout << std::defaultfloat << ", bubble ratio " << std::fixed << std::setprecision(3) << result.bubble_ratio
             << std::defaultfloat << " (" << outcome_name(answer.outcome) << ", verified; " << result.construction << ")\n";
   if (!answer.choice.empty()) std::cout << answer.choice << "\n";
+  if (result.pipeline.recompute != RecomputeMode::None || request.host_bandwidth > 0)
+    std::cout << "memory traded (--recompute " << recompute_mode_name(result.pipeline.recompute) << "): "
+              << choices_summary(*result.schedule) << "\n";
   for (const PlanRow& row : answer.compared) {
     std::cout << "  " << row.label << ": ";
     if (row.makespan && answer.one_f_one_b)
@@ -119,7 +169,7 @@ void print_summary(const PlanRequest& request, const PlanAnswer& answer, const s
     std::cout << "\n";
   }
   std::cout << "wrote " << directory << "/{stages.json, placement.json, schedule.json, schedule.csv, "
-            << "schedule_comms.csv, schedule.svg, report.md}\n";
+            << "schedule_comms.csv, schedule.svg, report.md, memory_choices.json}\n";
 }
 
 }  // namespace
@@ -141,6 +191,10 @@ int run_plan(int argc, char** argv) {
       ("device-flops", po::value<double>()->default_value(0, "none"), "FLOP/s of one device: times in seconds")
       ("link-bandwidth", po::value<double>()->default_value(0, "none"), "bytes/s between ranks: transfers as delays")
       ("link-latency", po::value<double>()->default_value(0, "0"), "seconds per transfer (with --link-bandwidth)")
+      ("recompute", po::value<std::string>()->default_value("none"),
+       "none | auto (the search chooses per micro-batch) | all (every micro-batch of every stage)")
+      ("offload", po::value<std::string>()->default_value("none"), "none | auto (forwards offer copies to host memory)")
+      ("host-bandwidth", po::value<std::string>(), "bytes/s to host memory for --offload auto: 12GB/s, 1.2e10")
       ("json", po::bool_switch(), "print one JSON object (mapping, makespan, bound, status, memory, files, comparison)")
       ("backend", po::value<std::string>()->default_value("cadical"), "cadical | z3")
       ("threads", po::value<int>()->default_value(0), "solver threads (0 = every core)")

@@ -140,6 +140,7 @@ class Plan:
     comms_csv: str  # with SEND_F/RECV_F/SEND_B/RECV_B
     report: str  # report.md
     stages: dict[str, Any]  # the tessel.stages/1 document (stages.json)
+    memory_choices: Optional[dict[str, Any]]  # tessel.memory_choices/1 (memory_choices.json); None without a schedule
     summary: dict[str, Any]  # the `tessel plan --json` object, every candidate compared
 
 def cases() -> list[str]: ...
@@ -165,4 +166,5 @@ def plan(graph: Graph, devices: int, mapping: str = "chain", memory: Optional[Me
          chunks: Optional[int] = None, split_backward: bool = False, nmicros: int = 16,
          time_limit: Optional[float] = 60.0, optimizer_bytes_per_param: float = 8.0, param_bytes: int = 4,
          output: Optional[str] = None, device_flops: float = 0.0, link_bandwidth: float = 0.0,
-         link_latency: float = 0.0, progress: Optional[Callable[[str], None]] = None) -> Plan: ...
+         link_latency: float = 0.0, progress: Optional[Callable[[str], None]] = None,
+         recompute: str = "none", host_bandwidth: float = 0.0) -> Plan: ...

@@ -144,3 +144,22 @@ def test_auto_is_no_slower_than_any_single_mapping():
         single = tessel.plan(graph, 2, mapping, "8GiB", split_backward=split, nmicros=4, time_limit=60)
         assert auto.makespan <= single.makespan + 1e-9, (mapping, split)
     assert auto.choice.startswith("auto:")
+
+
+def test_plan_recompute_all_says_which_micro_batches_and_verifies(tmp_path):
+    graph = tessel.Graph.load(os.path.join(SOURCE, "cases", "graphs", "gpt2-small.json"))
+    planned = tessel.plan(graph, 4, memory="2GiB", nmicros=4, device_flops=312e12, recompute="all",
+                          time_limit=20, output=str(tmp_path / "plan"))
+    assert planned.status in ("found", "timeout")
+    assert tessel.verify(planned.schedule).valid
+    stages = planned.memory_choices["stages"]
+    assert [stage["recompute"] for stage in stages] == [[0, 1, 2, 3]] * 4  # all: every micro-batch of every stage
+    assert [stage["recompute"] for stage in planned.stages["stages"]] == [[0, 1, 2, 3]] * 4
+    written = json.loads((tmp_path / "plan" / "memory_choices.json").read_text())
+    assert written == planned.memory_choices
+    assert "R" not in planned.csv  # PyTorch's table holds the compute order only
+    kept = tessel.plan(graph, 4, memory="2GiB", nmicros=4, device_flops=312e12, time_limit=20)
+    assert all(stage["recompute"] == [] for stage in kept.memory_choices["stages"])
+    with pytest.raises(tessel.InputError) as error:
+        tessel.plan(graph, 4, memory="2GiB", recompute="al")
+    assert error.value.field == "recompute"

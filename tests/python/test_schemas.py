@@ -17,7 +17,7 @@ jsonschema = pytest.importorskip("jsonschema")  # Debian's python3-jsonschema (s
 SOURCE = pathlib.Path(os.environ["TESSEL_SOURCE_DIR"])
 TESSEL = os.environ["TESSEL_BINARY"]
 SCHEMAS = {name: json.loads((SOURCE / "docs" / "schemas" / f"tessel.{name}.schema.json").read_text())
-           for name in ("placement", "schedule", "graph", "partition", "stages")}
+           for name in ("placement", "schedule", "graph", "partition", "stages", "memory_choices")}
 
 
 def validator(name):
@@ -41,12 +41,20 @@ def written(tmp_path_factory):
         ("schedule", ["search", "--case", "vshape", "--ndevs", "2", "--memory", "2", "-o", out / "search.json"]),
         ("partition", ["partition", diamond, "--stages", "2", "-o", out / "diamond.partition.json"]),
         ("stages", ["plan", diamond, "--devices", "2", "--memory", "1GiB", "--quiet", "-o", out / "plan"]),
+        ("memory_choices", ["plan", SOURCE / "cases" / "graphs" / "gpt2-small.json", "--devices", "4", "--memory",
+                            "2GiB", "--nmicros", "4", "--recompute", "all", "--time-limit", "10", "--quiet",
+                            "-o", out / "recompute"]),
     ]
     files = []
     for name, args in commands:
         result = tessel(*args)
         assert result.returncode == 0, result.stderr
-        files.append((name, args[-1] / "stages.json" if name == "stages" else args[-1]))
+        if name == "stages":
+            files.append((name, args[-1] / "stages.json"))
+        elif name == "memory_choices":  # a plan that recomputes: both of its files
+            files += [(name, args[-1] / "memory_choices.json"), ("stages", args[-1] / "stages.json")]
+        else:
+            files.append((name, args[-1]))
     files += [("graph", path) for path in sorted((SOURCE / "cases" / "graphs").glob("*.json"))]
     files += [("placement", path) for path in sorted((SOURCE / "tests" / "data").glob("*.placement.json"))]
     files += [("schedule", path) for path in sorted((SOURCE / "tests" / "data").glob("*.schedule.json"))]
