@@ -128,7 +128,7 @@ TEST_CASE("strategy fast keeps its time limit and its memory", "[cli][repro][fas
   const double before = children_cpu_seconds();
   const CommandResult result =
       capped(2000000, "search --placement " + data("fast_memory_growth.placement.json") +
-                          " --memory 125 --strategy fast --time-limit 2 --quiet -o " + dir.file("s.json"));
+                          " --memory 125 --strategy fast --time-limit 2 --threads 1 --quiet -o " + dir.file("s.json"));
   seconds = children_cpu_seconds() - before;
   INFO(result.err.substr(0, 600));
   CHECK((result.exit_code == 0 || result.exit_code == 3));
@@ -137,10 +137,12 @@ TEST_CASE("strategy fast keeps its time limit and its memory", "[cli][repro][fas
   CHECK(seconds < 4);
   CHECK(verifies(dir.file("s.json")));
 
-  // r2-09: exit 0/3 near the limit, also at --resolution 1000.
+  // r2-09: exit 0/3 near the limit, also at --resolution 1000. One thread,
+  // so that the CPU bound holds on any core count (two threads may spend
+  // 4 s of CPU within a 2 s limit).
   for (const char* extra : {"--memory 5", "--memory 1.25 --resolution 1000"}) {
     const CommandResult overrun = timed("search --placement " + data("fast_overrun.placement.json") + " " + extra +
-                                            " --strategy fast --time-limit 2 --quiet -o " + dir.file("o.json"),
+                                            " --strategy fast --time-limit 2 --threads 1 --quiet -o " + dir.file("o.json"),
                                         seconds);
     INFO(extra << ": " << overrun.err.substr(0, 600));
     CHECK((overrun.exit_code == 0 || overrun.exit_code == 3));
