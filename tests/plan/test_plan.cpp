@@ -16,22 +16,13 @@
 #include "partition/pipeline_placement.hpp"
 #include "plan/plan.hpp"
 #include "tests/pytorch_rules.hpp"
+#include "tests/plan/line_graph.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
 using namespace tessel::testing;
 
 namespace {
-
-Graph line_graph(int nodes) {
-  Graph graph;
-  graph.name = "line";
-  for (int i = 0; i < nodes; ++i) {
-    graph.nodes.push_back({"n" + std::to_string(i), "linear", 100, 400, 1000});
-    if (i) graph.edges.push_back({i - 1, i});
-  }
-  return graph;
-}
 
 std::vector<int> forward_ranks(const Placement& placement) {
   std::vector<int> ranks;

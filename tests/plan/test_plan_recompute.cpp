@@ -16,23 +16,13 @@
 #include "plan/memory_choices.hpp"
 #include "plan/plan.hpp"
 #include "plan/plan_time.hpp"
+#include "tests/plan/line_graph.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
 using namespace tessel::testing;
 
 namespace {
-
-// n nodes in a line, 100 compute, 400 parameter bytes and 1000 output bytes each.
-Graph line_graph(int nodes) {
-  Graph graph;
-  graph.name = "line";
-  for (int i = 0; i < nodes; ++i) {
-    graph.nodes.push_back({"n" + std::to_string(i), "linear", 100, 400, 1000});
-    if (i) graph.edges.push_back({i - 1, i});
-  }
-  return graph;
-}
 
 std::string gpt2(const std::string& size) {
   return std::string(TESSEL_SOURCE_DIR) + "/cases/graphs/gpt2-" + size + ".json";
