@@ -15,11 +15,11 @@ namespace {
 
 constexpr long long kNone = std::numeric_limits<long long>::max() / 4;
 
-// Inner steps of the program counted as levels x 2 P^3 per phase choice;
-// the phases the all-device blocks leave free make the real count several
-// times smaller (nnshape, 64 devices, period 11: 720 choices, 1.3e8 steps
-// counted, 0.04 s), so this is about a second.
-constexpr double kStepsPerSecond = 3e9;
+// Inner steps of the program are counted as levels x 2 P^3 per phase
+// choice; the phases the all-device blocks leave free make the real count
+// several times smaller (nnshape, 64 devices, period 11: 720 choices, 1.3e8
+// steps counted, 0.04 s), so the developer knob program_steps_per_second
+// (3e9, solver/tuning.hpp) makes about a second of them.
 
 double per_choice_steps(const MirroredChain& chain, int period) {
   return (chain.blocks.size() / 2.0 + 1) * 2.0 * std::pow(period, 3.0);
@@ -306,8 +306,9 @@ std::optional<MirroredChain> mirrored_chain(const Placement& placement, const st
   return chain;
 }
 
-bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds) {
-  const double affordable = kStepsPerSecond * seconds;
+bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds,
+                             double steps_per_second) {
+  const double affordable = steps_per_second * seconds;
   long long choices = 0;
   std::vector<int> phases;
   each_phase_choice(placement, chain, period, phases, [&](const std::vector<int>&) {

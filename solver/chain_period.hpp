@@ -58,9 +58,11 @@ std::vector<Time> least_gaps_along(const Placement& placement, const std::vector
 // without memory, no limit below zero); nullopt otherwise.
 std::optional<MirroredChain> mirrored_chain(const Placement& placement, const std::vector<long long>& memory_limit);
 
-// Whether deciding `period` takes about `seconds` at most (the estimate is
-// coarse: within a factor of a few).
-bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds = 1);
+// Whether deciding `period` takes about `seconds` at most, at
+// `steps_per_second` of the program's counted steps (the estimate is coarse:
+// within a factor of a few).
+bool chain_period_affordable(const Placement& placement, const MirroredChain& chain, int period, double seconds,
+                             double steps_per_second);
 
 struct ChainPeriod {
   Answer answer = Answer::Unknown;  // Unknown: the deadline struck first

@@ -23,8 +23,8 @@ namespace {
 
 constexpr int kUnreachable = std::numeric_limits<int>::max() / 4;
 
-// Steps counted as stages x (P^3 (H + K) x 2 + P^5): this many a second.
-constexpr double kStepsPerSecond = 3e9;
+// Steps are counted as stages x (P^3 (H + K) x 2 + P^5), at the developer
+// knob program_steps_per_second (solver/tuning.hpp) a second.
 
 // A hold's cap from memory alone: ceil(hold / P) micro-batches of `amount`
 // within `limit`.
@@ -362,13 +362,13 @@ std::optional<CrossedChains> crossed_chains(const Placement& placement, const st
   return chains;
 }
 
-bool crossed_chains_affordable(const CrossedChains& chains, int period, double seconds) {
+bool crossed_chains_affordable(const CrossedChains& chains, int period, double seconds, double steps_per_second) {
   long long most_held = 0;
   for (const CrossedChains::Stage& stage : chains.stages)
     most_held = std::max({most_held, stage.limit / stage.first_amount, stage.limit / stage.second_amount});
   const double holds = static_cast<double>(most_held + 1) * period;
   const double steps = chains.stages.size() * (std::pow(period, 3.0) * 4 * holds + std::pow(period, 5.0));
-  return holds < 1e6 && steps <= kStepsPerSecond * seconds;
+  return holds < 1e6 && steps <= steps_per_second * seconds;
 }
 
 ChainPeriod decide_crossed_period(const Placement& placement, const CrossedChains& chains, int period,

@@ -61,9 +61,10 @@ struct CrossedChains {
 std::optional<CrossedChains> crossed_chains(const Placement& placement, const std::vector<long long>& memory_limit,
                                             int max_in_flight);
 
-// Whether deciding `period` takes about `seconds` at most (a coarse
-// estimate, within a factor of a few).
-bool crossed_chains_affordable(const CrossedChains& chains, int period, double seconds = 1);
+// Whether deciding `period` takes about `seconds` at most, at
+// `steps_per_second` of the program's counted steps (a coarse estimate,
+// within a factor of a few).
+bool crossed_chains_affordable(const CrossedChains& chains, int period, double seconds, double steps_per_second);
 
 // Is there a repetend of this period, and one (not the least latency).
 ChainPeriod decide_crossed_period(const Placement& placement, const CrossedChains& chains, int period,

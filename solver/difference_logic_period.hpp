@@ -47,6 +47,7 @@ struct SideQuestions {
 // pair to Z3, and such a window is past what it answers in time.
 SideQuestions side_questions(const Placement& window, const std::vector<long long>& memory_limit,
                              int max_in_flight, const ModuloRules& rules, const Deadline& deadline);
+// Not a knob (solver/tuning.hpp): a size guard like encoding_budget.hpp's.
 inline constexpr long long kMaxSidePairs = 200000;
 
 class PhaseQuestions {

@@ -5,7 +5,8 @@
 // terms (24 micro-batches) took 0.7 GB, 147k (32) 1.1 GB, 590k (64) more
 // than 2 GB before the first solver call. Past this budget the encoding is
 // refused up front instead of exhausting memory or ignoring --time-limit
-// while it is being built.
+// while it is being built. Not knobs (solver/tuning.hpp): size guards that
+// keep memory and the time limit, not a trade of time between phases.
 #pragma once
 
 namespace tessel {

@@ -237,13 +237,19 @@ struct Constructed {
   std::string construction;
 };
 
-// Periods tried one by one at most; wider ranges (time values in ticks of
-// a measured profile: thousands of periods between L and the fallback) are
-// walked on a grid of this many points and the first accepted one is
-// bisected down to its grid neighbour, so that the cost never grows with the
-// time values. Acceptance is not monotone in P, so on a grid the answer may
-// miss a shorter period the step jumped over; it proves nothing either way.
-constexpr long long kPeriodsOneByOne = 256;
+// The periods below `last_period` walked: up to `one_by_one` of them
+// (the developer knob fast_periods_one_by_one, 256) are tried one by one;
+// wider ranges (time values in ticks of a measured profile: thousands of
+// periods between L and the fallback) are walked on a grid of that many
+// points and the first accepted one is bisected down to its grid neighbour,
+// so that the cost never grows with the time values. Acceptance is not
+// monotone in P, so on a grid the answer may miss a shorter period the step
+// jumped over; it proves nothing either way.
+struct PeriodWalk {
+  int last_period = 0;
+  long long one_by_one = 256;
+  Deadline deadline;
+};
 
 // The best candidate at one period, if any is accepted before the deadline.
 std::optional<Constructed> construct_at(const Shape& shape, const std::vector<long long>& memory_limit,
@@ -268,11 +274,14 @@ std::optional<Constructed> construct_at(const Shape& shape, const std::vector<lo
 // Periods L .. last_period - 1; the first one with an accepted candidate,
 // or at the deadline the best accepted so far.
 std::optional<Constructed> construct_below(const Placement& placement, const std::vector<long long>& memory_limit,
-                                           const std::vector<int>& alone, int max_in_flight, int last_period,
-                                           const Deadline& deadline, int& candidates) {
+                                           const std::vector<int>& alone, int max_in_flight, const PeriodWalk& walk,
+                                           int& candidates) {
   const Shape shape = make_shape(placement);
   const long long lower = period_lower_bound(placement);
-  const long long step = std::max<long long>(1, (last_period - lower + kPeriodsOneByOne - 1) / kPeriodsOneByOne);
+  const int last_period = walk.last_period;
+  const Deadline& deadline = walk.deadline;
+  const long long points = std::max<long long>(1, walk.one_by_one);
+  const long long step = std::max<long long>(1, (last_period - lower + points - 1) / points);
   for (long long period = lower; period < last_period && !deadline.expired(); period += step) {
     std::optional<Constructed> best =
         construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(period), deadline, candidates);
@@ -303,11 +312,13 @@ ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>&
 }
 
 FastRepetend fast_repetend(const Placement& placement, const std::vector<long long>& memory_limit,
-                           const std::vector<int>& alone, int max_in_flight, const Deadline& deadline) {
+                           const std::vector<int>& alone, int max_in_flight, const Deadline& deadline,
+                           long long periods_one_by_one) {
   const ModuloSolution last_resort = one_at_a_time(placement, alone);
   FastRepetend result{last_resort, "one-at-a-time", 0};
-  std::optional<Constructed> found = construct_below(placement, memory_limit, alone, max_in_flight,
-                                                     last_resort.period, deadline, result.candidates);
+  std::optional<Constructed> found =
+      construct_below(placement, memory_limit, alone, max_in_flight,
+                      {static_cast<int>(last_resort.period), periods_one_by_one, deadline}, result.candidates);
   if (found) {
     result.solution = found->solution;
     result.construction = found->construction;
@@ -316,10 +327,12 @@ FastRepetend fast_repetend(const Placement& placement, const std::vector<long lo
 }
 
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
-                                int max_in_flight, const ModuloSolution& fallback, const Deadline& deadline) {
+                                int max_in_flight, const ModuloSolution& fallback, const Deadline& deadline,
+                                long long periods_one_by_one) {
   int candidates = 0;
   std::optional<Constructed> found =
-      construct_below(placement, memory_limit, fallback.starts, max_in_flight, fallback.period, deadline, candidates);
+      construct_below(placement, memory_limit, fallback.starts, max_in_flight,
+                      {static_cast<int>(fallback.period), periods_one_by_one, deadline}, candidates);
   return found ? found->solution : fallback;
 }
 

@@ -21,6 +21,7 @@
 
 #include "model/placement.hpp"
 #include "sat/deadline.hpp"
+#include "solver/tuning.hpp"
 #include "solver/warmup_cooldown.hpp"
 
 namespace tessel {
@@ -36,10 +37,12 @@ struct FastRepetend {
 // bound) rejects candidates with more micro-batches in flight. Requires every
 // device's memory balance to be zero. Always answers: at worst the
 // one-at-a-time window, which is also the answer when `deadline` passes
-// before any construction is accepted.
+// before any construction is accepted. `periods_one_by_one`: the search's
+// developer knob fast_periods_one_by_one (fast_repetend.cpp says what it is).
 FastRepetend fast_repetend(const Placement& placement, const std::vector<long long>& memory_limit,
                            const std::vector<int>& alone, int max_in_flight = 0,
-                           const Deadline& deadline = Deadline::none());
+                           const Deadline& deadline = Deadline::none(),
+                           long long periods_one_by_one = kDefaultTuning.fast_periods_one_by_one);
 
 // One micro-batch at a time: period max(latency of `alone`, L), one in flight.
 ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>& alone);
@@ -48,6 +51,7 @@ ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>&
 // at a time) or, when shorter, the fast construction below its period.
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
                                 int max_in_flight, const ModuloSolution& fallback,
-                                const Deadline& deadline = Deadline::none());
+                                const Deadline& deadline = Deadline::none(),
+                                long long periods_one_by_one = kDefaultTuning.fast_periods_one_by_one);
 
 }  // namespace tessel

@@ -16,10 +16,11 @@
 namespace tessel {
 namespace {
 
-constexpr size_t kLargestBoundaryInstances = 1000;
-// Placements up to this many blocks get the solver's shortening of the
-// window (16 devices of the paper's cases; 32 devices take seconds to encode).
-constexpr size_t kLargestShortenedWindow = 40;
+// The sizes up to which the solver shortens, developer knobs
+// (solver/tuning.hpp): fast_largest_shortened_window (40 blocks: 16 devices
+// of the paper's cases; 32 devices take seconds to encode) for the window,
+// fast_largest_boundary_instances (1000) for warmup and cooldown.
+size_t knob_size(double value) { return static_cast<size_t>(value); }
 
 }  // namespace
 
@@ -46,7 +47,8 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   const std::vector<int>& alone = single.starts;
 
   FastRepetend fast =
-      fast_repetend(placement, options.memory_limit, alone, options.in_flight.value_or(0), options.deadline);
+      fast_repetend(placement, options.memory_limit, alone, options.in_flight.value_or(0), options.deadline,
+                    static_cast<long long>(options.tuning.fast_periods_one_by_one));
   result.phases.push_back({"construction", seconds_since(begin)});
 
   // Then improve: the solver shortens the window below the constructed
@@ -55,7 +57,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   ModuloSolution chosen = fast.solution;
   bool window_shortened = false;
   if (improve_seconds > 0 && chosen.period > result.lower_bound &&
-      placement.blocks.size() <= kLargestShortenedWindow && !options.deadline.expired()) {
+      placement.blocks.size() <= knob_size(options.tuning.fast_largest_shortened_window) && !options.deadline.expired()) {
     const auto improve_begin = std::chrono::steady_clock::now();
     Deadline improve_deadline = options.deadline.within(improve_seconds);
     const int max_in_flight = options.in_flight.value_or(std::max<int>(1, placement.blocks.size()));
@@ -81,7 +83,7 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
   // built, and past about a thousand instances building alone takes longer
   // than a fast answer may (mshape, 32 devices: over 100 s for 1320); so
   // larger schedules keep the squeezed ends.
-  const bool small_enough = built.schedule.instances.size() <= kLargestBoundaryInstances;
+  const bool small_enough = built.schedule.instances.size() <= knob_size(options.tuning.fast_largest_boundary_instances);
   // Not past the deadline: shorten_boundary reads a spent deadline as none.
   const bool may_shorten = built.valid && options.boundary_seconds > 0 && small_enough && !options.deadline.expired();
   // The ends' bubbles: what the K-micro-batch schedule spends beyond the

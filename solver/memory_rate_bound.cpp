@@ -24,6 +24,7 @@ namespace {
 
 // Devices with more allocating blocks than this are skipped: a longest
 // chain from each costs the whole graph (skipping only weakens the bound).
+// A size guard, not a knob (the bound is also computed outside a search).
 constexpr size_t kMostAllocating = 64;
 
 // chain[x]: the longest chain from the start of `from` to the start of x,

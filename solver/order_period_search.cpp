@@ -26,31 +26,30 @@
 namespace tessel {
 namespace {
 
-// Cycles learned from one Boolean answer at most. Measured on nnshape at 8
-// devices, spans x1000: 32 rather than 8 saves a tenth of the SAT calls of
-// the optimality proof (832 against 945); an answer rarely yields more.
-constexpr int kCyclesPerAnswer = 32;
-
-// SAT calls the first question (period L) may take before the descent from
-// the top starts. Why: where L is reachable it is found within a few hundred
-// calls (xshape, 16 devices: 269); where it is not, proving so costs about
-// what the whole descent costs, and until then no schedule is at hand for a
-// time limit to fall back on (nnshape, 16 devices, spans x10^5: all of 5 s).
-constexpr long long kFloorQuestionCalls = 300;
-// The same for a question asked as guarded differences in one call.
-constexpr double kFloorQuestionSeconds = 2;
-
-// Processor seconds a later question may take on CaDiCaL before it is
-// handed to the guarded differences on Z3 (PeriodQuestions says why).
-// Time, not SAT calls: near the optimum each call costs more (nnshape, 16
-// devices: 2 ms in the descent, 36 ms in the refutation), and the
-// descent's questions take well under this. Processor time of this thread,
-// not wall time, so that a loaded machine does not hand over the descent's
-// questions too (measured: under load 8 on 2 cores, a 0.5 s wall-time cap
-// sent most of mllm 16's descent to Z3, 3x slower); the wall time is capped
-// too, at a multiple, in case the thread gets almost no processor.
-constexpr double kHandOverSeconds = 0.5;
-constexpr double kHandOverWallSeconds = 4;
+// The effort of the questions, developer knobs (solver/tuning.hpp), read
+// from the search's Tuning:
+//  - order_cycles_per_answer (32): cycles learned from one Boolean answer
+//    at most. Measured on nnshape at 8 devices, spans x1000: 32 rather than
+//    8 saves a tenth of the SAT calls of the optimality proof (832 against
+//    945); an answer rarely yields more.
+//  - order_floor_question_calls (300): SAT calls the first question (period
+//    L) may take before the descent from the top starts. Why: where L is
+//    reachable it is found within a few hundred calls (xshape, 16 devices:
+//    269); where it is not, proving so costs about what the whole descent
+//    costs, and until then no schedule is at hand for a time limit to fall
+//    back on (nnshape, 16 devices, spans x10^5: all of 5 s).
+//    order_floor_question_seconds (2) is the same for a question asked as
+//    guarded differences in one call.
+//  - order_hand_over_seconds (0.5): processor seconds a later question may
+//    take on CaDiCaL before it is handed to the guarded differences on Z3
+//    (PeriodQuestions says why). Time, not SAT calls: near the optimum each
+//    call costs more (nnshape, 16 devices: 2 ms in the descent, 36 ms in the
+//    refutation), and the descent's questions take well under this.
+//    Processor time of this thread, not wall time, so that a loaded machine
+//    does not hand over the descent's questions too (measured: under load 8
+//    on 2 cores, a 0.5 s wall-time cap sent most of mllm 16's descent to Z3,
+//    3x slower); the wall time is capped too, at order_hand_over_wall_seconds
+//    (4), in case the thread gets almost no processor.
 
 double thread_cpu_seconds() {
   timespec now{};
@@ -154,6 +153,10 @@ class OrderSolver {
     for (size_t b = 0; b < window.blocks.size(); ++b) anchor_[block_node(b)] = window.blocks[b].devices.size() > 1;
   }
 
+  // Cycles learned from one answer at most (order_cycles_per_answer; the
+  // questions set it from the search's Tuning).
+  int cycles_per_answer = static_cast<int>(kDefaultTuning.order_cycles_per_answer);
+
   // Unknown also when `max_calls` SAT calls or `max_cpu_seconds` of this
   // thread's processor time did not settle it (the learned
   // cycles stay: an interrupted question is not lost work).
@@ -201,12 +204,12 @@ class OrderSolver {
     return edges;
   }
 
-  // Every positive cycle at `target` found (up to kCyclesPerAnswer) becomes a
+  // Every positive cycle at `target` found (up to cycles_per_answer) becomes a
   // clause; false when there is none (the answer is feasible at target).
   bool learn_cycles(const std::vector<ImpliedDifference>& differences, Time target) {
     std::vector<char> removed(differences.size(), 0);
     int learned = 0;
-    while (learned < kCyclesPerAnswer) {
+    while (learned < cycles_per_answer) {
       const PeriodCheck check = check_period(nodes(), edges_of(differences, removed), {target, 1});
       if (check.feasible()) break;
       const Cycle& cycle = *check.positive_cycle;
@@ -329,7 +332,7 @@ class OrderSolver {
 // Who answers a period question: the learned cycles on the search's own
 // backend, or the guarded differences (difference_logic_period.hpp) on it
 // when it is Z3, else on a side Z3 backend. Automatic on CaDiCaL: the
-// learned cycles, until a question takes more than kHandOverSeconds of
+// learned cycles, until a question takes more than order_hand_over_seconds of
 // processor; that question goes to the differences and the next one back
 // to CaDiCaL, whose cycles stay valid. Why: the descent's questions are
 // settled by CaDiCaL in a few SAT calls each, while the last one, the
@@ -341,6 +344,7 @@ class PeriodQuestions {
   PeriodQuestions(OrderSolver& cycles, Backend& backend, const CyclicOrderEncoding& encoding,
                   const OrderPeriodQuestion& question, const SearchOptions& options)
       : cycles_(cycles), question_(question), options_(options) {
+    cycles.cycles_per_answer = static_cast<int>(options.tuning.order_cycles_per_answer);
     const bool z3 = backend.name() == "z3";
     const OrderQuestions mode = options.order_questions;
     if (mode == OrderQuestions::LearnedCycles) return;
@@ -354,7 +358,7 @@ class PeriodQuestions {
   }
 
   // `floor`: the first question, at L, which must not take long (see
-  // kFloorQuestionCalls). `how` says who answered, for the progress line.
+  // order_floor_question_calls). `how` says who answered, for the progress line.
   Reply ask(Time target, bool floor, const Deadline& deadline, std::string& how) {
     how = "cycles";
     if (direct_ && direct_->fits(target)) return ask_differences(*direct_, target, floor, deadline, how);
@@ -362,10 +366,11 @@ class PeriodQuestions {
       if (PhaseQuestions* side = side_questions_for(target, deadline))
         return ask_differences(*side, target, floor, deadline, how);
     }
-    const long long cap = floor ? kFloorQuestionCalls : LLONG_MAX;
+    const Tuning& tuning = options_.tuning;
+    const long long cap = floor ? static_cast<long long>(tuning.order_floor_question_calls) : LLONG_MAX;
     const bool capped = hand_over_ && !floor;
-    const Deadline own = capped ? deadline.within(kHandOverWallSeconds) : deadline;
-    Reply reply = cycles_.ask(target, std::nullopt, own, cap, capped ? kHandOverSeconds : HUGE_VAL);
+    const Deadline own = capped ? deadline.within(tuning.order_hand_over_wall_seconds) : deadline;
+    Reply reply = cycles_.ask(target, std::nullopt, own, cap, capped ? tuning.order_hand_over_seconds : HUGE_VAL);
     if (reply.answer != Answer::Unknown || floor || !hand_over_ || deadline.expired()) return reply;
     // No side Z3 for this window (too large, or a constant past its
     // integers): the learned cycles go on without a cap.
@@ -382,7 +387,7 @@ class PeriodQuestions {
   Reply ask_differences(PhaseQuestions& questions, Time target, bool floor, const Deadline& deadline,
                         std::string& how) {
     how = "differences";
-    return questions.ask(target, floor ? deadline.within(kFloorQuestionSeconds) : deadline);
+    return questions.ask(target, floor ? deadline.within(options_.tuning.order_floor_question_seconds) : deadline);
   }
 
   PhaseQuestions* side_questions_for(Time target, const Deadline& deadline) {

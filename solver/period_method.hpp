@@ -18,7 +18,9 @@ enum class PeriodMethod { UnitStep, CyclicOrder };
 // tuning knob `period_method`).
 enum class PeriodMethodChoice { Automatic, UnitStep, CyclicOrder };
 
-// Up to this many ticks of L the unit-step encoding decides.
+// Up to this many ticks of L the unit-step encoding decides. Not a knob:
+// it picks the encoding by its size (the tuning knob period_method forces
+// either).
 inline constexpr Time kLargestUnitStepPeriod = 64;
 
 // By L of the (window) placement.

@@ -17,6 +17,10 @@
 namespace tessel {
 namespace {
 
+// Safety limits, not knobs (solver/tuning.hpp): the matcher backtracks,
+// exponential at worst, and is called by the encodings, which must build
+// in bounded time; past the steps the placement counts as not mirrored,
+// which costs only the symmetry rules (milliseconds either way).
 constexpr long kStepBudget = 200000;
 constexpr size_t kMostBlocks = 4096;  // the recursion is as deep as the blocks
 

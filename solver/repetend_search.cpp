@@ -354,7 +354,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     const Placement window = window_placement(placement, k);
     const ModuloSolution fallback = fast_or_fallback(window, options.memory_limit, max_in_flight,
                                                      sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
-                                                     deadline);
+                                                     deadline, options.tuning.fast_periods_one_by_one);
     if (k == first_k && !deadline.expired()) first_fallback = fallback;
     int last_period = fallback.period;
     bool capped = false;
@@ -427,7 +427,8 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
       : first_fallback ? *first_fallback
                        : fast_or_fallback(window, options.memory_limit, max_in_flight,
                                           sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
-                                          Deadline::after_seconds(1.0, options.deadline.stop));
+                                          Deadline::after_seconds(1.0, options.deadline.stop),
+                                          options.tuning.fast_periods_one_by_one);
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)

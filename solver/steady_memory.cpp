@@ -7,7 +7,8 @@ namespace tessel {
 namespace {
 
 // Above this many values the signed `held` is not worth an integer (memory
-// in bytes): the offset terms then go into every phase's sum directly.
+// in bytes): the offset terms then go into every phase's sum directly. It
+// picks an encoding by its size, not an effort: not a knob.
 constexpr long long kHeldDomainLimit = 4096;
 
 // The device's deltas as allocation/free pairs, each free matched to the

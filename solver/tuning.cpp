@@ -40,7 +40,7 @@ void apply_tuning(Tuning& tuning, const std::string& assignment) {
       throw InputError("", "--tune", "'" + text + "' is not a number (" + name + ")");
     if (value < knob.minimum || value > knob.maximum || (knob.integer && value != std::floor(value))) {
       std::ostringstream range;
-      range << name << " takes " << (knob.integer ? "an integer " : "a number ") << "in [" << knob.minimum << ", "
+      range << std::setprecision(12) << name << " takes " << (knob.integer ? "an integer " : "a number ") << "in [" << knob.minimum << ", "
             << knob.maximum << "], got " << text;
       throw InputError("", "--tune", range.str());
     }
@@ -54,13 +54,16 @@ void apply_tuning(Tuning& tuning, const std::string& assignment) {
 }
 
 std::string tuning_help(bool developer) {
+  // Twelve digits: the seeds and step rates print whole (20261127, not 2.02611e+07).
   std::ostringstream text;
-  text << "knob                          default  range          level      meaning\n";
+  text << std::setprecision(12);
+  text << std::left << std::setw(34) << "knob" << std::setw(11) << "default" << std::setw(20) << "range" << std::setw(11)
+       << "level" << "meaning\n";
   for (const TuningKnob& knob : tuning_knobs()) {
     if (knob.level == KnobLevel::Developer && !developer) continue;
     std::ostringstream range;
-    range << "[" << knob.minimum << ", " << knob.maximum << "]";
-    text << std::left << std::setw(30) << knob.name << std::setw(9) << knob.default_value << std::setw(15)
+    range << std::setprecision(12) << "[" << knob.minimum << ", " << knob.maximum << "]";
+    text << std::left << std::setw(34) << knob.name << std::setw(11) << knob.default_value << std::setw(20)
          << range.str() << std::setw(11) << knob_level_name(knob.level) << knob.meaning << "\n";
   }
   if (!developer) text << "(--tune help-all lists the developer knobs too: the phases' effort constants)\n";

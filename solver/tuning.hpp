@@ -153,7 +153,64 @@ enum class KnobLevel { User, Developer };
   KNOB(lns_window_seconds, 0.1, 0, 3600, false, Developer, false,                                                  \
        "neighbourhood search: a window's solver calls stop after this long, or an eighth of the time left if more") \
   KNOB(least_relaxation_seconds, 0.1, 0, 3600, false, Developer, false,                                            \
-       "one-device relaxation: less time than this is not worth building its encoding")
+       "one-device relaxation: less time than this is not worth building its encoding")                            \
+  KNOB(program_steps_per_second, 3e9, 1, 1e15, false, Developer, false,                                              \
+       "period programs (chain, crossed chains): the inner steps their estimates count that run in a second "        \
+       "(a chain's levels x 2 P^3 per phase choice, crossed chains' stages x (4 P^3 holds + P^5)); the "             \
+       "estimates decide which periods a program affords")                                                           \
+  KNOB(program_alone_seconds, 1, 0, 3600, false, Developer, false,                                                   \
+       "repetend: the program decides a period alone while its estimate stays within this (about a second a "        \
+       "period); past that the solver gets its head start")                                                          \
+  KNOB(order_cycles_per_answer, 32, 1, 100000, true, Developer, false,                                               \
+       "cyclic orders: positive cycles learned from one Boolean answer at most (32 rather than 8 saved a "           \
+       "tenth of the SAT calls of nnshape 8's optimality proof)")                                                    \
+  KNOB(order_floor_question_calls, 300, 1, 1e9, true, Developer, false,                                              \
+       "cyclic orders: SAT calls the first question (period L) may take before the descent from the top "            \
+       "starts")                                                                                                     \
+  KNOB(order_floor_question_seconds, 2, 0, 3600, false, Developer, false,                                            \
+       "cyclic orders: the same for a first question asked as guarded differences in one call")                      \
+  KNOB(order_hand_over_seconds, 0.5, 0, 3600, false, Developer, false,                                               \
+       "cyclic orders, automatic on CaDiCaL: processor seconds a later question may take on the learned "            \
+       "cycles before it is handed to the guarded differences on Z3")                                                \
+  KNOB(order_hand_over_wall_seconds, 4, 0, 3600, false, Developer, false,                                            \
+       "cyclic orders: the wall-time cap of such a question (a thread that gets almost no processor)")               \
+  KNOB(fast_periods_one_by_one, 256, 1, 1e9, true, Developer, false,                                                 \
+       "fast construction: periods tried one by one at most; wider ranges are walked on a grid of this many "        \
+       "points, the first accepted one bisected")                                                                    \
+  KNOB(fast_largest_shortened_window, 40, 0, 1e9, true, Developer, false,                                            \
+       "fast: placements up to this many blocks get the solver's shortening of the window (32 devices take "         \
+       "seconds to encode)")                                                                                         \
+  KNOB(fast_largest_boundary_instances, 1000, 0, 1e9, true, Developer, false,                                        \
+       "fast: schedules of K micro-batches up to this many instances get the solver's shortening of warmup "         \
+       "and cooldown (its encoding does not watch the deadline while built)")                                        \
+  KNOB(transfer_micros, 16, 1, 4096, true, Developer, false,                                                         \
+       "end transfer: micro-batches of the smaller schedule shortened and moved into the best at N (run when "       \
+       "N is at least twice this)")                                                                                  \
+  KNOB(tabu_seed, 20261127, 0, 4294967295, true, Developer, false,                                                   \
+       "order search (tabu): seed of its random choices, so that runs repeat")                                       \
+  KNOB(tabu_tenure_least, 6, 0, 1e6, true, Developer, false,                                                         \
+       "order search: steps a swap stays forbidden to undo, at least")                                               \
+  KNOB(tabu_tenure_spread, 6, 1, 1e6, true, Developer, false,                                                        \
+       "order search: plus a random 0 .. this less one more steps")                                                \
+  KNOB(tabu_steps_without_gain, 1500, 1, 1e9, true, Developer, false,                                                \
+       "order search: steps without a shorter schedule before it returns to the best orders, perturbed")             \
+  KNOB(tabu_perturb_swaps, 4, 0, 1e6, true, Developer, false,                                                        \
+       "order search: random memory-safe swaps on such a restart")                                                   \
+  KNOB(tabu_exactly_run, 8, 1, 1e6, true, Developer, false,                                                          \
+       "order search: moves run exactly per step, the best by their estimate (running all cost 20x more a "          \
+       "step and found no shorter schedules)")                                                                       \
+  KNOB(tabu_reach, 16, 1, 1e6, true, Developer, false,                                                               \
+       "order search: an instance of a run is moved before the run's first only from this many places after "        \
+       "it")                                                                                                         \
+  KNOB(lns_free_per_device, 12, 1, 1e6, true, Developer, false,                                                      \
+       "neighbourhood search: free instances per device in the first round's windows")                               \
+  KNOB(lns_max_window_literals, 250000, 1, 1e12, true, Developer, false,                                             \
+       "neighbourhood search: windows whose encoding would have more order literals are skipped")                    \
+  KNOB(lns_seed, 20240613, 0, 4294967295, true, Developer, false,                                                    \
+       "neighbourhood search: seed of its random choices (critical instances, bands, micro-batches), so that "       \
+       "runs repeat")                                                                                                \
+  KNOB(shift_first, 4, 1, 1e9, true, Developer, false,                                                               \
+       "shift search: the first shift asked, in steps (on the hand-made ties a few steps already shorten)")
 
 struct Tuning {
 #define TESSEL_KNOB_FIELD(name, value, minimum, maximum, integer, level, phase_budget, meaning) double name = value;

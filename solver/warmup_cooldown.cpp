@@ -95,7 +95,8 @@ Orders orders_of(const Schedule& truncated) {
   return orders;
 }
 
-// How often the squeeze looks at its deadline (instances between looks).
+// How often the squeeze looks at its deadline (instances between looks):
+// how promptly it stops, not how much it does, so not a knob.
 constexpr size_t kInstancesPerDeadlineCheck = 4096;
 
 // The cooldown as early as its dependencies and each device's order allow;

@@ -42,11 +42,13 @@ PeriodPlan plan_periods(const WindowPeriods& periods, const SearchOptions& optio
   question.head_start_seconds = options.tuning.solver_head_start_seconds;
   const bool programs = periods.programs && periods.k == 1 && options.period_method == PeriodMethodChoice::Automatic;
   if (!programs || periods.first_period > periods.last_period) return plan;
-  plan.program = period_program(*periods.window, options.memory_limit, periods.max_in_flight);
+  plan.program = period_program(*periods.window, options.memory_limit, periods.max_in_flight,
+                                options.tuning.program_steps_per_second);
   if (!plan.program) return plan;
   question.program = plan.program.get();
   question.program_last =
-      last_affordable(*plan.program, periods.first_period, periods.last_period, kProgramAloneSeconds);
+      last_affordable(*plan.program, periods.first_period, periods.last_period,
+                      options.tuning.program_alone_seconds);
   question.program_reach =
       last_affordable(*plan.program, question.program_last + 1, periods.last_period,
                       options.tuning.program_reach_seconds);

@@ -20,15 +20,14 @@
 
 namespace tessel {
 
-// The program decides a period alone while its estimate stays within this
-// (about a second a period). Past those, up to the developer knob
-// program_reach_seconds (solver/tuning.hpp), the solver gets
-// solver_head_start_seconds on a period and the program decides what the
-// solver leaves open. The solver decides most periods in milliseconds, and
-// where it does not the program costs seconds against the solver's minutes
-// (mllm, 64 devices, memory 16: periods 18-21 took the solver 41-76 s each,
-// the program 1.6-6 s).
-constexpr double kProgramAloneSeconds = 1.0;
+// The program decides a period alone while its estimate stays within the
+// developer knob program_alone_seconds (about a second a period; knobs in
+// solver/tuning.hpp). Past those, up to program_reach_seconds, the solver
+// gets solver_head_start_seconds on a period and the program decides what
+// the solver leaves open. The solver decides most periods in milliseconds,
+// and where it does not the program costs seconds against the solver's
+// minutes (mllm, 64 devices, memory 16: periods 18-21 took the solver 41-76 s
+// each, the program 1.6-6 s).
 
 // Whether the cyclic orders decide this window whole.
 bool decided_by_orders(const Placement& window, const SearchOptions& options);

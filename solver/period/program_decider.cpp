@@ -4,22 +4,23 @@
 
 namespace tessel {
 
-ChainProgramDecider::ChainProgramDecider(const Placement& window, MirroredChain chain, int max_in_flight)
-    : window_(window), chain_(std::move(chain)), max_in_flight_(max_in_flight) {}
+ChainProgramDecider::ChainProgramDecider(const Placement& window, MirroredChain chain, int max_in_flight,
+                                         double steps_per_second)
+    : window_(window), chain_(std::move(chain)), max_in_flight_(max_in_flight), steps_per_second_(steps_per_second) {}
 
 DeciderEstimate ChainProgramDecider::estimate(int period, double seconds) const {
-  return {chain_period_affordable(window_, chain_, period, seconds), true};
+  return {chain_period_affordable(window_, chain_, period, seconds, steps_per_second_), true};
 }
 
 std::shared_ptr<PeriodWork> ChainProgramDecider::open(int period) const {
   return std::make_shared<ChainPeriodWork>(window_, chain_, period, max_in_flight_);
 }
 
-CrossedChainsDecider::CrossedChainsDecider(const Placement& window, CrossedChains chains)
-    : window_(window), chains_(std::move(chains)) {}
+CrossedChainsDecider::CrossedChainsDecider(const Placement& window, CrossedChains chains, double steps_per_second)
+    : window_(window), chains_(std::move(chains)), steps_per_second_(steps_per_second) {}
 
 DeciderEstimate CrossedChainsDecider::estimate(int period, double seconds) const {
-  return {crossed_chains_affordable(chains_, period, seconds), true};
+  return {crossed_chains_affordable(chains_, period, seconds, steps_per_second_), true};
 }
 
 std::shared_ptr<PeriodWork> CrossedChainsDecider::open(int period) const {
@@ -32,11 +33,11 @@ std::shared_ptr<PeriodWork> CrossedChainsDecider::open(int period) const {
 }
 
 std::unique_ptr<PeriodDecider> period_program(const Placement& window, const std::vector<long long>& memory_limit,
-                                              int max_in_flight) {
+                                              int max_in_flight, double steps_per_second) {
   if (std::optional<MirroredChain> chain = mirrored_chain(window, memory_limit))
-    return std::make_unique<ChainProgramDecider>(window, std::move(*chain), max_in_flight);
+    return std::make_unique<ChainProgramDecider>(window, std::move(*chain), max_in_flight, steps_per_second);
   if (std::optional<CrossedChains> chains = crossed_chains(window, memory_limit, max_in_flight))
-    return std::make_unique<CrossedChainsDecider>(window, std::move(*chains));
+    return std::make_unique<CrossedChainsDecider>(window, std::move(*chains), steps_per_second);
   return nullptr;
 }
 

@@ -13,13 +13,14 @@
 #include "model/placement.hpp"
 #include "solver/crossed_chains.hpp"
 #include "solver/period/decider.hpp"
+#include "solver/tuning.hpp"
 
 namespace tessel {
 
 class ChainProgramDecider : public PeriodDecider {
  public:
   // `window` outlives the decider.
-  ChainProgramDecider(const Placement& window, MirroredChain chain, int max_in_flight);
+  ChainProgramDecider(const Placement& window, MirroredChain chain, int max_in_flight, double steps_per_second);
   DeciderKind kind() const override { return DeciderKind::ChainProgram; }
   const std::string& name() const override { return name_; }
   DeciderEstimate estimate(int period, double seconds) const override;
@@ -29,13 +30,14 @@ class ChainProgramDecider : public PeriodDecider {
   const Placement& window_;
   MirroredChain chain_;
   int max_in_flight_;
+  double steps_per_second_;  // the estimate's rate (program_steps_per_second)
   std::string name_ = "chain program";
 };
 
 class CrossedChainsDecider : public PeriodDecider {
  public:
   // `window` outlives the decider.
-  CrossedChainsDecider(const Placement& window, CrossedChains chains);
+  CrossedChainsDecider(const Placement& window, CrossedChains chains, double steps_per_second);
   DeciderKind kind() const override { return DeciderKind::CrossedChains; }
   const std::string& name() const override { return name_; }
   DeciderEstimate estimate(int period, double seconds) const override;
@@ -44,13 +46,16 @@ class CrossedChainsDecider : public PeriodDecider {
  private:
   const Placement& window_;
   CrossedChains chains_;
+  double steps_per_second_;
   std::string name_ = "crossed-chains program";
 };
 
 // The program that decides `window`'s periods, if its shape has one (a
-// chain is tried first: it also splits across threads).
+// chain is tried first: it also splits across threads); its estimates count
+// `steps_per_second` (the developer knob program_steps_per_second).
 std::unique_ptr<PeriodDecider> period_program(const Placement& window, const std::vector<long long>& memory_limit,
-                                              int max_in_flight);
+                                              int max_in_flight,
+                                              double steps_per_second = kDefaultTuning.program_steps_per_second);
 
 // The last period of first .. last whose estimate stays within `seconds`
 // all the way from `first` (first - 1 when none is).

@@ -57,7 +57,7 @@ enum class PeriodState { Open, Unsat, Sat };
 
 // An attempt the program took over after its solver's head start
 // (PeriodsQuestion::program_reach), told apart from CaDiCaL's
-// configurations 0-2.
+// configurations 0-2. A tag, not an effort: no knob.
 constexpr int kProgramAfterSolver = 3;
 
 // "1 s": a head start as the report's calls name it.

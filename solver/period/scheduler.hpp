@@ -43,7 +43,8 @@ namespace tessel {
 // Threads for a request: `requested`, or every core for 0. A request above
 // kMaxThreads is refused by solve() (exit 2): each thread holds a solver of
 // its own, and tens of thousands of them fail to start (std::system_error)
-// or exhaust memory long before they could help.
+// or exhaust memory long before they could help. A safety limit, not a
+// knob.
 constexpr int kMaxThreads = 256;
 int resolve_threads(int requested);
 

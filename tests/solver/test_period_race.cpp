@@ -167,7 +167,7 @@ PeriodsOutcome race_with_program(const Placement& placement, const MirroredChain
                                     int program_reach = 0, double head_start_seconds = 1) {
   const int in_flight = static_cast<int>(placement.blocks.size());
   PeriodsQuestion question{&placement, lower, last, in_flight, {}, false, "", 2};
-  const ChainProgramDecider program(placement, chain, in_flight);
+  const ChainProgramDecider program(placement, chain, in_flight, options.tuning.program_steps_per_second);
   question.program = &program;
   question.program_last = program_last;
   question.program_reach = program_reach;

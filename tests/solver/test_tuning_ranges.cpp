@@ -4,6 +4,7 @@
 // command line); its own bounds are taken.
 #include <catch2/catch.hpp>
 
+#include <iomanip>
 #include <sstream>
 #include <string>
 
@@ -15,8 +16,10 @@ using namespace tessel;
 namespace {
 
 std::string assignment(const TuningKnob& knob, double value) {
+  // Every digit: the seeds and step counts pass a million (1e+09 + 1
+  // would print as 1e+09).
   std::ostringstream text;
-  text << knob.name << "=" << value;
+  text << std::setprecision(17) << knob.name << "=" << value;
   return text.str();
 }
 

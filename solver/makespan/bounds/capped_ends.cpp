@@ -50,7 +50,8 @@ namespace {
 
 // Devices with more blocks than this are not tried (the terms cost blocks^3
 // per device; a bound is asked for before every answer). Skipping only
-// weakens the bound.
+// weakens the bound. A size guard for a bound also computed outside a
+// search (no Tuning there), not a knob.
 constexpr size_t kMostBlocks = 128;
 
 struct Bundle {

@@ -131,7 +131,8 @@ struct DeviceIdle {
 // Devices with more blocks than this try Y = Z = X only: the sets per block
 // cost blocks x (blocks on d)^2 per device, minutes on 5000 blocks, and a
 // bound is asked for before every answer (time limits must hold). Fewer
-// sets only weaken the bound; it stays a lower bound.
+// sets only weaken the bound; it stays a lower bound. A size guard for a
+// bound also computed outside a search (no Tuning there), not a knob.
 constexpr size_t kMostBlocksForPerBlockSets = 256;
 
 // The largest head + tail over the candidate pairs (Y, Z) that intersect.

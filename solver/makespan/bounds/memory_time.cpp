@@ -31,7 +31,8 @@ namespace {
 
 // Devices with more allocating blocks than this are not tried (a longest
 // chain from each costs the whole graph; a bound is asked for before every
-// answer). Skipping only weakens the bound.
+// answer). Skipping only weakens the bound. A size guard, not a knob (the
+// bound is also computed outside a search).
 constexpr size_t kMostAllocating = 64;
 
 // gap[x]: the longest chain from the start of `from` to the start of x

@@ -95,7 +95,8 @@ class HeadRules {
   // b, which start no earlier than the least of their heads (heads grow
   // with the micro-batch, so that is micro-batch k's). k goes back at most
   // kWorkReach micro-batches, so that a round stays linear in N (further
-  // back the copies' own chain rule has long taken over).
+  // back the copies' own chain rule has long taken over). A size guard of a
+  // bound also computed outside a search, not a knob.
   static constexpr long long kWorkReach = 64;
   void work() {
     for (int b : blocks_.own) {

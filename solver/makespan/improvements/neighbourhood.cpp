@@ -16,17 +16,18 @@
 namespace tessel {
 namespace {
 
-// Encodings above this many order literals are not built (a window over
-// long spans, or grown too far); the window is skipped.
-constexpr long long kMaxWindowLiterals = 250000;
-// A window's solver calls stop after this many seconds, or an eighth of
-// the time left when more; the next window may do better.
-// (the developer knob lns_window_seconds, solver/tuning.hpp)
-// Free instances per device in the first round's windows.
-constexpr size_t kFreePerDevice = 12;
-// The random choices (critical instances, bands, micro-batches) repeat from
-// run to run; only the deadline makes runs differ.
-constexpr unsigned kSeed = 20240613;
+// The search's effort, developer knobs (solver/tuning.hpp) read from
+// options.tuning:
+//  - lns_max_window_literals: encodings above this many order literals are
+//    not built (a window over long spans, or grown too far); the window is
+//    skipped;
+//  - lns_window_seconds: a window's solver calls stop after this many
+//    seconds, or an eighth of the time left when more; the next window may
+//    do better;
+//  - lns_free_per_device: free instances per device in the first round's
+//    windows;
+//  - lns_seed: the random choices (critical instances, bands, micro-batches)
+//    repeat from run to run; only the deadline makes runs differ.
 
 std::vector<int> ranked_by_start(const Schedule& schedule) {
   std::vector<int> order(schedule.instances.size());
@@ -194,7 +195,7 @@ Move try_window(Schedule& current, const std::vector<int>& free, const SearchOpt
                 const Deadline& deadline, NeighbourhoodStats& stats) {
   const FreeWindow window = window_around(current, free);
   if (window.free.empty()) return Move::None;
-  if (window_literals(window) > kMaxWindowLiterals) return Move::TooLarge;
+  if (static_cast<double>(window_literals(window)) > options.tuning.lns_max_window_literals) return Move::TooLarge;
   ++stats.windows;
   const WindowAnswer answer = resolve_window(current, window, options, deadline);
   if (answer.timed_out) ++stats.timeouts;
@@ -298,12 +299,13 @@ Schedule improve_by_neighbourhoods(const std::vector<Schedule>& starts, const Se
   std::vector<Schedule> queue = prepared(starts);
   if (queue.empty()) return starts.empty() ? Schedule{} : starts.front();
   NeighbourhoodStats stats;
-  std::mt19937 random(kSeed);
+  std::mt19937 random(static_cast<unsigned>(options.tuning.lns_seed));
   Schedule best = queue.front();
   Schedule current = best;
   size_t next_start = 1;
   const size_t per_device = static_cast<size_t>(std::max(1, best.placement.ndevs));
-  WindowSize size{2 * per_device, kFreePerDevice * per_device, best.instances.size()};
+  const size_t free_per_device = static_cast<size_t>(options.tuning.lns_free_per_device);
+  WindowSize size{2 * per_device, free_per_device * per_device, best.instances.size()};
   int fruitless_rounds = 0;  // rounds since the last shorter makespan
   size_t fruitless_starts = 0;
   while (makespan(best) > bound && !options.deadline.expired()) {

@@ -15,21 +15,37 @@
 namespace tessel {
 namespace {
 
-constexpr unsigned kSeed = 20261127;
-constexpr int kTenureLeast = 6;           // steps a swap stays forbidden to undo, at least
-constexpr int kTenureSpread = 6;          // plus up to this many more, at random
-constexpr int kStepsWithoutGain = 1500;    // then back to the best orders, perturbed
-constexpr int kPerturbSwaps = 4;          // random memory-safe swaps on a restart
-// Moves run exactly per step, the best by their estimate: running all of
-// them (hundreds on a long path) costs 20 times more per step and found no
-// shorter schedules in the same time on the interleaved zero-bubble rows.
-constexpr size_t kExactlyRun = 8;
-// An instance of a run is moved before the run's first only from this many
-// places after it: on 16 ranks a run on the longest path holds hundreds of
-// instances, and moving the far ones (estimated in O(distance) each) took
-// most of a step and found less (interleaved zero bubble, N 32: 440 in 3 s
-// within 16 places, 443 without a limit).
-constexpr int kReach = 16;
+// The search's effort, developer knobs (solver/tuning.hpp, tabu_*), read
+// from the Tuning the search was given.
+struct Effort {
+  unsigned seed = 0;            // the random choices repeat from run to run
+  int tenure_least = 0;         // steps a swap stays forbidden to undo, at least
+  int tenure_spread = 1;        // plus a random 0 .. this less one
+  int steps_without_gain = 0;   // then back to the best orders, perturbed
+  int perturb_swaps = 0;        // random memory-safe swaps on a restart
+  // Moves run exactly per step, the best by their estimate: running all of
+  // them (hundreds on a long path) costs 20 times more per step and found no
+  // shorter schedules in the same time on the interleaved zero-bubble rows.
+  size_t exactly_run = 1;
+  // An instance of a run is moved before the run's first only from this
+  // many places after it: on 16 ranks a run on the longest path holds
+  // hundreds of instances, and moving the far ones (estimated in
+  // O(distance) each) took most of a step and found less (interleaved zero
+  // bubble, N 32: 440 in 3 s within 16 places, 443 without a limit).
+  int reach = 0;
+};
+
+Effort effort_of(const Tuning& tuning) {
+  Effort effort;
+  effort.seed = static_cast<unsigned>(tuning.tabu_seed);
+  effort.tenure_least = static_cast<int>(tuning.tabu_tenure_least);
+  effort.tenure_spread = std::max(1, static_cast<int>(tuning.tabu_tenure_spread));
+  effort.steps_without_gain = static_cast<int>(tuning.tabu_steps_without_gain);
+  effort.perturb_swaps = static_cast<int>(tuning.tabu_perturb_swaps);
+  effort.exactly_run = static_cast<size_t>(std::max(1.0, tuning.tabu_exactly_run));
+  effort.reach = static_cast<int>(tuning.tabu_reach);
+  return effort;
+}
 
 struct Flat {
   int nblocks = 0;
@@ -105,6 +121,7 @@ struct Move {
 
 struct Searcher {
   const Flat& flat;
+  const Effort& effort;
   Orders orders;
   std::vector<int> position;    // per instance id: index in its device's order
   std::vector<int> tabu_until;  // per instance id: not moved again before this step
@@ -116,10 +133,11 @@ struct Searcher {
   std::vector<Time> latest_end;     // latest end of by_start[0..i]
   std::vector<long long> ends_sum;  // sum of the ends of by_start[0..i]
   std::vector<int> waiting, ready;  // scratch of run()
-  std::mt19937 random{kSeed};
+  std::mt19937 random;
   OrderMovesStats stats;
 
-  Searcher(const Flat& flat_, Orders orders_) : flat(flat_), orders(std::move(orders_)) {
+  Searcher(const Flat& flat_, const Effort& effort_, Orders orders_)
+      : flat(flat_), effort(effort_), orders(std::move(orders_)), random(effort_.seed) {
     tabu_until.assign(flat.nblocks * flat.nmicros, 0);
     index();
   }
@@ -171,7 +189,7 @@ struct Searcher {
       moves.push_back({path[end - 1], final, final - 1});
       for (size_t k = begin + 2; k < end; ++k) {
         const int id = path[k];
-        if (position[id] - first > kReach) break;
+        if (position[id] - first > effort.reach) break;
         moves.push_back({id, position[id], first});
         const int slot = earliest_slot(timing, id);
         if (slot < first) moves.push_back({id, position[id], slot});
@@ -350,7 +368,7 @@ struct Searcher {
   }
   bool tabu(const Move& move) const { return tabu_until[move.id] > stats.steps; }
   void perturb() {
-    for (int done = 0, tries = 0; done < kPerturbSwaps && tries < 50 * kPerturbSwaps; ++tries) {
+    for (int done = 0, tries = 0; done < effort.perturb_swaps && tries < 50 * effort.perturb_swaps; ++tries) {
       const int device = static_cast<int>(random() % orders.size());
       if (orders[device].size() < 2) continue;
       const int i = static_cast<int>(random() % (orders[device].size() - 1));
@@ -388,7 +406,7 @@ std::optional<Step> best_step(Searcher& searcher, const Timing& current, Time sh
     ranked.emplace_back(estimate, i);
   }
   std::sort(ranked.begin(), ranked.end());
-  if (ranked.size() > kExactlyRun) ranked.resize(kExactlyRun);
+  if (ranked.size() > searcher.effort.exactly_run) ranked.resize(searcher.effort.exactly_run);
   std::optional<Step> chosen;
   for (const auto& [estimate, i] : ranked) {
     const Move& move = moves[i];
@@ -431,10 +449,11 @@ bool order_moves_apply(const Schedule& schedule) {
 
 Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>& memory_limit,
                                 const Deadline& deadline, Time bound, OrderMovesStats* stats_out,
-                                const OnShorter& on_shorter) {
+                                const OnShorter& on_shorter, const Tuning& tuning) {
   if (!order_moves_apply(start)) return start;
   const Flat flat = flatten(start, memory_limit);
-  Searcher searcher(flat, orders_of(flat, start, start.placement.ndevs));
+  const Effort effort = effort_of(tuning);
+  Searcher searcher(flat, effort, orders_of(flat, start, start.placement.ndevs));
   Timing current = searcher.evaluate();
   if (!current.runs) return start;  // not a valid schedule's orders
   Orders best_orders = searcher.orders;
@@ -442,7 +461,7 @@ Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>
   int since_gain = 0;
   while (best.makespan > bound && !deadline.expired()) {
     std::optional<Step> step = best_step(searcher, current, best.makespan);
-    if (!step || ++since_gain > kStepsWithoutGain) {
+    if (!step || ++since_gain > effort.steps_without_gain) {
       searcher.orders = best_orders;
       searcher.index();
       searcher.perturb();
@@ -454,7 +473,7 @@ Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>
     searcher.apply(step->move);
     ++searcher.stats.steps;
     searcher.tabu_until[step->move.id] =
-        searcher.stats.steps + kTenureLeast + static_cast<int>(searcher.random() % kTenureSpread);
+        searcher.stats.steps + effort.tenure_least + static_cast<int>(searcher.random() % effort.tenure_spread);
     current = std::move(step->timing);
     if (current.makespan >= best.makespan) continue;
     best = current;

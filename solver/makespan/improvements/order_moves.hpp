@@ -23,6 +23,7 @@
 #include "model/schedule.hpp"
 #include "sat/deadline.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/tuning.hpp"
 
 namespace tessel {
 
@@ -39,9 +40,11 @@ bool order_moves_apply(const Schedule& schedule);
 // A schedule no longer than `start` (valid, N micro-batches), valid under
 // `memory_limit` (one per device, as the schedule counts memory; empty:
 // none), by `deadline`; stops early at `bound`. Returns `start` compacted
-// when the search does not apply or finds nothing shorter.
+// when the search does not apply or finds nothing shorter. Its effort
+// (seed, tenure, restarts) is the tabu_* knobs of `tuning`.
 Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>& memory_limit,
                                 const Deadline& deadline, Time bound,
-                                OrderMovesStats* stats = nullptr, const OnShorter& on_shorter = {});
+                                OrderMovesStats* stats = nullptr, const OnShorter& on_shorter = {},
+                                const Tuning& tuning = kDefaultTuning);
 
 }  // namespace tessel

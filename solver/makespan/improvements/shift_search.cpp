@@ -15,9 +15,9 @@
 namespace tessel {
 namespace {
 
-// The first shift: on the hand-made ties of papers/g_handmade a few steps
-// already shorten (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
-constexpr Time kFirstShift = 4;
+// The first shift is the developer knob shift_first (4, solver/tuning.hpp):
+// on the hand-made ties of papers/g_handmade a few steps already shorten
+// (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
 
 // A question may use at most this share of the phase's budget (and at
 // least half a second, or half the budget when that is shorter). On 16
@@ -136,7 +136,7 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
   const double budget = options.deadline.seconds_left();
   const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
-  std::optional<Time> shift = kFirstShift;
+  std::optional<Time> shift = static_cast<Time>(options.tuning.shift_first);
   Time ceiling = std::numeric_limits<Time>::max();
   while (shift && makespan(best) > bound && !options.deadline.expired()) {
     std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit);

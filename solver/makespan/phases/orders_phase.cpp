@@ -20,7 +20,8 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
   if (input.options.progress)
     input.options.progress("device orders: tabu search from the best (" + std::to_string(makespan(start)) + ")");
   OrderMovesStats stats;
-  Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats, on_shorter);
+  Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats, on_shorter,
+                                             input.options.tuning);
   if (makespan(improved) >= makespan(start)) return std::nullopt;
   return aperiodic_candidate(
       "improve: device orders", std::move(improved), begin,

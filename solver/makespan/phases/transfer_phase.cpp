@@ -1,4 +1,4 @@
-// The ends of a schedule of kTransferMicros shortened there and moved into
+// The ends of a schedule of transfer_micros (a developer knob, 16) shortened there and moved into
 // the best at N (improvements/end_transfer.hpp): list schedules and
 // replays at that N, the shift search from the best of them (most of the
 // budget), then the splice. Listed only when it shortened the best.
@@ -14,7 +14,8 @@
 namespace tessel {
 namespace {
 
-constexpr int kTransferMicros = 16;
+// The smaller N: the developer knob transfer_micros (solver/tuning.hpp).
+int transfer_micros(const CandidateInput& input) { return static_cast<int>(input.options.tuning.transfer_micros); }
 
 // The constructions at the smaller N, judged; the shortest plain one kept
 // in `kept` (rejected ones reported to the portfolio).
@@ -27,15 +28,15 @@ const Schedule* smaller_start(Portfolio& portfolio, const CandidateInput& small,
     kept.push_back(std::move(*built));
   }
   for (RejectedCandidate& bad : rejected)
-    portfolio.reject({bad.phase + " (ends of N " + std::to_string(kTransferMicros) + ")", std::move(bad.violation)});
+    portfolio.reject({bad.phase + " (ends of N " + std::to_string(small.total_micros) + ")", std::move(bad.violation)});
   return best_plain(kept);
 }
 
 CandidateInput smaller_input(const CandidateInput& input) {
   CandidateInput small = input;
-  small.total_micros = kTransferMicros;
+  small.total_micros = transfer_micros(input);
   small.options.deadline = input.options.deadline.within_budget(input.transfer_seconds, input.transfer_share);
-  small.options.total_micros = kTransferMicros;
+  small.options.total_micros = small.total_micros;
   small.options.progress = nullptr;
   small.list_seconds = std::min(input.list_seconds, small.options.deadline.seconds_left() / 4);
   small.offer = nullptr;
@@ -48,13 +49,13 @@ void run_transfer(Portfolio& portfolio) {
   const auto begin = std::chrono::steady_clock::now();
   const CandidateInput small = smaller_input(input);
   if (input.options.progress)
-    input.options.progress("ends: shortening a schedule of " + std::to_string(kTransferMicros) +
+    input.options.progress("ends: shortening a schedule of " + std::to_string(small.total_micros) +
                            " micro-batches to move its warmup or cooldown into the best (" +
                            std::to_string(makespan(start)) + ")");
   std::vector<BuiltCandidate> smaller;
   const Schedule* small_start = smaller_start(portfolio, small, smaller);
   if (!small_start) return;
-  const Time small_bound = makespan_lower_bound(*input.placement, kTransferMicros, input.options.memory_limit);
+  const Time small_bound = makespan_lower_bound(*input.placement, small.total_micros, input.options.memory_limit);
   SearchOptions shifting = small.options;
   shifting.deadline = small.options.deadline.within(0.8 * small.options.deadline.seconds_left());
   const Schedule small_best = improve_by_shifts(*small_start, shifting, small_bound);
@@ -62,11 +63,11 @@ void run_transfer(Portfolio& portfolio) {
   std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
   if (!spliced) return;
   const std::string note = "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
-                           std::to_string(kTransferMicros) + "-micro-batch schedule shortened to " +
+                           std::to_string(small.total_micros) + "-micro-batch schedule shortened to " +
                            std::to_string(makespan(small_best)) + " (from " + std::to_string(makespan(*small_start)) +
                            "), " + std::to_string(stats.fitted) + " of " + std::to_string(stats.tried) +
                            " spliced orders within the limits";
-  portfolio.take(aperiodic_candidate("improve: ends of N " + std::to_string(kTransferMicros), std::move(*spliced),
+  portfolio.take(aperiodic_candidate("improve: ends of N " + std::to_string(small.total_micros), std::move(*spliced),
                                      begin, note),
                  false);
 }
@@ -79,7 +80,7 @@ Phase transfer_phase() {
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
     const CandidateInput& input = portfolio.input();
-    return input.transfer_seconds > 0 && input.total_micros >= 2 * kTransferMicros &&
+    return input.transfer_seconds > 0 && input.total_micros >= 2 * transfer_micros(input) &&
            !input.options.deadline.expired();
   };
   phase.run = run_transfer;
