@@ -27,10 +27,13 @@ namespace tessel {
 
 // From the tuning table (solver/tuning.hpp): cube_depth, cube_after_seconds,
 // cube_split_seconds.
+// The search fills these from its knobs (cube_depth, cube_after_seconds,
+// cube_split_seconds, cube_resplit_seconds: solver/tuning.hpp, whose rows
+// hold the defaults); zero here is "never split".
 struct CubeSettings {
   int depth = 0;              // 0: never split
-  double after_seconds = 20;  // the period's own solver runs this long first (rivals beside it)
-  double split_seconds = 1;   // the lookahead's budget (past it: cheap splits)
+  double after_seconds = 0;   // the period's own solver runs this long first (rivals beside it)
+  double split_seconds = 0;   // the lookahead's budget (past it: cheap splits)
   double resplit_seconds = 0; // a cube running this long is split again (0: only for a waiting thread)
 };
 

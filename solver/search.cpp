@@ -99,21 +99,19 @@ void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
 
 SearchOptions options_from_tuning(const Tuning& tuning) {
   SearchOptions options;
-  options.backend_settings = {static_cast<int>(tuning.cadical_cardinality),
-                              static_cast<int>(tuning.cadical_configuration)};
+  options.backend_settings = backend_settings_of(tuning);
   options.boundary_seconds = tuning.boundary_seconds;
   options.ends_seconds = tuning.ends_seconds;
   options.relaxation_seconds = tuning.relaxation_seconds;
   options.largest_auto_window = static_cast<int>(tuning.largest_window);
   options.wider_window_seconds = tuning.window_seconds;
   options.symmetry = tuning.symmetry != 0;
-  options.period_method = static_cast<PeriodMethodChoice>(static_cast<int>(tuning.period_method));
-  options.order_questions = static_cast<OrderQuestions>(static_cast<int>(tuning.order_questions));
+  options.period_method = period_method_of(tuning);
+  options.order_questions = order_questions_of(tuning);
   options.latency_budget = tuning.latency_budget != 0;
   options.latency_min_seconds = tuning.latency_min_seconds;
   options.periods_per_solver = static_cast<int>(tuning.periods_per_solver);
-  options.cubes = {static_cast<int>(tuning.cube_depth), tuning.cube_after_seconds, tuning.cube_split_seconds,
-                   tuning.cube_resplit_seconds};
+  options.cubes = cube_settings_of(tuning);
   options.share_clauses = static_cast<int>(tuning.share_clauses);
   options.rival_after_seconds = tuning.rival_after_seconds;
   options.tuning = tuning;
@@ -371,20 +369,6 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.period = &result;
   input.options = options;
   input.options.deadline = grant_makespan(budget);
-  input.staged_seconds = request.tuning.staged_seconds;
-  input.improve_seconds = request.tuning.improve_seconds;
-  input.list_seconds = request.tuning.list_seconds;
-  input.shift_seconds = request.tuning.shift_seconds;
-  input.shift_share = request.tuning.shift_share;
-  input.transfer_seconds = request.tuning.transfer_seconds;
-  input.transfer_share = request.tuning.transfer_share;
-  input.order_seconds = request.tuning.order_seconds;
-  input.order_share = request.tuning.order_share;
-  input.lns_seconds = request.tuning.lns_seconds;
-  input.lns_share = request.tuning.lns_share;
-  input.improve_share = request.tuning.improve_share;
-  input.repetend_variants = static_cast<int>(request.tuning.repetend_variants);
-  input.variant_seconds = request.tuning.variant_seconds;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Time> proven_by_candidate;

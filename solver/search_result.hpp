@@ -25,11 +25,31 @@ enum class SearchStatus { Found, Infeasible, Timeout };
 // Progress lines for stderr ("period 7: unsat (0.12 s)"); may be empty.
 using ProgressSink = std::function<void(const std::string&)>;
 
+// The typed views of knobs that are not plain numbers, one function each:
+// SearchOptions' defaults below and options_from_tuning both use them, so
+// that no default is written outside the table (solver/tuning.hpp).
+inline BackendSettings backend_settings_of(const Tuning& tuning) {
+  return {static_cast<int>(tuning.cadical_cardinality), static_cast<int>(tuning.cadical_configuration)};
+}
+inline CubeSettings cube_settings_of(const Tuning& tuning) {
+  return {static_cast<int>(tuning.cube_depth), tuning.cube_after_seconds, tuning.cube_split_seconds,
+          tuning.cube_resplit_seconds};
+}
+inline PeriodMethodChoice period_method_of(const Tuning& tuning) {
+  return static_cast<PeriodMethodChoice>(static_cast<int>(tuning.period_method));
+}
+inline OrderQuestions order_questions_of(const Tuning& tuning) {
+  return static_cast<OrderQuestions>(static_cast<int>(tuning.order_questions));
+}
+
 // What a strategy needs to know; solve() fills it from the SearchRequest
-// and the tuning table.
+// and the tuning table. The typed fields that view a knob take their
+// defaults from kDefaultTuning; per search, solve() may lower a budget
+// (fast uses fast_boundary_seconds for boundary_seconds; offers of
+// recomputation turn ends_seconds and relaxation_seconds off).
 struct SearchOptions {
   std::string backend = "cadical";
-  BackendSettings backend_settings;
+  BackendSettings backend_settings = backend_settings_of(kDefaultTuning);
   std::vector<Memory> memory_limit;  // one per device, static memory already taken off
   std::optional<int> in_flight;      // K, repetend/fast: most micro-batches in flight (unset: the number of blocks)
   int total_micros = 1;              // N, strategy full: the micro-batches it schedules
@@ -47,16 +67,16 @@ struct SearchOptions {
   double wider_window_seconds = kDefaultTuning.window_seconds;
   // Repetend: the symmetry rules of the modulo encoding; off only to test
   // that they lose no optimum.
-  bool symmetry = true;
+  bool symmetry = kDefaultTuning.symmetry != 0;
   // Repetend: which encoding decides the periods (period_method.hpp).
-  PeriodMethodChoice period_method = PeriodMethodChoice::Automatic;
-  OrderQuestions order_questions = OrderQuestions::Automatic;
+  PeriodMethodChoice period_method = period_method_of(kDefaultTuning);
+  OrderQuestions order_questions = order_questions_of(kDefaultTuning);
   // Repetend: the latency search at the found period stops after as long as
   // the period took, at least latency_min_seconds (false: only the deadline).
-  bool latency_budget = true;
+  bool latency_budget = kDefaultTuning.latency_budget != 0;
   double latency_min_seconds = kDefaultTuning.latency_min_seconds;
   // Repetend: consecutive periods decided on one incremental solver.
-  int periods_per_solver = 1;
+  int periods_per_solver = static_cast<int>(kDefaultTuning.periods_per_solver);
   // The makespan at N: seconds for the exact ends bound
   // (solver/makespan/bounds/exact_ends) when a schedule is above the closed bounds;
   // the full search raises its starting bound with it too (0 = skip).
@@ -70,10 +90,10 @@ struct SearchOptions {
   // solver has had this long (solver/period/scheduler.cpp says why it waits).
   double rival_after_seconds = kDefaultTuning.rival_after_seconds;
   // Threads > 1: a hard last period split into cubes (sat/cube_split.hpp).
-  CubeSettings cubes;
+  CubeSettings cubes = cube_settings_of(kDefaultTuning);
   // Threads > 1, CaDiCaL: the solvers of one period share the clauses they
   // learn of at most this many literals (0: none; solver/period/scheduler.hpp).
-  int share_clauses = 0;
+  int share_clauses = static_cast<int>(kDefaultTuning.share_clauses);
   ProgressSink progress;
   // The whole table as set (options_from_tuning): the typed fields above
   // are its views for the strategies; the developer knobs (effort

@@ -23,21 +23,10 @@ struct CandidateInput {
   const Placement* placement = nullptr;  // static memory taken off (solver's view)
   int total_micros = 128;
   const SearchResult* period = nullptr;  // the strategy's answer, its schedule a repetend
-  SearchOptions options;                 // limits, backend, deadline, progress
-  double staged_seconds = kDefaultTuning.staged_seconds;
-  double improve_seconds = kDefaultTuning.improve_seconds;  // the full search from the best candidate, threads 1 (0: skip)
-  double list_seconds = kDefaultTuning.list_seconds;     // the list-scheduling portfolio
-  double shift_seconds = kDefaultTuning.shift_seconds;  // the shift search from the best candidate (0: skip)
-  double shift_share = kDefaultTuning.shift_share;      // with a deadline: at least this share of the time left (see tuning.hpp)
-  double transfer_seconds = kDefaultTuning.transfer_seconds;  // the ends of a smaller N moved into the best (0: skip)
-  double transfer_share = kDefaultTuning.transfer_share;    // with a deadline: at least this share of the time left
-  double order_seconds = kDefaultTuning.order_seconds;    // the tabu search on the best's device orders (0: skip)
-  double order_share = kDefaultTuning.order_share;      // with a deadline: at least this share of the time left
-  double lns_seconds = kDefaultTuning.lns_seconds;    // the large-neighbourhood search from the best candidate (0: skip)
-  double lns_share = kDefaultTuning.lns_share;        // with a deadline: at least this share of the time left (see tuning.hpp)
-  double improve_share = kDefaultTuning.improve_share;    // the same for the improvement by the full search
-  int repetend_variants = static_cast<int>(kDefaultTuning.repetend_variants);   // other windows of the found period tried (0: skip)
-  double variant_seconds = kDefaultTuning.variant_seconds;  // their budget, shared
+  // Limits, backend, deadline, progress, and the knobs: each phase reads
+  // its budget from options.tuning (staged_seconds, list_seconds,
+  // shift_seconds and shift_share, ..., solver/tuning.hpp), no copy here.
+  SearchOptions options;
   // Above this relative gap of the repetend the staged schedule is built;
   // above it for the best before the improvements, the exact ends are asked
   // first.

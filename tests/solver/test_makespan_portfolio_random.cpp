@@ -53,10 +53,10 @@ Candidates run_portfolio(const testing::RandomPipeline& pipeline, int total_micr
   input.total_micros = total_micros;
   input.period = &period;
   input.options = options;
-  input.list_seconds = 0.3;
-  input.lns_seconds = 0.3;
-  input.order_seconds = 0.3;
-  input.improve_seconds = 0.3;
+  input.options.tuning.list_seconds = 0.3;
+  input.options.tuning.lns_seconds = 0.3;
+  input.options.tuning.order_seconds = 0.3;
+  input.options.tuning.improve_seconds = 0.3;
   input.judge = [&](const Schedule& schedule) {
     std::optional<std::string> violation = violation_of(schedule, pipeline);
     std::lock_guard<std::mutex> lock(seen.mutex);

@@ -21,8 +21,11 @@ struct VariantRequest {
   const SearchResult* period = nullptr;  // the period search's answer (its window is variant #0)
   SearchOptions options;                 // limits, backend, deadline
   int total_micros = 128;
-  int variants = 0;                      // further windows asked for (0: none)
-  double seconds = 1;                    // shared by the solver calls and every boundary shortening
+  // Further windows asked for (0: none) and the seconds shared by the solver
+  // calls and every boundary shortening: the knobs repetend_variants and
+  // variant_seconds.
+  int variants = static_cast<int>(kDefaultTuning.repetend_variants);
+  double seconds = kDefaultTuning.variant_seconds;
 };
 
 struct VariantOutcome {

@@ -18,7 +18,7 @@ std::optional<BuiltCandidate> list_candidate(const CandidateInput& input) {
   BuiltCandidate built;
   built.summary.name = "list";
   built.summary.shape = Shape::Aperiodic;
-  const Deadline deadline = input.options.deadline.within(input.list_seconds);
+  const Deadline deadline = input.options.deadline.within(input.options.tuning.list_seconds);
   std::optional<ListBest> best =
       best_list_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
   built.summary.seconds = seconds_since(begin);
@@ -40,7 +40,7 @@ std::optional<BuiltCandidate> list_candidate(const CandidateInput& input) {
 std::optional<BuiltCandidate> trading_candidate(const CandidateInput& input) {
   if (!offers_memory_choice(*input.placement)) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
-  const Deadline deadline = input.options.deadline.within(input.list_seconds);
+  const Deadline deadline = input.options.deadline.within(input.options.tuning.list_seconds);
   std::optional<TradingBest> best =
       best_trading_schedule(*input.placement, input.options.memory_limit, input.total_micros, deadline);
   if (!best) {

@@ -22,7 +22,7 @@ namespace {
 
 std::optional<BuiltCandidate> full_candidate(const CandidateInput& input, const Schedule& start,
                                              const Candidates& so_far) {
-  if (input.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
+  if (input.options.tuning.improve_seconds <= 0 || input.options.deadline.expired()) return std::nullopt;
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
   options.total_micros = input.total_micros;
@@ -30,7 +30,8 @@ std::optional<BuiltCandidate> full_candidate(const CandidateInput& input, const 
   // full search's first question, one step below the best, can take tens of
   // seconds on 16 ranks (interleaved zero bubble, N 16: 10 s to go below
   // the hand-made 205, 41 s to prove 200 optimal).
-  options.deadline = input.options.deadline.within_budget(input.improve_seconds, input.improve_share);
+  const Tuning& tuning = input.options.tuning;
+  options.deadline = input.options.deadline.within_budget(tuning.improve_seconds, tuning.improve_share);
   options.progress = nullptr;
   Schedule plain = start;
   plain.repetend.reset();
@@ -60,7 +61,7 @@ Phase full_search_phase() {
   phase.name = "improve: full search";
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
-    return portfolio.input().improve_seconds > 0 && !portfolio.input().options.deadline.expired();
+    return portfolio.input().options.tuning.improve_seconds > 0 && !portfolio.input().options.deadline.expired();
   };
   phase.run = [](Portfolio& portfolio) {
     std::optional<BuiltCandidate> built = full_candidate(portfolio.input(), *portfolio.start(), portfolio.so_far());
@@ -70,8 +71,8 @@ Phase full_search_phase() {
   phase.beside = [](const SideCall& call) {
     CandidateInput own = *call.input;
     own.options.threads = 1;
-    own.improve_share = std::max(own.improve_share, own.lns_share);
-    own.improve_seconds = own.lns_seconds;
+    own.options.tuning.improve_share = std::max(own.options.tuning.improve_share, own.options.tuning.lns_share);
+    own.options.tuning.improve_seconds = own.options.tuning.lns_seconds;
     return full_candidate(own, call.start, call.so_far);
   };
   phase.side_note = " (side by side with the neighbourhoods)";

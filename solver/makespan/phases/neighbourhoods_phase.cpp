@@ -27,7 +27,8 @@ void run_neighbourhoods(Portfolio& portfolio) {
   }
   if (starts.empty()) return;
   SearchOptions options = input.options;
-  options.deadline = input.options.deadline.within_budget(input.lns_seconds, input.lns_share);
+  const Tuning& tuning = input.options.tuning;
+  options.deadline = input.options.deadline.within_budget(tuning.lns_seconds, tuning.lns_share);
   NeighbourhoodStats stats;
   // A line as it starts: the heartbeat repeats the last one, which would
   // otherwise still name the shift search's last question.
@@ -52,7 +53,7 @@ Phase neighbourhoods_phase() {
   phase.name = "improve: neighbourhoods";
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
-    return portfolio.input().lns_seconds > 0 && !portfolio.input().options.deadline.expired();
+    return portfolio.input().options.tuning.lns_seconds > 0 && !portfolio.input().options.deadline.expired();
   };
   phase.run = run_neighbourhoods;
   return phase;

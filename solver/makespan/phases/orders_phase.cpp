@@ -32,7 +32,7 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
 }
 
 Deadline own_deadline(const CandidateInput& input) {
-  return input.options.deadline.within_budget(input.order_seconds, input.order_share);
+  return input.options.deadline.within_budget(input.options.tuning.order_seconds, input.options.tuning.order_share);
 }
 
 }  // namespace
@@ -43,7 +43,8 @@ Phase orders_phase() {
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
     const CandidateInput& input = portfolio.input();
-    return input.order_seconds > 0 && !input.options.deadline.expired() && order_moves_apply(*portfolio.start());
+    return input.options.tuning.order_seconds > 0 && !input.options.deadline.expired() &&
+           order_moves_apply(*portfolio.start());
   };
   phase.run = [](Portfolio& portfolio) {
     const CandidateInput& input = portfolio.input();

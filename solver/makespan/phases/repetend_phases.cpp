@@ -54,8 +54,9 @@ void run_modulo(Portfolio& portfolio) {
 void run_variants(Portfolio& portfolio) {
   const CandidateInput& input = portfolio.input();
   const auto begin = std::chrono::steady_clock::now();
-  VariantRequest request{input.placement, input.period, input.options, input.total_micros, input.repetend_variants,
-                         input.variant_seconds};
+  const Tuning& tuning = input.options.tuning;
+  VariantRequest request{input.placement, input.period, input.options, input.total_micros,
+                         static_cast<int>(tuning.repetend_variants), tuning.variant_seconds};
   request.options.progress = nullptr;
   std::optional<VariantOutcome> variant = best_repetend_variant(request);
   if (!variant || makespan(variant->at_total) >= *portfolio.repetend_makespan()) return;
@@ -95,7 +96,7 @@ Phase variants_phase() {
   phase.name = "repetend variants";
   phase.past_deadline = true;
   phase.wanted = [](const Portfolio& portfolio) {
-    return repetend_above_bound(portfolio) && portfolio.input().repetend_variants > 0 &&
+    return repetend_above_bound(portfolio) && portfolio.input().options.tuning.repetend_variants > 0 &&
            !portfolio.input().options.deadline.expired();
   };
   phase.run = run_variants;

@@ -14,7 +14,8 @@ void run_shifts(Portfolio& portfolio) {
   const Schedule& start = *portfolio.start();
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
-  options.deadline = input.options.deadline.within_budget(input.shift_seconds, input.shift_share);
+  const Tuning& tuning = input.options.tuning;
+  options.deadline = input.options.deadline.within_budget(tuning.shift_seconds, tuning.shift_share);
   ShiftStats stats;
   Schedule improved = improve_by_shifts(start, options, portfolio.bound(), &stats,
                                         portfolio.offer_below(makespan(start), "improve: shifts"));
@@ -37,7 +38,7 @@ Phase shift_phase() {
   phase.name = "improve: shifts";
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
-    return portfolio.input().shift_seconds > 0 && !portfolio.input().options.deadline.expired();
+    return portfolio.input().options.tuning.shift_seconds > 0 && !portfolio.input().options.deadline.expired();
   };
   phase.run = run_shifts;
   return phase;

@@ -26,8 +26,8 @@ BuiltCandidate staged_candidate(const CandidateInput& input, long long bound, st
     return built;
   }
   SearchOptions options = input.options;
-  options.deadline = input.options.deadline.within(input.staged_seconds);
-  options.boundary_seconds = std::min(options.boundary_seconds, input.staged_seconds / 2);
+  options.deadline = input.options.deadline.within(input.options.tuning.staged_seconds);
+  options.boundary_seconds = std::min(options.boundary_seconds, input.options.tuning.staged_seconds / 2);
   options.progress = nullptr;
   if (options.deadline.expired()) {
     built.summary.note = "no time left";

@@ -35,10 +35,11 @@ const Schedule* smaller_start(Portfolio& portfolio, const CandidateInput& small,
 CandidateInput smaller_input(const CandidateInput& input) {
   CandidateInput small = input;
   small.total_micros = transfer_micros(input);
-  small.options.deadline = input.options.deadline.within_budget(input.transfer_seconds, input.transfer_share);
+  const Tuning& tuning = input.options.tuning;
+  small.options.deadline = input.options.deadline.within_budget(tuning.transfer_seconds, tuning.transfer_share);
   small.options.total_micros = small.total_micros;
   small.options.progress = nullptr;
-  small.list_seconds = std::min(input.list_seconds, small.options.deadline.seconds_left() / 4);
+  small.options.tuning.list_seconds = std::min(tuning.list_seconds, small.options.deadline.seconds_left() / 4);
   small.offer = nullptr;
   return small;
 }
@@ -80,7 +81,7 @@ Phase transfer_phase() {
   phase.stage = Stage::Improvement;
   phase.wanted = [](const Portfolio& portfolio) {
     const CandidateInput& input = portfolio.input();
-    return input.transfer_seconds > 0 && input.total_micros >= 2 * transfer_micros(input) &&
+    return input.options.tuning.transfer_seconds > 0 && input.total_micros >= 2 * transfer_micros(input) &&
            !input.options.deadline.expired();
   };
   phase.run = run_transfer;
