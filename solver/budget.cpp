@@ -81,6 +81,15 @@ Deadline grant_makespan(Budget& budget) {
   return granted;
 }
 
+Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double share) {
+  const bool shared = share > 0 && !from.unlimited() && share * from.seconds_left() < seconds;
+  const Deadline granted = from.within(shared ? share * from.seconds_left() : seconds);
+  BudgetLimit by = shared ? BudgetLimit::ShareOfLeft : BudgetLimit::PhaseSeconds;
+  if (granted.at == from.at) by = from.unlimited() ? BudgetLimit::None : BudgetLimit::TimeLimit;
+  log_grant(budget, phase, granted, by);
+  return granted;
+}
+
 bool grant_answer(Budget& budget, double seconds) {
   if (budget.limit.unlimited()) {
     log_grant(budget, BudgetPhase::Answer, budget.limit, BudgetLimit::None, seconds);

@@ -13,8 +13,12 @@
 //     when a phase budget was set by hand and plan_seconds was not);
 // and the answer at N (built, verified, written after the limit) is done
 // only when its estimated cost fits answer_grace_seconds past the limit.
-// A phase inside the makespan portfolio cuts its own share from the
-// deadline granted here (solver/makespan/).
+// A phase with a budget of its own inside one of those (strategy full's
+// start, the recompute-all search after the answer) ends at the earliest of
+// the deadline it is cut from, its knob's seconds, and its knob's share of
+// what that deadline has left (grant_phase). A phase inside the makespan
+// portfolio cuts its own share from the deadline granted here
+// (solver/makespan/).
 #pragma once
 
 #include <optional>
@@ -49,6 +53,10 @@ Deadline grant_makespan(Budget& budget);
 // Whether the answer at N, estimated at `seconds` from now, fits the grace
 // past the limit; logged with the estimate.
 bool grant_answer(Budget& budget, double seconds);
+
+// The deadline of `phase`, starting now inside `from`: `seconds`, at most
+// `share` of what `from` has left (share 0: no such cap); logged.
+Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double share = 0);
 
 // Whether the plan is on: plan_seconds > 0 and no phase budget set by hand
 // unless plan_seconds was set too.

@@ -8,6 +8,7 @@
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
+#include "solver/budget.hpp"
 #include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
@@ -58,11 +59,11 @@ struct DerivedAnswer {
 };
 
 DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
-                                     double seconds, SearchReport& report) {
+                                     const Deadline& deadline, SearchReport& report) {
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
-  sub.deadline = request.deadline.within(seconds);
+  sub.deadline = deadline;
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
   DerivedAnswer answer;
   Candidate& candidate = answer.candidate;
@@ -95,7 +96,7 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
 
 }  // namespace
 
-void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress) {
+void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
@@ -107,7 +108,8 @@ void consider_recomputing_all(const SearchRequest& request, SearchReport& report
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
-  DerivedAnswer answer = search_recomputing_all(request, *derived, seconds, report);
+  const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
+  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, report);
   if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
@@ -132,7 +134,8 @@ std::optional<std::string> block_above_limit(const SearchRequest& request) {
 
 }  // namespace
 
-void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress) {
+void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
+                                      Progress& progress) {
   if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
   if (std::optional<std::string> alone = block_above_limit(request)) {
     report.message += "; " + *alone;
@@ -141,8 +144,11 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport
   const std::string kept = report.message;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   DerivedAnswer answer;
-  if (derived && !request.deadline.expired())
-    answer = search_recomputing_all(request, *derived, std::max(request.tuning.recompute_all_seconds, 1.0), report);
+  if (derived && !request.deadline.expired()) {
+    const double seconds = std::max(request.tuning.recompute_all_seconds, request.tuning.recompute_all_least_seconds);
+    const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
+    answer = search_recomputing_all(request, *derived, deadline, report);
+  }
   if (!answer.schedule) {
     // Not proven: schedules mixing keep, recompute and offload per
     // micro-batch are not searched, so "no schedule exists" would be a guess.

@@ -70,6 +70,9 @@ const char* budget_phase_name(BudgetPhase phase) {
     case BudgetPhase::Strategy: return "strategy";
     case BudgetPhase::Makespan: return "makespan";
     case BudgetPhase::Answer: return "answer";
+    case BudgetPhase::FullStart: return "full_start";
+    case BudgetPhase::FullList: return "full_list";
+    case BudgetPhase::RecomputeAll: return "recompute_all";
   }
   return "strategy";
 }
@@ -83,6 +86,8 @@ const char* budget_limit_name(BudgetLimit limit) {
     case BudgetLimit::Plan: return "plan_seconds";
     case BudgetLimit::LeastAfterPeriod: return "least_plan_seconds";
     case BudgetLimit::Grace: return "answer_grace_seconds";
+    case BudgetLimit::PhaseSeconds: return "phase_seconds";
+    case BudgetLimit::ShareOfLeft: return "share_of_time_left";
   }
   return "none";
 }
@@ -160,15 +165,19 @@ std::optional<std::string> static_memory_over_limit(const SearchRequest& request
 }
 
 // A quick repetend unrolled to N: the start of the full solver (an upper
-// bound that is usually within a few steps of the optimum), at most a
-// quarter of the time left.
-std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros) {
-  if (options.deadline.seconds_left() < 0.1) return std::nullopt;
+// bound that is usually within a few steps of the optimum), within what the
+// budget grants it (full_start_seconds, at most full_start_share of the
+// time left).
+std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros,
+                                       Budget& budget) {
+  const Tuning& tuning = options.tuning;
+  if (options.deadline.seconds_left() < tuning.full_start_least_seconds) return std::nullopt;
   SearchOptions quick = options;
   quick.in_flight.reset();
   quick.micros_per_window = 1;
-  quick.boundary_seconds = std::min(options.boundary_seconds, 2.0);
-  quick.deadline = options.deadline.within(options.deadline.unlimited() ? 10 : std::min(10.0, options.deadline.seconds_left() / 4));
+  quick.boundary_seconds = std::min(options.boundary_seconds, tuning.full_start_boundary_seconds);
+  quick.deadline = grant_phase(budget, BudgetPhase::FullStart, options.deadline, tuning.full_start_seconds,
+                               tuning.full_start_share);
   quick.progress = nullptr;
   try {
     SearchResult found = search_repetend(placement, quick);
@@ -187,23 +196,26 @@ std::optional<Schedule> repetend_start(const Placement& placement, const SearchO
 // the list-scheduling portfolio). Its makespan is the horizon, and the first
 // question the solver is asked is one step below it: when the hand-made
 // schedule is optimal, one refutation proves it.
-std::optional<Schedule> full_start(const Placement& placement, const SearchOptions& options, int nmicros) {
-  std::optional<Schedule> best = repetend_start(placement, options, nmicros);
+std::optional<Schedule> full_start(const Placement& placement, const SearchOptions& options, int nmicros,
+                                   Budget& budget) {
+  std::optional<Schedule> best = repetend_start(placement, options, nmicros, budget);
   auto consider = [&](const Schedule& schedule) {
     if (!best || makespan(schedule) < makespan(*best)) best = schedule;
   };
   if (static_cast<int>(options.memory_limit.size()) != placement.ndevs) return best;  // the constructions need limits
   for (const Replay& replay : family_replays(placement, options.memory_limit, nmicros)) consider(replay.schedule);
-  const double list_seconds = options.deadline.unlimited() ? 1 : std::min(1.0, options.deadline.seconds_left() / 8);
-  if (auto list = best_list_schedule(placement, options.memory_limit, nmicros, options.deadline.within(list_seconds)))
+  const Deadline list_deadline = grant_phase(budget, BudgetPhase::FullList, options.deadline,
+                                             options.tuning.full_list_seconds, options.tuning.full_list_share);
+  if (auto list = best_list_schedule(placement, options.memory_limit, nmicros, list_deadline))
     consider(list->schedule);
   return best;
 }
 
-SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
+SearchResult run_strategy(const SearchRequest& request, const Placement& placement, const SearchOptions& options,
+                          Budget& budget) {
   switch (request.strategy) {
     case Strategy::Full:
-      return search_full(placement, options, full_start(placement, options, options.total_micros));
+      return search_full(placement, options, full_start(placement, options, options.total_micros, budget));
     case Strategy::Fast:
       return search_fast(placement, options, request.total_micros, request.tuning.fast_bubble_budget,
                          request.tuning.fast_improve_seconds);
@@ -631,7 +643,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   SearchReport report;
   report.strategy = request.strategy;
   report.backend = request.backend;
-  SearchResult result = run_strategy(request, placement, options);
+  SearchResult result = run_strategy(request, placement, options, budget);
   if (request.resolution > 0) {
     placement = request.placement;
     placement.static_memory.clear();
@@ -687,8 +699,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
-  consider_recomputing_all(request, report, progress);
-  answer_infeasible_by_recomputing(request, report, progress);
+  consider_recomputing_all(request, budget, report, progress);
+  answer_infeasible_by_recomputing(request, budget, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

@@ -92,8 +92,15 @@ struct MakespanReport {
 // What the search's budget (solver/budget.hpp) granted one phase: when it
 // started and when it must end, in seconds since the search began (no
 // `until`: only an interrupt ends it), and what set that end.
-enum class BudgetPhase { Strategy, Makespan, Answer };
-enum class BudgetLimit { None, TimeLimit, AnswerReserve, TenthOfLimit, Plan, LeastAfterPeriod, Grace };
+// FullStart and FullList: strategy full's first schedule (a quick repetend,
+// the list scheduling), inside the strategy's grant; RecomputeAll: the
+// "recompute every offered forward" placement's own search after the answer.
+enum class BudgetPhase { Strategy, Makespan, Answer, FullStart, FullList, RecomputeAll };
+// PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
+// left in the deadline it is cut from.
+enum class BudgetLimit {
+  None, TimeLimit, AnswerReserve, TenthOfLimit, Plan, LeastAfterPeriod, Grace, PhaseSeconds, ShareOfLeft
+};
 const char* budget_phase_name(BudgetPhase phase);
 const char* budget_limit_name(BudgetLimit limit);
 struct BudgetGrant {

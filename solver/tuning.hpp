@@ -210,7 +210,24 @@ enum class KnobLevel { User, Developer };
        "neighbourhood search: seed of its random choices (critical instances, bands, micro-batches), so that "       \
        "runs repeat")                                                                                                \
   KNOB(shift_first, 4, 1, 1e9, true, Developer, false,                                                               \
-       "shift search: the first shift asked, in steps (on the hand-made ties a few steps already shorten)")
+       "shift search: the first shift asked, in steps (on the hand-made ties a few steps already shorten)")          \
+  KNOB(full_start_seconds, 10, 0, 3600, false, Developer, false,                                                     \
+       "strategy full: seconds for the quick repetend unrolled to N that gives the solver its first schedule "       \
+       "(with a time limit at most full_start_share of the time left)")                                              \
+  KNOB(full_start_share, 0.25, 0, 1, false, Developer, false,                                                        \
+       "strategy full: the quick repetend's largest share of the time left (0 = no cap)")                            \
+  KNOB(full_start_least_seconds, 0.1, 0, 3600, false, Developer, false,                                              \
+       "strategy full: with less time left than this the quick repetend is skipped")                                 \
+  KNOB(full_start_boundary_seconds, 2, 0, 3600, false, Developer, false,                                             \
+       "strategy full: the quick repetend's warmup/cooldown shortening at most this long (and boundary_seconds)")    \
+  KNOB(full_list_seconds, 1, 0, 3600, false, Developer, false,                                                       \
+       "strategy full: seconds for the list-scheduling portfolio among the first schedules (with a time limit at "    \
+       "most full_list_share of the time left)")                                                                     \
+  KNOB(full_list_share, 0.125, 0, 1, false, Developer, false,                                                        \
+       "strategy full: the list scheduling's largest share of the time left (0 = no cap)")                           \
+  KNOB(recompute_all_least_seconds, 1, 0, 3600, false, Developer, false,                                             \
+       "memory traded for time: when no schedule keeps every activation, the recompute-all search gets at least "    \
+       "this long (it is then the only answer)")
 
 struct Tuning {
 #define TESSEL_KNOB_FIELD(name, value, minimum, maximum, integer, level, phase_budget, meaning) double name = value;
