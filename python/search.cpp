@@ -15,6 +15,7 @@
 #include "model/schedule_json.hpp"
 #include "python/bindings.hpp"
 #include "solver/search.hpp"
+#include "tools/candidate_note_text.hpp"
 #include "tools/gap_text.hpp"
 #include "verify/verify.hpp"
 
@@ -138,7 +139,8 @@ Result result_of(const SearchReport& report, const Placement& placement) {
       entry["name"] = candidate.name;
       entry["shape"] = shape_name(candidate.shape);
       entry["makespan"] = candidate.makespan ? number_of(*candidate.makespan, t) : py::object(py::none());
-      entry["note"] = candidate.note;
+      entry["note"] = candidate_note_text(candidate);
+      entry["note_kind"] = candidate_note_name(candidate.note_kind);
       result.candidates.append(entry);
     }
   }

@@ -12,6 +12,20 @@ const char* shape_name(Shape shape) {
   return "repetend";
 }
 
+const char* candidate_note_name(CandidateNote note) {
+  switch (note) {
+    case CandidateNote::Text: return "text";
+    case CandidateNote::ListOutOfTime: return "list_out_of_time";
+    case CandidateNote::ListNoRuleFits: return "list_no_rule_fits";
+    case CandidateNote::ListBestOfRuns: return "list_best_of_runs";
+    case CandidateNote::TradingNoRun: return "trading_no_run";
+    case CandidateNote::ReplayBestOf: return "replay_best_of";
+    case CandidateNote::EndsTransferred: return "ends_transferred";
+    case CandidateNote::OrderMoves: return "order_moves";
+  }
+  return "text";
+}
+
 const char* gap_cause_name(GapCause cause) {
   switch (cause) {
     case GapCause::None: return "none";

@@ -22,12 +22,32 @@ enum class Shape {
 
 const char* shape_name(Shape shape);
 
+// How a candidate was built, or why there is none, as data: the kind and
+// the numbers behind it (CandidateFacts::numbers, in the order listed);
+// tools/candidate_note_text.hpp says it in words for the command line and
+// the Python module. Text: a phase not converted yet, `note` says it all.
+enum class CandidateNote {
+  Text,
+  ListOutOfTime,    // no list schedule within the memory limits before list_seconds ran out
+  ListNoRuleFits,   // no list-scheduling rule fits the memory limits
+  ListBestOfRuns,   // runs: the best of that many runs within the memory limits
+  TradingNoRun,     // no memory-trading run finished within the limits
+  ReplayBestOf,     // families: the family's own order, best of that many fitting ones
+  EndsTransferred,  // best, smaller N, its shortened makespan, its start's, spliced orders fitted, tried
+  OrderMoves,       // start's makespan, shorter schedules, steps, orders run, restarts
+};
+const char* candidate_note_name(CandidateNote note);
+
 // One schedule of N micro-batches the search considered.
 struct Candidate {
   std::string name;           // "repetend", "staged", "1f1b rule", ...
   Shape shape = Shape::Aperiodic;
   std::optional<Time> makespan;  // at N, when it produced a valid schedule
-  std::string note;           // why none, or how it was built
+  CandidateNote note_kind = CandidateNote::Text;
+  std::vector<long long> note_numbers;  // the kind's numbers
+  // Text: why none, or how it was built; another kind: words that follow
+  // the kind's (a phase run beside another says so).
+  std::string note;
   double seconds = 0;
 };
 

@@ -431,6 +431,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
     if (dropped[i]) {
       makespan_report.candidates.back().makespan.reset();
       makespan_report.candidates.back().note = "rejected by the verifier (a bug in this phase)";
+      makespan_report.candidates.back().note_kind = CandidateNote::Text;
     }
   }
   if (!chosen) return;
@@ -487,7 +488,8 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
-  makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, "", 0});
+  makespan_report.candidates.push_back(
+      {"full", Shape::Aperiodic, makespan_report.makespan, CandidateNote::Text, {}, "", 0});
   GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
   makespan_report.gap = explain_gap(facts);
   if (offers_memory_choice(placement)) unproven_gap(makespan_report.gap, makespan_report.construction);

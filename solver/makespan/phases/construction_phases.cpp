@@ -24,15 +24,16 @@ std::optional<BuiltCandidate> list_candidate(const CandidateInput& input) {
   built.summary.seconds = seconds_since(begin);
   if (!best) {
     // Out of time is not "nothing fits": the runs stop at the deadline.
-    built.summary.note = deadline.expired()
-                             ? "none within the memory limits before its time ran out (--tune list_seconds)"
-                             : "no rule fits the memory limits";
+    built.summary.note_kind = deadline.expired() ? CandidateNote::ListOutOfTime : CandidateNote::ListNoRuleFits;
     return built;
   }
-  return aperiodic_candidate(std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
-                                 std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded"),
-                             std::move(best->schedule), begin,
-                             "best of " + std::to_string(best->runs) + " list-scheduling runs within the memory limits");
+  BuiltCandidate found =
+      aperiodic_candidate(std::string("list: ") + list_rule_name(best->run.rule) + " rule, cap " +
+                              std::to_string(best->run.cap) + (best->run.guarded ? "" : " unguarded"),
+                          std::move(best->schedule), begin, "");
+  found.summary.note_kind = CandidateNote::ListBestOfRuns;
+  found.summary.note_numbers = {static_cast<long long>(best->runs)};
+  return found;
 }
 
 // Only a placement that offers recomputation gives one (memory_trading.hpp),
@@ -48,7 +49,7 @@ std::optional<BuiltCandidate> trading_candidate(const CandidateInput& input) {
     built.summary.name = "list, memory traded";
     built.summary.shape = Shape::Aperiodic;
     built.summary.seconds = seconds_since(begin);
-    built.summary.note = "no run finished within the memory limits";
+    built.summary.note_kind = CandidateNote::TradingNoRun;
     return built;
   }
   const std::string note = choices_summary(best->schedule) + " (best of " + std::to_string(best->runs) + " runs)";
@@ -65,9 +66,10 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
   const Replay* best = nullptr;
   for (const Replay& replay : replays)
     if (!best || makespan(replay.schedule) < makespan(best->schedule)) best = &replay;
-  return aperiodic_candidate("replay: " + best->family, best->schedule, begin,
-                             "the family's own order run on this placement (best of " +
-                                 std::to_string(replays.size()) + " fitting families)");
+  BuiltCandidate found = aperiodic_candidate("replay: " + best->family, best->schedule, begin, "");
+  found.summary.note_kind = CandidateNote::ReplayBestOf;
+  found.summary.note_numbers = {static_cast<long long>(replays.size())};
+  return found;
 }
 
 Phase list_phase() {

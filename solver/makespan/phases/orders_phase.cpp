@@ -23,12 +23,10 @@ std::optional<BuiltCandidate> order_candidate(const CandidateInput& input, const
   Schedule improved = improve_by_order_moves(start, input.options.memory_limit, deadline, bound, &stats, on_shorter,
                                              input.options.tuning);
   if (makespan(improved) >= makespan(start)) return std::nullopt;
-  return aperiodic_candidate(
-      "improve: device orders", std::move(improved), begin,
-      "the best's (" + std::to_string(makespan(start)) +
-          ") device orders, one instance moved per step along the longest path (tabu search): " +
-          std::to_string(stats.improvements) + " shorter schedules in " + std::to_string(stats.steps) + " steps, " +
-          std::to_string(stats.evaluations) + " orders run, " + std::to_string(stats.restarts) + " restarts");
+  BuiltCandidate found = aperiodic_candidate("improve: device orders", std::move(improved), begin, "");
+  found.summary.note_kind = CandidateNote::OrderMoves;
+  found.summary.note_numbers = {makespan(start), stats.improvements, stats.steps, stats.evaluations, stats.restarts};
+  return found;
 }
 
 Deadline own_deadline(const CandidateInput& input) {

@@ -63,14 +63,12 @@ void run_transfer(Portfolio& portfolio) {
   TransferStats stats;
   std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
   if (!spliced) return;
-  const std::string note = "the best (" + std::to_string(makespan(start)) + ") with the warmup or cooldown of a " +
-                           std::to_string(small.total_micros) + "-micro-batch schedule shortened to " +
-                           std::to_string(makespan(small_best)) + " (from " + std::to_string(makespan(*small_start)) +
-                           "), " + std::to_string(stats.fitted) + " of " + std::to_string(stats.tried) +
-                           " spliced orders within the limits";
-  portfolio.take(aperiodic_candidate("improve: ends of N " + std::to_string(small.total_micros), std::move(*spliced),
-                                     begin, note),
-                 false);
+  BuiltCandidate found =
+      aperiodic_candidate("improve: ends of N " + std::to_string(small.total_micros), std::move(*spliced), begin, "");
+  found.summary.note_kind = CandidateNote::EndsTransferred;
+  found.summary.note_numbers = {makespan(start),        small.total_micros, makespan(small_best),
+                                makespan(*small_start), stats.fitted,       stats.tried};
+  portfolio.take(std::move(found), false);
 }
 
 }  // namespace

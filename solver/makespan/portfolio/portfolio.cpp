@@ -41,6 +41,8 @@ bool admitted(const CandidateInput& input, BuiltCandidate& built, std::vector<Re
   if (!violation) return true;
   rejected.push_back({built.summary.name, *violation});
   built.summary.note = "rejected by the verifier (a bug in this phase): " + *violation;
+  built.summary.note_kind = CandidateNote::Text;
+  built.summary.note_numbers.clear();
   built.summary.makespan.reset();
   built.schedule.reset();
   built.at_total.reset();

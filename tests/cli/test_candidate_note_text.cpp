@@ -1,0 +1,59 @@
+// The candidates' notes are data (solver/report_types.hpp, CandidateNote and
+// its numbers) said in words by tools/candidate_note_text: each kind's words
+// carry its numbers and end with the candidate's own note; a search's list
+// candidate comes back as the kind with its count of runs.
+#include <catch2/catch.hpp>
+
+#include "cases/builtin_cases.hpp"
+#include "solver/search.hpp"
+#include "tools/candidate_note_text.hpp"
+
+using namespace tessel;
+
+TEST_CASE("candidate notes: each kind in words with its numbers", "[candidate-notes]") {
+  Candidate candidate;
+  candidate.note = "as built";
+  CHECK(candidate_note_text(candidate) == "as built");
+  candidate.note_kind = CandidateNote::EndsTransferred;
+  candidate.note_numbers = {120, 16, 40, 44, 3, 5};
+  candidate.note = " (side by side)";
+  CHECK(candidate_note_text(candidate) ==
+        "the best (120) with the warmup or cooldown of a 16-micro-batch schedule shortened to 40 (from 44), 3 of 5 "
+        "spliced orders within the limits (side by side)");
+  candidate.note.clear();
+  candidate.note_kind = CandidateNote::OrderMoves;
+  candidate.note_numbers = {90, 2, 300, 1200, 1};
+  CHECK(candidate_note_text(candidate) ==
+        "the best's (90) device orders, one instance moved per step along the longest path (tabu search): 2 shorter "
+        "schedules in 300 steps, 1200 orders run, 1 restarts");
+  candidate.note_kind = CandidateNote::ReplayBestOf;
+  candidate.note_numbers = {7};
+  CHECK(candidate_note_text(candidate) == "the family's own order run on this placement (best of 7 fitting families)");
+  for (CandidateNote kind : {CandidateNote::ListOutOfTime, CandidateNote::ListNoRuleFits,
+                             CandidateNote::ListBestOfRuns, CandidateNote::TradingNoRun}) {
+    candidate.note_kind = kind;
+    CHECK_FALSE(candidate_note_text(candidate).empty());
+    CHECK(std::string(candidate_note_name(kind)) != "text");
+  }
+}
+
+TEST_CASE("candidate notes: a search's list candidate is a kind and its runs", "[candidate-notes]") {
+  SearchRequest request;
+  request.placement = make_case("xshape", 4, false);
+  request.memory_limit.assign(4, 8);
+  request.total_micros = 16;
+  request.threads = 1;
+  request.deadline = Deadline::after_seconds(20);
+  Progress quiet;
+  const SearchReport report = solve(request, quiet);
+  REQUIRE(report.makespan);
+  const Candidate* list = nullptr;
+  for (const Candidate& candidate : report.makespan->candidates)
+    if (candidate.name.rfind("list:", 0) == 0) list = &candidate;
+  REQUIRE(list);
+  CHECK(list->note_kind == CandidateNote::ListBestOfRuns);
+  REQUIRE(list->note_numbers.size() == 1);
+  CHECK(list->note_numbers[0] > 0);
+  CHECK(candidate_note_text(*list) ==
+        "best of " + std::to_string(list->note_numbers[0]) + " list-scheduling runs within the memory limits");
+}
