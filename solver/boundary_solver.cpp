@@ -92,20 +92,20 @@ std::map<std::pair<int, int>, Time> dependency_gaps(const Window& window, Nodes&
   const Placement& placement = window.schedule.placement;
   const int k = window.k;
   const Time period = window.repetend.period;
-  auto place = [&](int block, int micro, int nmicros) -> Place {
+  auto place = [&](int block, int micro, int unrolled) -> Place {
     auto in_warmup = nodes.warmup.find({block, micro});
     if (in_warmup != nodes.warmup.end()) return {in_warmup->second, 0};
     const int copy = micro - window.micro[block];
-    if (copy <= nmicros - k) return {nodes.constant(window.start[block] + copy * period), 0};
-    const int shift = nmicros - k;
+    if (copy <= unrolled - k) return {nodes.constant(window.start[block] + copy * period), 0};
+    const int shift = unrolled - k;
     return {nodes.cooldown.at({block, micro - shift}), shift * period};
   };
   std::map<std::pair<int, int>, Time> gaps;
-  for (int nmicros = k; nmicros <= 2 * k + 1; ++nmicros)
+  for (int unrolled = k; unrolled <= 2 * k + 1; ++unrolled)
     for (const Edge& edge : placement.edges)
-      for (int micro = 0; micro < nmicros; ++micro) {
-        const Place from = place(edge.from, micro, nmicros);
-        const Place to = place(edge.to, micro, nmicros);
+      for (int micro = 0; micro < unrolled; ++micro) {
+        const Place from = place(edge.from, micro, unrolled);
+        const Place to = place(edge.to, micro, unrolled);
         // to + to.offset >= from + from.offset + span + delay
         const Time gap = placement.blocks[edge.from].span + edge.delay + from.offset - to.offset;
         auto [found, inserted] = gaps.try_emplace({to.node, from.node}, gap);

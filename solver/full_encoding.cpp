@@ -13,11 +13,11 @@
 
 namespace tessel {
 
-bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit) {
+bool memory_can_bind(const Placement& placement, int device, int total_micros, Memory limit) {
   Memory most = 0;
   for (const Block& block : placement.blocks)
     if (block.memory > 0 && on_device(block, device))
-      most += block.memory * nmicros;
+      most += block.memory * total_micros;
   return most > limit;
 }
 
@@ -25,12 +25,12 @@ bool EncodingSize::within_budget() const {
   return literals <= kMaxOrderLiterals && memory_terms <= kMaxMemoryTerms;
 }
 
-EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros,
+EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
                                 const StartDomains& domains) {
   std::vector<bool> binds(placement.ndevs, false);
   if (!memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device)
-      binds[device] = memory_can_bind(placement, device, nmicros, memory_limit[device]);
+      binds[device] = memory_can_bind(placement, device, total_micros, memory_limit[device]);
   EncodingSize size;
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const Block& block = placement.blocks[b];
@@ -94,7 +94,7 @@ bool add_memory(Backend& backend, const std::vector<Allocation>& allocations, Ti
 }  // namespace
 
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
-                                                int nmicros, Time horizon, const StartDomains& domains) {
+                                                int total_micros, Time horizon, const StartDomains& domains) {
   const int nblocks = static_cast<int>(placement.blocks.size());
   FullEncoding encoding;
   encoding.backend = make_backend(options.backend, options.backend_settings);
@@ -109,12 +109,12 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
   };
   encoding.start.assign(nblocks, {});
   for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro < nmicros; ++micro) {
+    for (int micro = 0; micro < total_micros; ++micro) {
       if (out_of_time()) return std::nullopt;
       encoding.start[b].push_back(backend.new_int(domains[b][micro].earliest, domains[b][micro].latest));
     }
   for (const Edge& edge : placement.edges)
-    for (int micro = 0; micro < nmicros; ++micro) {
+    for (int micro = 0; micro < total_micros; ++micro) {
       if (out_of_time()) return std::nullopt;
       backend.add_difference(encoding.start[edge.to][micro], encoding.start[edge.from][micro],
                              placement.blocks[edge.from].span + edge.delay);
@@ -124,7 +124,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
   // time keeps every dependency, by a matching argument, and every memory
   // curve); on their shared device each then ends before the next starts.
   for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro + 1 < nmicros; ++micro) {
+    for (int micro = 0; micro + 1 < total_micros; ++micro) {
       if (out_of_time()) return std::nullopt;
       backend.add_difference(encoding.start[b][micro + 1], encoding.start[b][micro],
                              static_cast<int>(placement.blocks[b].span));
@@ -137,7 +137,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
     for (int b = 0; b < nblocks; ++b) {
       const Block& block = placement.blocks[b];
       if (!on_device(block, device)) continue;
-      for (int micro = 0; micro < nmicros; ++micro) {
+      for (int micro = 0; micro < total_micros; ++micro) {
         starts.push_back(encoding.start[b][micro]);
         spans.push_back(block.span);
         if (block.memory != 0) allocations.push_back({block.memory, encoding.start[b][micro], domains[b][micro]});
@@ -145,7 +145,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
     }
     if (starts.size() > 1) backend.add_no_overlap(starts, spans);
     if (allocations.empty() || options.memory_limit.empty() ||
-        !memory_can_bind(placement, device, nmicros, options.memory_limit[device]))
+        !memory_can_bind(placement, device, total_micros, options.memory_limit[device]))
       continue;
     if (!add_memory(backend, allocations, horizon, options.memory_limit[device], options.deadline) && out_of_time())
       return std::nullopt;
@@ -163,10 +163,10 @@ void prefer_schedule(FullEncoding& encoding, const Schedule& schedule) {
 }
 
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
-                         const std::vector<Memory>& memory_limit, int nmicros) {
-  Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
+                         const std::vector<Memory>& memory_limit, int total_micros) {
+  Schedule schedule = empty_schedule(placement, memory_limit, total_micros);
   for (size_t b = 0; b < encoding.start.size(); ++b)
-    for (int micro = 0; micro < nmicros; ++micro)
+    for (int micro = 0; micro < total_micros; ++micro)
       schedule.instances.push_back({static_cast<int>(b), micro, encoding.backend->value(encoding.start[b][micro])});
   sort_instances(schedule);
   return schedule;

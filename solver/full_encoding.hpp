@@ -31,12 +31,12 @@ struct FullEncoding {
 };
 
 // Whether the memory limit of `device` can be reached at all: not when every
-// allocation of its blocks' `nmicros` copies together stays within it (the
+// allocation of its blocks' `total_micros` copies together stays within it (the
 // memory-free case of the hand-made schedules' own peaks, e.g. interleaved
 // zero bubble at N = 16 holding all 32 activations). Such a device needs no
 // constraint, and its steps x allocations terms neither cost memory nor
 // count against the budget.
-bool memory_can_bind(const Placement& placement, int device, int nmicros, Memory limit);
+bool memory_can_bind(const Placement& placement, int device, int total_micros, Memory limit);
 
 // What the encoding on `domains` would hold, to refuse it before it is built
 // (solver/encoding_budget.hpp): per start an order chain of its domain's
@@ -50,21 +50,21 @@ struct EncodingSize {
 
   bool within_budget() const;
 };
-EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int nmicros,
+EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
                                 const StartDomains& domains);
 
-// The encoding of `nmicros` micro-batches over steps [0, horizon), each start
+// The encoding of `total_micros` micro-batches over steps [0, horizon), each start
 // in its domain. Nothing when options.deadline passes while building (the
 // pairwise no-overlap of Z3 is quadratic per device, so building many
 // micro-batches takes long by itself).
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
-                                                int nmicros, Time horizon, const StartDomains& domains);
+                                                int total_micros, Time horizon, const StartDomains& domains);
 
 // The solver's decisions start from `schedule` (solution-guided search).
 void prefer_schedule(FullEncoding& encoding, const Schedule& schedule);
 
 // The schedule of the solver's last satisfying answer.
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
-                         const std::vector<Memory>& memory_limit, int nmicros);
+                         const std::vector<Memory>& memory_limit, int total_micros);
 
 }  // namespace tessel

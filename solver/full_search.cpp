@@ -1,11 +1,11 @@
-// Strategy `full` (docs/algorithms.md, "Full search"): every instance of `nmicros`
+// Strategy `full` (docs/algorithms.md, "Full search"): every instance of `total_micros`
 // micro-batches gets a start in [0, H), and the makespan bound T is moved
 // under assumptions on one solver (bisection), so that the unsatisfiable
 // bound just below the answer is the proof of optimality.
 //
 // Why these choices: the horizon H comes from a schedule built first (the
 // caller's start schedule, solve() passes the repetend search's schedule
-// unrolled to nmicros, else micro-batches one after another), which is
+// unrolled to total_micros, else micro-batches one after another), which is
 // also the answer if the solver runs out of time; the
 // repetend's is usually within a few steps of the optimum, so the horizon,
 // and with it the encoding, is several times smaller than the serial one; memory is a bound per device and step over order
@@ -34,12 +34,12 @@ namespace tessel {
 namespace {
 
 // Micro-batches one after another, each as its own list schedule.
-Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int nmicros) {
-  Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
+Schedule serial_schedule(const Placement& placement, const std::vector<long long>& memory_limit, int total_micros) {
+  Schedule schedule = empty_schedule(placement, memory_limit, total_micros);
   std::vector<int> starts = single_micro_starts(placement);
   int length = 0;
   for (size_t b = 0; b < starts.size(); ++b) length = std::max<Time>(length, starts[b] + placement.blocks[b].span);
-  for (int micro = 0; micro < nmicros; ++micro)
+  for (int micro = 0; micro < total_micros; ++micro)
     for (size_t b = 0; b < starts.size(); ++b)
       schedule.instances.push_back({static_cast<int>(b), micro, micro * length + starts[b]});
   sort_instances(schedule);
@@ -49,30 +49,30 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
 // Each start's domain within `horizon`, or InputError when the encoding on
 // them would not fit (encoding_budget.hpp). `room`: every domain is
 // non-empty.
-StartDomains admitted_domains(const Placement& placement, const SearchOptions& options, int nmicros, Time horizon,
+StartDomains admitted_domains(const Placement& placement, const SearchOptions& options, int total_micros, Time horizon,
                               bool& room) {
-  const DeviceWorkBounds work(placement, nmicros);
+  const DeviceWorkBounds work(placement, total_micros);
   const int nblocks = static_cast<int>(placement.blocks.size());
   StartDomains domains(nblocks);
   room = true;
   for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro < nmicros; ++micro) {
+    for (int micro = 0; micro < total_micros; ++micro) {
       const int earliest = static_cast<int>(work.head(b, micro));
       const int latest = static_cast<int>(horizon - work.tail(b, micro));
       domains[b].push_back({earliest, std::max(earliest, latest)});
       room = room && latest >= earliest;
     }
-  const EncodingSize size = full_encoding_size(placement, options.memory_limit, nmicros, domains);
+  const EncodingSize size = full_encoding_size(placement, options.memory_limit, total_micros, domains);
   if (size.memory_terms > kMaxMemoryTerms)
     throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches are too many for strategy full: its memory "
+                     std::to_string(total_micros) + " micro-batches are too many for strategy full: its memory "
                      "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
                      std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
                      " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
                      "micro-batches with 'tessel unroll') or fewer --nmicros");
   if (size.literals > kMaxOrderLiterals)
     throw InputError("", "--nmicros",
-                     std::to_string(nmicros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+                     std::to_string(total_micros) + " micro-batches over a horizon of " + std::to_string(horizon) +
                          " ticks are too many for strategy full: its start variables would take " +
                          std::to_string(size.literals) + " literals, more than the " +
                          std::to_string(kMaxOrderLiterals) +
@@ -90,7 +90,7 @@ namespace {
 struct FullRun {
   const Placement& placement;
   const SearchOptions& options;
-  int nmicros;
+  int total_micros;
   std::chrono::steady_clock::time_point begin;
   SearchResult result;
   std::optional<Schedule> best;
@@ -117,7 +117,7 @@ struct FullRun {
 // is taken instead.
 void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_schedule) {
   const Placement& placement = run.placement;
-  Schedule serial = serial_schedule(placement, run.options.memory_limit, run.nmicros);
+  Schedule serial = serial_schedule(placement, run.options.memory_limit, run.total_micros);
   if (schedule_fits(serial)) {
     run.best = serial;
     run.horizon = makespan(serial);
@@ -125,9 +125,9 @@ void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_sche
     std::vector<Time> longest_delay(placement.blocks.size(), 0);
     for (const Edge& edge : placement.edges) longest_delay[edge.to] = std::max(longest_delay[edge.to], edge.delay);
     for (size_t b = 0; b < placement.blocks.size(); ++b)
-      run.horizon += (placement.blocks[b].span + longest_delay[b]) * run.nmicros;
+      run.horizon += (placement.blocks[b].span + longest_delay[b]) * run.total_micros;
   }
-  if (start_schedule && start_schedule->nmicros == run.nmicros && schedule_fits(*start_schedule) &&
+  if (start_schedule && start_schedule->nmicros == run.total_micros && schedule_fits(*start_schedule) &&
       makespan(*start_schedule) < run.horizon) {
     run.report("full: start from a schedule of makespan " + std::to_string(makespan(*start_schedule)));
     run.best = *start_schedule;
@@ -142,7 +142,7 @@ void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_sche
 // they could prove optimal; not again when the caller computed them.
 void raise_bound(FullRun& run, MakespanBound bound, bool computed_by_caller) {
   if (!computed_by_caller && run.best && solved_bounds_on(run.options) && makespan(*run.best) > bound.value) {
-    bound = raised_by_solved_bounds(run.placement, run.nmicros, run.options, makespan(*run.best), bound,
+    bound = raised_by_solved_bounds(run.placement, run.total_micros, run.options, makespan(*run.best), bound,
                                     {0.5, &*run.best});
     if (solved_bound(bound))
       run.report("full: " + std::string(bound_argument_name(bound.argument)) + " proves makespan >= " +
@@ -156,7 +156,7 @@ void raise_bound(FullRun& run, MakespanBound bound, bool computed_by_caller) {
 void require_32_bit_horizon(const FullRun& run) {
   if (run.horizon <= std::numeric_limits<int>::max() / 2) return;
   throw InputError("", "--nmicros",
-                   std::to_string(run.nmicros) + " micro-batches over a horizon of " + std::to_string(run.horizon) +
+                   std::to_string(run.total_micros) + " micro-batches over a horizon of " + std::to_string(run.horizon) +
                        " ticks are too many for strategy full: its start variables would not fit the solver's "
                        "32-bit integers; use --strategy repetend, fewer --nmicros, or --resolution");
 }
@@ -170,7 +170,7 @@ bool ask_for_any(FullRun& run, FullEncoding& encoding) {
   run.report("full: any schedule within " + std::to_string(run.horizon) + " steps: " + answer_name(answer));
   if (answer == Answer::Unsat) {
     run.result.status = SearchStatus::Infeasible;
-    run.result.message = "no schedule of " + std::to_string(run.nmicros) + " micro-batches fits the memory limit";
+    run.result.message = "no schedule of " + std::to_string(run.total_micros) + " micro-batches fits the memory limit";
     return false;
   }
   if (answer == Answer::Unknown) {
@@ -178,7 +178,7 @@ bool ask_for_any(FullRun& run, FullEncoding& encoding) {
     run.result.message = std::string(stop_reason(run.options.deadline)) + " before any schedule was found";
     return false;
   }
-  run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.nmicros);
+  run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.total_micros);
   return true;
 }
 
@@ -189,7 +189,7 @@ bool ask_for_any(FullRun& run, FullEncoding& encoding) {
 // to settle), one refutation proves it.
 void bisect_makespan(FullRun& run, FullEncoding& encoding) {
   SearchResult& result = run.result;
-  const DeviceWorkBounds work(run.placement, run.nmicros);
+  const DeviceWorkBounds work(run.placement, run.total_micros);
   result.status = SearchStatus::Found;
   bool first = true;
   while (makespan(*run.best) > result.proven_lower_bound) {
@@ -199,7 +199,7 @@ void bisect_makespan(FullRun& run, FullEncoding& encoding) {
     first = false;
     std::vector<Lit> assumptions;
     for (size_t b = 0; b < run.placement.blocks.size(); ++b)
-      for (int micro = 0; micro < run.nmicros; ++micro)
+      for (int micro = 0; micro < run.total_micros; ++micro)
         assumptions.push_back(encoding.backend->at_most(encoding.start[b][micro],
                                                         bound - static_cast<int>(work.tail(b, micro))));
     // Said before the call: a refutation may take minutes, and the progress
@@ -215,7 +215,7 @@ void bisect_makespan(FullRun& run, FullEncoding& encoding) {
          << seconds_since(run.begin) << " s elapsed)";
     run.report(line.str());
     if (answer == Answer::Sat) {
-      run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.nmicros);
+      run.best = decode_schedule(encoding, run.placement, run.options.memory_limit, run.total_micros);
       continue;
     }
     if (answer == Answer::Unsat) {
@@ -235,7 +235,7 @@ void bisect_makespan(FullRun& run, FullEncoding& encoding) {
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
   FullRun run{placement, options, options.total_micros, std::chrono::steady_clock::now()};
-  MakespanBound bound = makespan_bound(placement, run.nmicros, options.memory_limit);
+  MakespanBound bound = makespan_bound(placement, run.total_micros, options.memory_limit);
   if (known_bound && known_bound->value > bound.value) bound = *known_bound;
   run.result.lower_bound = run.result.proven_lower_bound = bound.value;
   take_first_schedule(run, start_schedule);
@@ -249,14 +249,14 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // it (device_work_bounds.hpp). What cannot be built is refused up front
   // (see encoding_budget.hpp).
   bool room = true;
-  const StartDomains domains = admitted_domains(placement, options, run.nmicros, run.horizon, room);
-  run.report("full: building the encoding of " + std::to_string(run.nmicros) + " micro-batches over " +
+  const StartDomains domains = admitted_domains(placement, options, run.total_micros, run.horizon, room);
+  run.report("full: building the encoding of " + std::to_string(run.total_micros) + " micro-batches over " +
              std::to_string(run.horizon) + " steps");
-  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, run.nmicros, run.horizon, domains);
+  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, run.total_micros, run.horizon, domains);
   if (!encoding) {
     run.result.status = SearchStatus::Timeout;
     run.result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " +
-                         std::to_string(run.nmicros) + " micro-batches" +
+                         std::to_string(run.total_micros) + " micro-batches" +
                          (run.best ? "; the schedule is the serial one" : "");
     return run.finish();
   }

@@ -1,4 +1,4 @@
-// Strategy `full` (docs/algorithms.md, "Full search"): all `nmicros` copies of every
+// Strategy `full` (docs/algorithms.md, "Full search"): all `total_micros` copies of every
 // block, the minimal makespan under the memory limit, proven by deciding the
 // bound one below it unsatisfiable. The paper's naive baseline.
 #pragma once

@@ -50,8 +50,8 @@ SearchResult lift_quantised_result(SearchResult result, const Placement& real, c
     result.proven_lower_bound = real_bound(result.proven_lower_bound, k * real_floor, k);
     result.lower_bound = k * real_floor;
   } else {
-    const int nmicros = result.schedule ? result.schedule->nmicros : 1;
-    result.lower_bound = result.proven_lower_bound = makespan_lower_bound(real, nmicros);
+    const int total_micros = result.schedule ? result.schedule->nmicros : 1;
+    result.lower_bound = result.proven_lower_bound = makespan_lower_bound(real, total_micros);
     result.makespan_bound.reset();  // of the rounded times: the report computes the real one
   }
   result.period *= r;

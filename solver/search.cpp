@@ -168,7 +168,7 @@ std::optional<std::string> static_memory_over_limit(const SearchRequest& request
 // bound that is usually within a few steps of the optimum), within what the
 // budget grants it (full_start_seconds, at most full_start_share of the
 // time left).
-std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int nmicros,
+std::optional<Schedule> repetend_start(const Placement& placement, const SearchOptions& options, int total_micros,
                                        Budget& budget) {
   const Tuning& tuning = options.tuning;
   if (options.deadline.seconds_left() < tuning.full_start_least_seconds) return std::nullopt;
@@ -182,8 +182,8 @@ std::optional<Schedule> repetend_start(const Placement& placement, const SearchO
   try {
     SearchResult found = search_repetend(placement, quick);
     if (found.status != SearchStatus::Found || !found.schedule || !found.schedule->repetend) return std::nullopt;
-    if (nmicros < smallest_unroll(*found.schedule)) return std::nullopt;
-    Schedule unrolled = unroll(*found.schedule, nmicros);
+    if (total_micros < smallest_unroll(*found.schedule)) return std::nullopt;
+    Schedule unrolled = unroll(*found.schedule, total_micros);
     unrolled.repetend.reset();
     return unrolled;
   } catch (const InputError&) {
@@ -196,17 +196,17 @@ std::optional<Schedule> repetend_start(const Placement& placement, const SearchO
 // the list-scheduling portfolio). Its makespan is the horizon, and the first
 // question the solver is asked is one step below it: when the hand-made
 // schedule is optimal, one refutation proves it.
-std::optional<Schedule> full_start(const Placement& placement, const SearchOptions& options, int nmicros,
+std::optional<Schedule> full_start(const Placement& placement, const SearchOptions& options, int total_micros,
                                    Budget& budget) {
-  std::optional<Schedule> best = repetend_start(placement, options, nmicros, budget);
+  std::optional<Schedule> best = repetend_start(placement, options, total_micros, budget);
   auto consider = [&](const Schedule& schedule) {
     if (!best || makespan(schedule) < makespan(*best)) best = schedule;
   };
   if (static_cast<int>(options.memory_limit.size()) != placement.ndevs) return best;  // the constructions need limits
-  for (const Replay& replay : family_replays(placement, options.memory_limit, nmicros)) consider(replay.schedule);
+  for (const Replay& replay : family_replays(placement, options.memory_limit, total_micros)) consider(replay.schedule);
   const Deadline list_deadline = grant_phase(budget, BudgetPhase::FullList, options.deadline,
                                              options.tuning.full_list_seconds, options.tuning.full_list_share);
-  if (auto list = best_list_schedule(placement, options.memory_limit, nmicros, list_deadline))
+  if (auto list = best_list_schedule(placement, options.memory_limit, total_micros, list_deadline))
     consider(list->schedule);
   return best;
 }
@@ -337,11 +337,11 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy, const 
 
 // The closed bounds at N, raised by the solved ones (within their budgets)
 // when `best` is above them and nothing proved it optimal yet.
-MakespanBound bound_at(const Placement& placement, long long nmicros, const SearchOptions& options, long long best,
+MakespanBound bound_at(const Placement& placement, long long total_micros, const SearchOptions& options, long long best,
                        long long proven, const Schedule* hint = nullptr) {
-  const MakespanBound closed = makespan_bound(placement, nmicros, options.memory_limit);
+  const MakespanBound closed = makespan_bound(placement, total_micros, options.memory_limit);
   if (!solved_bounds_on(options) || best <= std::max(proven, closed.value)) return closed;
-  return raised_by_solved_bounds(placement, nmicros, options, best, closed, {1.0, hint});
+  return raised_by_solved_bounds(placement, total_micros, options, best, closed, {1.0, hint});
 }
 
 MakespanGap candidates_gap(const MakespanReport& at, const SearchResult& result, double boundary_seconds) {

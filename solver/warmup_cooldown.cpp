@@ -13,12 +13,12 @@
 namespace tessel {
 
 Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
-                                   const ModuloSolution& solution, int nmicros) {
-  Schedule schedule = empty_schedule(placement, memory_limit, nmicros);
-  for (int micro = 0; micro < nmicros; ++micro)
+                                   const ModuloSolution& solution, int micros) {
+  Schedule schedule = empty_schedule(placement, memory_limit, micros);
+  for (int micro = 0; micro < micros; ++micro)
     for (size_t b = 0; b < placement.blocks.size(); ++b)
       schedule.instances.push_back({static_cast<int>(b), micro, micro * solution.period + solution.starts[b]});
-  if (nmicros >= solution.in_flight) {
+  if (micros >= solution.in_flight) {
     int window = (solution.in_flight - 1) * solution.period;
     schedule.repetend = Repetend{window, window + solution.period, solution.period, 1};
   }

@@ -25,10 +25,11 @@ struct ModuloSolution {
   int in_flight = 0;        // K = ceil(latency / period)
 };
 
-// All `nmicros` micro-batches of the modulo schedule; when nmicros >= K the
-// window [(K-1) P, K P) is marked as the repetend.
+// The first `micros` micro-batches of the modulo schedule (the search asks
+// for K, the micro-batches in flight); when micros >= K the window
+// [(K-1) P, K P) is marked as the repetend.
 Schedule truncated_modulo_schedule(const Placement& placement, const std::vector<long long>& memory_limit,
-                                   const ModuloSolution& solution, int nmicros);
+                                   const ModuloSolution& solution, int micros);
 
 // True when the schedule (nmicros = K, repetend marked) unrolled to every
 // N in [K, 2K+1] fits devices, dependencies and memory; beyond 2K+1 only

@@ -57,7 +57,7 @@ TEST_CASE("exact ends: the least idle of a device in a window, worked by hand", 
   const Placement placement = two_device_chain();
   ExactEndsInput input;
   input.placement = &placement;
-  input.nmicros = 4;
+  input.total_micros = 4;
   input.deadline = Deadline::after_seconds(30);
   for (const std::string backend : {"cadical", "z3"}) {
     INFO(backend);
@@ -103,7 +103,7 @@ TEST_CASE("exact ends: interleaved 1F1B ends cost more than the closed bounds se
   // The report's bound names the argument that gave it.
   ExactEndsInput input;
   input.placement = &made.placement;
-  input.nmicros = 4;
+  input.total_micros = 4;
   input.limits = made.peaks;
   input.deadline = Deadline::after_seconds(60);
   const MakespanBound raised =

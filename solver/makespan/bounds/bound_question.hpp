@@ -16,7 +16,7 @@ namespace tessel {
 
 struct BoundQuestion {
   const Placement* placement = nullptr;
-  long long nmicros = 0;
+  long long total_micros = 0;
   std::vector<Memory> limits;  // one per device (the blocks' own memory); empty: none
   std::string backend = "cadical";
   BackendSettings settings;
@@ -24,11 +24,11 @@ struct BoundQuestion {
   ProgressSink progress;  // a line per question or window, if set
 };
 
-// `placement` at `nmicros` under the search's memory limits, backend,
+// `placement` at `total_micros` under the search's memory limits, backend,
 // settings and progress, ending at `deadline`.
-inline BoundQuestion bound_question(const Placement& placement, long long nmicros, const SearchOptions& options,
+inline BoundQuestion bound_question(const Placement& placement, long long total_micros, const SearchOptions& options,
                                     const Deadline& deadline) {
-  return {&placement, nmicros, options.memory_limit, options.backend, options.backend_settings, deadline,
+  return {&placement, total_micros, options.memory_limit, options.backend, options.backend_settings, deadline,
           options.progress};
 }
 

@@ -80,8 +80,8 @@ long long capped_work(const CappedEndsInput& in, const std::vector<int>& set, in
     for (int a : set)
       if (sign * blocks[a].memory > 0 && (sign > 0 ? reach[a][c] : reach[c][a])) anchor = a;
     if (anchor < 0) {
-      work += static_cast<__int128>(in.nmicros) * blocks[c].span;
-      room -= static_cast<__int128>(in.nmicros) * use;
+      work += static_cast<__int128>(in.total_micros) * blocks[c].span;
+      room -= static_cast<__int128>(in.total_micros) * use;
       continue;
     }
     bundles[anchor].span += blocks[c].span;
@@ -94,17 +94,17 @@ long long capped_work(const CappedEndsInput& in, const std::vector<int>& set, in
       paying.push_back(bundles[c]);
       continue;
     }
-    work += static_cast<__int128>(in.nmicros) * bundles[c].span;
-    room -= static_cast<__int128>(in.nmicros) * bundles[c].memory;
+    work += static_cast<__int128>(in.total_micros) * bundles[c].span;
+    room -= static_cast<__int128>(in.total_micros) * bundles[c].memory;
   }
   std::sort(paying.begin(), paying.end(), [](const Bundle& x, const Bundle& y) {
     return static_cast<__int128>(x.span) * y.memory > static_cast<__int128>(y.span) * x.memory;
   });
   for (const Bundle& bundle : paying) {
     if (room <= 0) break;
-    const __int128 all = static_cast<__int128>(in.nmicros) * bundle.memory;
+    const __int128 all = static_cast<__int128>(in.total_micros) * bundle.memory;
     if (all <= room) {
-      work += static_cast<__int128>(in.nmicros) * bundle.span;
+      work += static_cast<__int128>(in.total_micros) * bundle.span;
       room -= all;
       continue;
     }
@@ -150,7 +150,7 @@ long long capped_ends_bound(const CappedEndsInput& in) {
     }
     const long long busy_before = capped_work(in, before, +1, budget_or_unlimited(in, in.limit));
     const long long busy_after =
-        capped_work(in, later, -1, budget_or_unlimited(in, in.limit - in.nmicros * final_level));
+        capped_work(in, later, -1, budget_or_unlimited(in, in.limit - in.total_micros * final_level));
     head_term[i] = std::max(earliest[b] - busy_before, head);
     tail_term[i] = std::max(after[b] - busy_after, tail);
   }
@@ -160,7 +160,7 @@ long long capped_ends_bound(const CappedEndsInput& in) {
     for (size_t j = 0; j < own.size(); ++j)
       if (i == j || reach[own[i]][own[j]]) best = std::max(best, head_term[i] + tail_term[j]);
   }
-  return in.nmicros * load + best;
+  return in.total_micros * load + best;
 }
 
 }  // namespace tessel

@@ -21,7 +21,7 @@ struct CappedEndsInput {
   const std::vector<std::vector<char>>* reach = nullptr;  // reach[a][b]: b is a descendant of a
   const std::vector<Time>* earliest = nullptr;  // earliest start of each block (one micro-batch alone)
   const std::vector<Time>* after = nullptr;     // the longest chain after each block
-  long long nmicros = 0;
+  long long total_micros = 0;
   int device = 0;
   bool limited = false;  // false: no memory limit (the counts are capped by N alone)
   Memory limit = 0;      // the blocks' own memory allowed on the device

@@ -45,7 +45,7 @@ struct DeviceCopies {
 
 DeviceCopies device_copies(const DeviceRelaxationInput& in, int device) {
   const Memory limit = in.limits.empty() ? -1 : in.limits[device];
-  return {kept_device(*in.placement, device), relaxed_windows(*in.placement, in.nmicros, device, limit)};
+  return {kept_device(*in.placement, device), relaxed_windows(*in.placement, in.total_micros, device, limit)};
 }
 
 // The copies whose (reversed) head falls inside the end, indexed [block
@@ -61,10 +61,10 @@ EndProblem end_problem(const DeviceRelaxationInput& in, const DeviceCopies& copi
   problem.window = window;
   problem.memory = !in.limits.empty();
   problem.limit = limit;
-  std::vector<std::vector<int>> index(kept.own.size(), std::vector<int>(in.nmicros, -1));
+  std::vector<std::vector<int>> index(kept.own.size(), std::vector<int>(in.total_micros, -1));
   for (size_t i = 0; i < kept.own.size(); ++i) {
     const Block& block = placement.blocks[kept.own[i]];
-    for (long long n = 0; n < in.nmicros; ++n) {
+    for (long long n = 0; n < in.total_micros; ++n) {
       const Time head = reversed ? windows.tail[kept.own[i]][n] - block.span : windows.head[kept.own[i]][n];
       if (head >= window) continue;
       index[i][n] = static_cast<int>(problem.copies.size());
@@ -73,7 +73,7 @@ EndProblem end_problem(const DeviceRelaxationInput& in, const DeviceCopies& copi
       if (reversed) problem.copies.push_back({head, block.span, -block.memory, block.span});
       else problem.copies.push_back({head, block.span, block.memory, 0});
     }
-    if (reversed) problem.limit -= block.memory * in.nmicros;
+    if (reversed) problem.limit -= block.memory * in.total_micros;
   }
   // start(y) >= start(x) + lag becomes, reversed, start'(x) >= start'(y) +
   // lag + span(y) - span(x).
@@ -83,7 +83,7 @@ EndProblem end_problem(const DeviceRelaxationInput& in, const DeviceCopies& copi
     problem.precedences.push_back({y, x, lag + problem.copies[y].span - problem.copies[x].span});
   };
   for (size_t i = 0; i < kept.own.size(); ++i)
-    for (long long n = 0; n < in.nmicros; ++n) {
+    for (long long n = 0; n < in.total_micros; ++n) {
       if (n > 0) precede(index[i][n - 1], index[i][n], placement.blocks[kept.own[i]].span);
       for (size_t j = 0; j < kept.own.size(); ++j)
         if (kept.before(kept.own[j], kept.own[i]))
@@ -256,7 +256,7 @@ long long least_end_idle(const DeviceRelaxationInput& input, int device, long lo
 
 long long device_ends_bound(const DeviceRelaxationInput& input, int device) {
   const Placement& placement = *input.placement;
-  const long long work = device_load(placement)[device] * input.nmicros;
+  const long long work = device_load(placement)[device] * input.total_micros;
   // Ends that fit within the floor (so within every makespan), from half a
   // micro-batch's chain to two, growing by a quarter. The idle of a warmup
   // or cooldown lies within a few chains of the end, and a short end is

@@ -50,11 +50,11 @@ class Relaxation {
   Built build() {
     const Placement& placement = *in_.placement;
     const CopyWindows times =
-        relaxed_windows(placement, in_.nmicros, device_, in_.limits.empty() ? -1 : in_.limits[device_]);
+        relaxed_windows(placement, in_.total_micros, device_, in_.limits.empty() ? -1 : in_.limits[device_]);
     long long literals = 0;
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
       if (!on_device(placement.blocks[b], device_)) continue;
-      for (long long n = 0; n < in_.nmicros; ++n) {
+      for (long long n = 0; n < in_.total_micros; ++n) {
         const Time hi = in_.target - times.tail[b][n];
         if (hi <= times.head[b][n]) return Built::TargetIsLeast;
         copies_.push_back({static_cast<int>(b), n, times.head[b][n], hi, times.tail[b][n], {}});
@@ -335,17 +335,17 @@ DeviceRelaxation device_relaxation_bound(const DeviceRelaxationInput& input) {
 // took 0.8 s past a default search's plan, for no answer.
 // (the developer knob least_relaxation_seconds, solver/tuning.hpp)
 
-MakespanBound raised_by_device_relaxation(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_device_relaxation(const Placement& placement, long long total_micros, const SearchOptions& options,
                                           long long best, const MakespanBound& bound, double left_share,
                                           const Schedule* hint) {
   const double seconds = std::min(options.relaxation_seconds, options.deadline.seconds_left() * left_share);
   if (seconds < options.tuning.least_relaxation_seconds || !exact_ends_ask(placement, best, bound.value)) return bound;
   DeviceRelaxationInput input;
-  static_cast<BoundQuestion&>(input) = bound_question(placement, nmicros, options, options.deadline.within(seconds));
+  static_cast<BoundQuestion&>(input) = bound_question(placement, total_micros, options, options.deadline.within(seconds));
   input.floor = bound.value;
   input.target = best;
   input.first_device = bound.device;
-  if (hint && hint->nmicros == nmicros && makespan(*hint) <= best) input.hint = hint;
+  if (hint && hint->nmicros == total_micros && makespan(*hint) <= best) input.hint = hint;
   const DeviceRelaxation relaxed = device_relaxation_bound(input);
   MakespanBound raised = bound;
   if (relaxed.value > bound.value) raise_bound(raised, relaxed.value, BoundArgument::DeviceRelaxation, relaxed.device);

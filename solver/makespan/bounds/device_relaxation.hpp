@@ -65,7 +65,7 @@ DeviceRelaxation device_relaxation_bound(const DeviceRelaxationInput& input);
 // options.relaxation_seconds and at most `left_share` of the time left;
 // asked by the exact ends' rule (exact_ends_ask: `best` above `bound` by at
 // most one micro-batch's critical path).
-MakespanBound raised_by_device_relaxation(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_device_relaxation(const Placement& placement, long long total_micros, const SearchOptions& options,
                                           long long best, const MakespanBound& bound, double left_share,
                                           const Schedule* hint = nullptr);
 

@@ -7,7 +7,7 @@
 
 namespace tessel {
 
-DeviceWorkBounds::DeviceWorkBounds(const Placement& placement, long long nmicros) : nmicros_(nmicros) {
+DeviceWorkBounds::DeviceWorkBounds(const Placement& placement, long long total_micros) : total_micros_(total_micros) {
   const int count = static_cast<int>(placement.blocks.size());
   const std::vector<std::vector<char>> reach = descendants(placement);
   earliest_ = earliest_starts(placement);
@@ -48,7 +48,7 @@ Time DeviceWorkBounds::tail(int block, long long micro) const {
   Time tail = chain_tail_[block];
   // Copies micro..N-1 of the block and its descendants, then the way out.
   for (const OnDevice& own : devices_[block])
-    tail = std::max(tail, own.after_span * (nmicros_ - micro) + own.least_beyond);
+    tail = std::max(tail, own.after_span * (total_micros_ - micro) + own.least_beyond);
   return tail;
 }
 

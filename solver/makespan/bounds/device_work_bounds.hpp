@@ -24,7 +24,7 @@ namespace tessel {
 // Per block, linear in the copy: O(blocks) memory whatever N.
 class DeviceWorkBounds {
  public:
-  DeviceWorkBounds(const Placement& placement, long long nmicros);
+  DeviceWorkBounds(const Placement& placement, long long total_micros);
 
   // Copy `micro` of `block` starts at or after this.
   Time head(int block, long long micro) const;
@@ -39,7 +39,7 @@ class DeviceWorkBounds {
     Time before_span = 0, least_head = 0;
     Time after_span = 0, least_beyond = 0;
   };
-  long long nmicros_ = 0;
+  long long total_micros_ = 0;
   std::vector<Time> span_, earliest_, chain_tail_;
   std::vector<std::vector<OnDevice>> devices_;  // per block, one per device it runs on
 };

@@ -104,7 +104,7 @@ EndView tail_view(const ExactEndsInput& in) {
   fill_reach(view);
   if (in.limits.empty()) return view;
   const std::vector<Memory> net = memory_balance(placement);
-  for (int d = 0; d < placement.ndevs; ++d) view.budget.push_back(in.limits[d] - in.nmicros * net[d]);
+  for (int d = 0; d < placement.ndevs; ++d) view.budget.push_back(in.limits[d] - in.total_micros * net[d]);
   return view;
 }
 
@@ -125,7 +125,7 @@ class EndProblem {
   // Copies and their earliest starts, as many as memory lets into the
   // window; false when too large for the budget.
   bool enumerate() {
-    list_copies(std::vector<long long>(in_.placement->blocks.size(), in_.nmicros));
+    list_copies(std::vector<long long>(in_.placement->blocks.size(), in_.total_micros));
     if (view_.budget.empty()) return literals_ <= in_.most_literals;
     list_copies(memory_caps());
     return literals_ <= in_.most_literals;
@@ -232,7 +232,7 @@ class EndProblem {
     instances_.clear();
     literals_ = 0;
     for (int b : view_.order) {
-      for (long long m = 0; m < std::min(cap[b], in_.nmicros); ++m) {
+      for (long long m = 0; m < std::min(cap[b], in_.total_micros); ++m) {
         Time lo = m > 0 ? instances_[copies_[b].back()].lo + blocks[b].span : view_.earliest[b];
         bool present = true;
         for (const auto& [pred, distance] : view_.preds[b]) {
@@ -257,7 +257,7 @@ class EndProblem {
   // budget. The copies listed so far bound what can give back.
   std::vector<long long> memory_caps() const {
     const std::vector<Block>& blocks = in_.placement->blocks;
-    std::vector<long long> cap(blocks.size(), in_.nmicros);
+    std::vector<long long> cap(blocks.size(), in_.total_micros);
     std::vector<std::vector<int>> own(in_.placement->ndevs);
     for (size_t b = 0; b < blocks.size(); ++b)
       for (int d : blocks[b].devices) own[d].push_back(static_cast<int>(b));
@@ -431,7 +431,7 @@ long long least_end_idle(const ExactEndsInput& input, int device, bool tail, Tim
 ExactEnds exact_ends_bound(const ExactEndsInput& input) {
   ExactEnds best;
   const Placement& placement = *input.placement;
-  if (input.nmicros <= 0 || placement.blocks.empty()) return best;
+  if (input.total_micros <= 0 || placement.blocks.empty()) return best;
   if (!input.limits.empty() && static_cast<int>(input.limits.size()) != placement.ndevs) return best;
   const Time last_window = std::min<Time>(input.window > 0 ? input.window : LLONG_MAX, input.floor / 2);
   const EndView views[2] = {head_view(input), tail_view(input)};
@@ -444,7 +444,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
     devices.push_back(d);
     for (int end = 0; end < 2; ++end) idle[d][end] = first[d][end] = first_start(input, views[end], d);
   }
-  auto value_of = [&](int d) { return input.nmicros * load[d] + idle[d][0] + idle[d][1]; };
+  auto value_of = [&](int d) { return input.total_micros * load[d] + idle[d][0] + idle[d][1]; };
   auto reached = [&]() { return input.target > 0 && best.value >= input.target; };
   std::vector<Time> asked(placement.ndevs, 0);  // the last window each device was asked at
   bool complete = true;
@@ -484,7 +484,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
       asked[d] = window;
       for (int end = 0; end < 2; ++end) {
         // The idle at this end that would reach the target with the other's.
-        const long long goal = input.target > 0 ? input.target - input.nmicros * load[d] - idle[d][1 - end] : 0;
+        const long long goal = input.target > 0 ? input.target - input.total_micros * load[d] - idle[d][1 - end] : 0;
         const long long found = problems[end]->least_idle(d, std::min(window, idle[d][end]), goal);
         if (found < 0) return {};  // no schedule exists at all: say nothing
         idle[d][end] = std::max(idle[d][end], found);
@@ -522,22 +522,22 @@ bool exact_ends_ask(const Placement& placement, long long best, long long bound)
 
 namespace {
 
-// The input for `placement` at `nmicros` under the search's memory limits,
+// The input for `placement` at `total_micros` under the search's memory limits,
 // backend and settings, ending at `deadline`.
-ExactEndsInput exact_ends_input(const Placement& placement, long long nmicros, const SearchOptions& options,
+ExactEndsInput exact_ends_input(const Placement& placement, long long total_micros, const SearchOptions& options,
                                 const Deadline& deadline) {
   ExactEndsInput input;
-  static_cast<BoundQuestion&>(input) = bound_question(placement, nmicros, options, deadline);
+  static_cast<BoundQuestion&>(input) = bound_question(placement, total_micros, options, deadline);
   return input;
 }
 
 }  // namespace
 
-MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_exact_ends(const Placement& placement, long long total_micros, const SearchOptions& options,
                                    long long best, const MakespanBound& bound, double left_share, bool* ran) {
   const double seconds = std::min(options.ends_seconds, options.deadline.seconds_left() * left_share);
   if (ran) *ran = seconds >= options.ends_seconds && exact_ends_ask(placement, best, bound.value);
-  return with_exact_ends(exact_ends_input(placement, nmicros, options, options.deadline.within(seconds)), best,
+  return with_exact_ends(exact_ends_input(placement, total_micros, options, options.deadline.within(seconds)), best,
                          bound);
 }
 

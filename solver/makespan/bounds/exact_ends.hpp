@@ -81,7 +81,7 @@ bool exact_ends_ask(const Placement& placement, long long best, long long bound)
 // further only where a question the first run left undecided is decided for
 // the shorter target's narrower goal (never when it decided every one,
 // ExactEnds::complete).
-MakespanBound raised_by_exact_ends(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_exact_ends(const Placement& placement, long long total_micros, const SearchOptions& options,
                                    long long best, const MakespanBound& bound, double left_share = 0.5,
                                    bool* ran = nullptr);
 

@@ -181,7 +181,7 @@ std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
 
 // docs/algorithms.md, "The makespan at N", unchanged: head_d is the earliest start of a
 // block on d, tail_d the shortest chain after one.
-long long simple_bound(const Placement& placement, long long nmicros, const Graph& graph) {
+long long simple_bound(const Placement& placement, long long total_micros, const Graph& graph) {
   const int n = static_cast<int>(placement.blocks.size());
   std::vector<Time> earliest = earliest_starts(placement);
   // Communication delays count in the chain after a block (a delay keeps
@@ -198,7 +198,7 @@ long long simple_bound(const Placement& placement, long long nmicros, const Grap
         tail = std::min(tail, after[b]);
       }
     if (head == LLONG_MAX) continue;
-    bound = std::max(bound, head + nmicros * load[device] + tail);
+    bound = std::max(bound, head + total_micros * load[device] + tail);
   }
   return bound;
 }
@@ -209,7 +209,7 @@ struct DeviceMemory {
   const Graph& graph;
   const std::vector<Time>& earliest;
   const std::vector<Time>& after;
-  long long nmicros;
+  long long total_micros;
   int device;
   Memory limit;
 };
@@ -225,7 +225,7 @@ long long memory_busy(const DeviceMemory& d, Memory budget, int sign, Time windo
     const Block& block = blocks[b];
     if (!on_device(block, d.device) || block.memory * sign <= 0 || d.earliest[b] >= window) continue;
     best = std::max<long long>(best, std::max<Memory>(0, budget) * block.span / (block.memory * sign));
-    all += std::min<long long>(d.nmicros * block.span, window - d.earliest[b]);
+    all += std::min<long long>(d.total_micros * block.span, window - d.earliest[b]);
   }
   return std::min(best, all);
 }
@@ -243,7 +243,7 @@ long long zero_busy(const DeviceMemory& d, int sign, long long micros, Time wind
     for (size_t b = 0; b < blocks.size() && !tied; ++b)
       tied = on_device(blocks[b], d.device) && blocks[b].memory * sign > 0 &&
              (sign > 0 ? d.graph.reach[b][z] : d.graph.reach[z][b]);
-    const long long count = tied ? std::min(micros, d.nmicros) : d.nmicros;
+    const long long count = tied ? std::min(micros, d.total_micros) : d.total_micros;
     busy += std::min<long long>(count * blocks[z].span, window - d.earliest[z]);
   }
   return busy;
@@ -282,27 +282,27 @@ long long memory_bound(const DeviceMemory& d, Time load) {
   const long long warm_busy =
       memory_busy(d, d.limit, +1, first_free) + zero_busy(d, +1, allocating_micros, first_free);
   const long long warm_idle = std::max<long long>(0, first_free - head - warm_busy);
-  const long long bound = head + warm_idle + d.nmicros * load + tail;
-  const Memory freeable = d.limit - d.nmicros * final_level;
+  const long long bound = head + warm_idle + d.total_micros * load + tail;
+  const Memory freeable = d.limit - d.total_micros * final_level;
   if (allocated == 0 || freeable < 0) return bound;
   const long long freeing_micros = freeable / smallest_memory(d, -1);
   const long long cool_busy = allocating_span + memory_busy(d, freeable, -1, LLONG_MAX) +
                               zero_busy(d, -1, freeing_micros, LLONG_MAX);
-  const long long before_last = d.nmicros * allocated > d.limit ? warm_idle : 0;
-  return std::max(bound, head + before_last + d.nmicros * load - cool_busy + allocating_tail);
+  const long long before_last = d.total_micros * allocated > d.limit ? warm_idle : 0;
+  return std::max(bound, head + before_last + d.total_micros * load - cool_busy + allocating_tail);
 }
 
 // The idle-aware bound on a graph built once.
-MakespanBound idle_aware_bound(const Graph& graph, long long nmicros) {
+MakespanBound idle_aware_bound(const Graph& graph, long long total_micros) {
   const Placement& placement = graph.placement;
   MakespanBound result;
-  result.simple = simple_bound(placement, nmicros, graph);
+  result.simple = simple_bound(placement, total_micros, graph);
   result.value = critical_path(placement);
   std::vector<Time> load = device_load(placement);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (load[device] == 0) continue;
     DeviceIdle idle = device_idle(graph, device);
-    raise_bound(result, nmicros * load[device] + idle.head + idle.tail, BoundArgument::IdleAware, device, idle.head,
+    raise_bound(result, total_micros * load[device] + idle.head + idle.tail, BoundArgument::IdleAware, device, idle.head,
                 idle.tail);
   }
   if (result.simple > result.value) result.value = result.simple;  // cannot happen (Y = Z = X); kept as a guard
@@ -341,14 +341,14 @@ void raise_bound(MakespanBound& bound, long long value, BoundArgument argument, 
   bound.head_window = bound.tail_window = 0;
 }
 
-MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
-  if (nmicros <= 0 || placement.blocks.empty()) return {};
+MakespanBound makespan_bound(const Placement& placement, long long total_micros, const std::vector<Memory>& limits) {
+  if (total_micros <= 0 || placement.blocks.empty()) return {};
   const Graph graph = graph_of(placement);
-  MakespanBound result = idle_aware_bound(graph, nmicros);
+  MakespanBound result = idle_aware_bound(graph, total_micros);
   const std::vector<Time> earliest = earliest_starts(placement);
   const std::vector<Time> after = chain_after(placement, graph);
   // The ends of a device capped by N alone (solver/makespan/bounds/capped_ends).
-  CappedEndsInput ends{&placement, &graph.reach, &earliest, &after, nmicros, 0, false, 0};
+  CappedEndsInput ends{&placement, &graph.reach, &earliest, &after, total_micros, 0, false, 0};
   for (ends.device = 0; ends.device < placement.ndevs; ++ends.device)
     raise_bound(result, capped_ends_bound(ends), BoundArgument::CappedEnds, ends.device);
   if (static_cast<int>(limits.size()) != placement.ndevs) return result;
@@ -356,29 +356,29 @@ MakespanBound makespan_bound(const Placement& placement, long long nmicros, cons
   const long long without = result.value;
   ends.limited = true;
   for (int device = 0; device < placement.ndevs; ++device) {
-    raise_bound(result, memory_bound({graph, earliest, after, nmicros, device, limits[device]}, load[device]),
+    raise_bound(result, memory_bound({graph, earliest, after, total_micros, device, limits[device]}, load[device]),
                 BoundArgument::MemoryAware, device);
     ends.device = device;
     ends.limit = limits[device];
     raise_bound(result, capped_ends_bound(ends), BoundArgument::CappedEnds, device);
     raise_bound(result,
-                memory_time_bound({&placement, &graph.order, &earliest, &after, nmicros, device, limits[device]}),
+                memory_time_bound({&placement, &graph.order, &earliest, &after, total_micros, device, limits[device]}),
                 BoundArgument::MemoryTime, device);
   }
   result.memory_idle = result.value - without;
   return result;
 }
 
-MakespanBound makespan_bound(const Placement& placement, long long nmicros) {
-  return makespan_bound(placement, nmicros, {});
+MakespanBound makespan_bound(const Placement& placement, long long total_micros) {
+  return makespan_bound(placement, total_micros, {});
 }
 
-long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits) {
-  return makespan_bound(placement, nmicros, limits).value;
+long long makespan_lower_bound(const Placement& placement, long long total_micros, const std::vector<Memory>& limits) {
+  return makespan_bound(placement, total_micros, limits).value;
 }
 
-long long makespan_lower_bound(const Placement& placement, long long nmicros) {
-  return makespan_bound(placement, nmicros).value;
+long long makespan_lower_bound(const Placement& placement, long long total_micros) {
+  return makespan_bound(placement, total_micros).value;
 }
 
 }  // namespace tessel

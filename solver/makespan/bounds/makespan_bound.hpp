@@ -54,19 +54,19 @@ struct MakespanBound {
   long long memory_idle = 0;
 };
 
-MakespanBound makespan_bound(const Placement& placement, long long nmicros);
+MakespanBound makespan_bound(const Placement& placement, long long total_micros);
 
 // The same, also counting the idle the per-device memory limits force (one
 // limit per device, the blocks' own memory; empty: none).
-MakespanBound makespan_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits);
+MakespanBound makespan_bound(const Placement& placement, long long total_micros, const std::vector<Memory>& limits);
 
 // `bound` raised to `value` by `argument` on `device` when that is higher
 // (ties keep the argument found first).
 void raise_bound(MakespanBound& bound, long long value, BoundArgument argument, int device, long long idle_head = 0,
                  long long idle_tail = 0);
 
-// makespan_bound(placement, nmicros[, limits]).value
-long long makespan_lower_bound(const Placement& placement, long long nmicros);
-long long makespan_lower_bound(const Placement& placement, long long nmicros, const std::vector<Memory>& limits);
+// makespan_bound(placement, total_micros[, limits]).value
+long long makespan_lower_bound(const Placement& placement, long long total_micros);
+long long makespan_lower_bound(const Placement& placement, long long total_micros, const std::vector<Memory>& limits);
 
 }  // namespace tessel

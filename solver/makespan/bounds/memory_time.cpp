@@ -54,7 +54,7 @@ std::vector<Time> gaps_from(const MemoryTimeInput& in, int from,
 long long memory_time_bound(const MemoryTimeInput& in) {
   const Placement& placement = *in.placement;
   const std::vector<Block>& blocks = placement.blocks;
-  if (in.limit <= 0 || in.nmicros <= 0) return 0;
+  if (in.limit <= 0 || in.total_micros <= 0) return 0;
   std::vector<int> allocating, freeing;
   for (size_t b = 0; b < blocks.size(); ++b) {
     if (!on_device(blocks[b], in.device)) continue;
@@ -89,7 +89,7 @@ long long memory_time_bound(const MemoryTimeInput& in) {
     }
     if (need > 0) return 0;  // not paired in full: no bound from this pairing
   }
-  const __int128 steps = (static_cast<__int128>(in.nmicros) * held + in.limit - 1) / in.limit;
+  const __int128 steps = (static_cast<__int128>(in.total_micros) * held + in.limit - 1) / in.limit;
   const __int128 bound = steps + head + tail;
   return bound > LLONG_MAX / 4 ? 0 : static_cast<long long>(bound);
 }

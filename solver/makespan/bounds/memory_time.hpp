@@ -21,7 +21,7 @@ struct MemoryTimeInput {
   const std::vector<int>* order = nullptr;      // a topological order of the blocks
   const std::vector<Time>* earliest = nullptr;  // earliest start of each block (one micro-batch alone)
   const std::vector<Time>* after = nullptr;     // the longest chain after each block
-  long long nmicros = 0;
+  long long total_micros = 0;
   int device = 0;
   Memory limit = 0;  // the blocks' own memory allowed on the device
 };

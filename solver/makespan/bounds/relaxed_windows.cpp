@@ -11,7 +11,7 @@ namespace {
 // copy n - 1 of b ends (one device runs them, in micro-batch order) and
 // after each predecessor's copy n ends plus the edge's delay; mirrored for
 // the time after its start.
-CopyWindows chain_windows(const Placement& placement, long long nmicros) {
+CopyWindows chain_windows(const Placement& placement, long long total_micros) {
   const std::vector<int> order = topological_order(placement);
   const size_t nblocks = placement.blocks.size();
   std::vector<std::vector<std::pair<int, Time>>> preds(nblocks), succs(nblocks);
@@ -19,20 +19,20 @@ CopyWindows chain_windows(const Placement& placement, long long nmicros) {
     preds[edge.to].push_back({edge.from, edge.delay});
     succs[edge.from].push_back({edge.to, edge.delay});
   }
-  CopyWindows windows{std::vector<std::vector<Time>>(nblocks, std::vector<Time>(nmicros, 0)),
-                      std::vector<std::vector<Time>>(nblocks, std::vector<Time>(nmicros, 0))};
-  for (long long n = 0; n < nmicros; ++n)
+  CopyWindows windows{std::vector<std::vector<Time>>(nblocks, std::vector<Time>(total_micros, 0)),
+                      std::vector<std::vector<Time>>(nblocks, std::vector<Time>(total_micros, 0))};
+  for (long long n = 0; n < total_micros; ++n)
     for (int b : order) {
       Time head = n > 0 ? windows.head[b][n - 1] + placement.blocks[b].span : 0;
       for (const auto& [pred, delay] : preds[b])
         head = std::max(head, windows.head[pred][n] + placement.blocks[pred].span + delay);
       windows.head[b][n] = head;
     }
-  for (long long n = nmicros - 1; n >= 0; --n)
+  for (long long n = total_micros - 1; n >= 0; --n)
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const int b = *it;
       const Time span = placement.blocks[b].span;
-      Time tail = span + (n + 1 < nmicros ? windows.tail[b][n + 1] : 0);
+      Time tail = span + (n + 1 < total_micros ? windows.tail[b][n + 1] : 0);
       for (const auto& [succ, delay] : succs[b]) tail = std::max(tail, span + delay + windows.tail[succ][n]);
       windows.tail[b][n] = tail;
     }
@@ -78,12 +78,12 @@ class HeadRules {
     moved_ = true;
   }
 
-  long long nmicros() const { return static_cast<long long>(head_[blocks_.own[0]].size()); }
+  long long total_micros() const { return static_cast<long long>(head_[blocks_.own[0]].size()); }
 
   // A copy after its block's previous copy and after its micro-batch's
   // earlier copies on the device, at their distance.
   void chains() {
-    for (long long n = 0; n < nmicros(); ++n)
+    for (long long n = 0; n < total_micros(); ++n)
       for (int b : blocks_.own) {
         if (n > 0) raise(b, n, head_[b][n - 1] + placement_.blocks[b].span);
         for (int a : blocks_.own)
@@ -105,7 +105,7 @@ class HeadRules {
       for (int a : blocks_.own)
         if (blocks_.before(a, b)) per_micro_before += placement_.blocks[a].span, group.push_back(a);
       const Time span = placement_.blocks[b].span;
-      for (long long n = 0; n < nmicros(); ++n)
+      for (long long n = 0; n < total_micros(); ++n)
         for (long long k = n; k >= 0 && n - k <= kWorkReach; --k) {
           Time least = head_[b][k];
           for (int a : group) least = std::min(least, head_[a][k]);
@@ -119,7 +119,7 @@ class HeadRules {
   void memory() {
     for (int a : blocks_.own) {
       if (placement_.blocks[a].memory <= 0) continue;
-      for (long long n = 0; n < nmicros(); ++n) {
+      for (long long n = 0; n < total_micros(); ++n) {
         const Memory need = allocated_by(a, n) - limit_;
         if (need <= 0) continue;
         std::vector<std::pair<Time, Memory>> frees = frees_before(a, n);
@@ -153,7 +153,7 @@ class HeadRules {
     for (int f : blocks_.own) {
       const Memory memory = placement_.blocks[f].memory;
       if (memory >= 0) continue;
-      const long long end = blocks_.before(a, f) ? n : nmicros();
+      const long long end = blocks_.before(a, f) ? n : total_micros();
       for (long long j = 0; j < end; ++j) frees.push_back({head_[f][j], -memory});
     }
     return frees;
@@ -177,10 +177,10 @@ KeptDevice kept_device(const Placement& placement, int device) {
   return kept;
 }
 
-CopyWindows relaxed_windows(const Placement& placement, long long nmicros, int device, Memory limit) {
-  CopyWindows windows = chain_windows(placement, nmicros);
+CopyWindows relaxed_windows(const Placement& placement, long long total_micros, int device, Memory limit) {
+  CopyWindows windows = chain_windows(placement, total_micros);
   const KeptDevice blocks = kept_device(placement, device);
-  if (blocks.own.empty() || nmicros <= 0) return windows;
+  if (blocks.own.empty() || total_micros <= 0) return windows;
   narrow_tails_by_work(placement, blocks, windows);
   // Every round raises a head by at least one step, and heads stay below
   // the chains' horizon; the cap only bounds the work on odd inputs.

@@ -46,9 +46,9 @@ struct KeptDevice {
 
 KeptDevice kept_device(const Placement& placement, int device);
 
-// Heads and tails of every copy of `placement`'s blocks at `nmicros`, those
+// Heads and tails of every copy of `placement`'s blocks at `total_micros`, those
 // of `device`'s blocks narrowed by its work and, when `limit` >= 0, by its
 // memory limit (the blocks' own memory, as the verifier counts it).
-CopyWindows relaxed_windows(const Placement& placement, long long nmicros, int device, Memory limit);
+CopyWindows relaxed_windows(const Placement& placement, long long total_micros, int device, Memory limit);
 
 }  // namespace tessel

@@ -10,13 +10,13 @@ bool solved_bounds_on(const SearchOptions& options) {
   return options.ends_seconds > 0 || options.relaxation_seconds > 0;
 }
 
-MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_solved_bounds(const Placement& placement, long long total_micros, const SearchOptions& options,
                                       long long best, const MakespanBound& bound, const SolvedBoundsAsk& ask) {
   MakespanBound raised = bound;
   if (options.relaxation_seconds > 0)
-    raised = raised_by_device_relaxation(placement, nmicros, options, best, raised, ask.left_share, ask.hint);
+    raised = raised_by_device_relaxation(placement, total_micros, options, best, raised, ask.left_share, ask.hint);
   if (options.ends_seconds > 0 && best > raised.value)
-    raised = raised_by_exact_ends(placement, nmicros, options, best, raised, ask.left_share, ask.ends_ran);
+    raised = raised_by_exact_ends(placement, total_micros, options, best, raised, ask.left_share, ask.ends_ran);
   return raised;
 }
 

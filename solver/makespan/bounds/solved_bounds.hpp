@@ -30,7 +30,7 @@ struct SolvedBoundsAsk {
 };
 
 // `bound` raised by both for `best`, each within its seconds.
-MakespanBound raised_by_solved_bounds(const Placement& placement, long long nmicros, const SearchOptions& options,
+MakespanBound raised_by_solved_bounds(const Placement& placement, long long total_micros, const SearchOptions& options,
                                       long long best, const MakespanBound& bound, const SolvedBoundsAsk& ask = {});
 
 // Whether `bound` is the answer of one of them.

@@ -100,58 +100,58 @@ struct Family {
   std::function<RankOrders(const StageGraph&)> orders;
 };
 
-std::vector<Family> chain_families(int ranks, int nmicros, bool split, const std::vector<Memory>& limits) {
+std::vector<Family> chain_families(int ranks, int total_micros, bool split, const std::vector<Memory>& limits) {
   std::vector<Family> families = {
-      {"1f1b", [=](const StageGraph&) { return classic::one_f_one_b_orders(ranks, nmicros, split); }},
-      {"gpipe", [=](const StageGraph&) { return classic::gpipe_orders(ranks, nmicros, split); }},
-      {"zb-h1", [=](const StageGraph& graph) { return classic::zb_h1_orders(graph, nmicros); }},
-      {"zb-h2", [=](const StageGraph& graph) { return classic::zb_h2_orders(graph, nmicros); }}};
+      {"1f1b", [=](const StageGraph&) { return classic::one_f_one_b_orders(ranks, total_micros, split); }},
+      {"gpipe", [=](const StageGraph&) { return classic::gpipe_orders(ranks, total_micros, split); }},
+      {"zb-h1", [=](const StageGraph& graph) { return classic::zb_h1_orders(graph, total_micros); }},
+      {"zb-h2", [=](const StageGraph& graph) { return classic::zb_h2_orders(graph, total_micros); }}};
   const Memory smallest = *std::min_element(limits.begin(), limits.end());
   families.push_back({"zb-auto", [=](const StageGraph& graph) {
-                        return classic::zb_auto_orders(graph, nmicros, smallest);
+                        return classic::zb_auto_orders(graph, total_micros, smallest);
                       }});
   return families;
 }
 
-RankOrders megatron_orders(int ranks, int chunks, int nmicros, int group, bool split) {
-  classic::check_megatron_group(ranks, nmicros, group);
+RankOrders megatron_orders(int ranks, int chunks, int total_micros, int group, bool split) {
+  classic::check_megatron_group(ranks, total_micros, group);
   std::vector<std::vector<int>> codes;
   for (int rank = 0; rank < ranks; ++rank)
-    codes.push_back(classic::megatron_rank_order(ranks, rank, chunks, nmicros, group));
+    codes.push_back(classic::megatron_rank_order(ranks, rank, chunks, total_micros, group));
   return classic::megatron_actions(codes, ranks, split);
 }
 
-std::vector<Family> loop_families(int ranks, int chunks, int nmicros, bool split) {
+std::vector<Family> loop_families(int ranks, int chunks, int total_micros, bool split) {
   return {{"interleaved-1f1b (megatron)",
-           [=](const StageGraph&) { return megatron_orders(ranks, chunks, nmicros, ranks, split); }},
+           [=](const StageGraph&) { return megatron_orders(ranks, chunks, total_micros, ranks, split); }},
           {"interleaved-1f1b (pytorch)",
            [=](const StageGraph&) {
-             return megatron_orders(ranks, chunks, nmicros, classic::pytorch_round_size(ranks, nmicros), split);
+             return megatron_orders(ranks, chunks, total_micros, classic::pytorch_round_size(ranks, total_micros), split);
            }},
-          {"looped-bfs", [=](const StageGraph&) { return classic::looped_bfs_orders(ranks, chunks, nmicros, split); }},
+          {"looped-bfs", [=](const StageGraph&) { return classic::looped_bfs_orders(ranks, chunks, total_micros, split); }},
           {"interleaved-zb", [=](const StageGraph&) {
              RankOrders orders;
              for (int rank = 0; rank < ranks; ++rank)
-               orders.push_back(classic::interleaved_zb_rank_order(ranks, rank, chunks, nmicros));
+               orders.push_back(classic::interleaved_zb_rank_order(ranks, rank, chunks, total_micros));
              return orders;
            }}};
 }
 
-std::vector<Family> v_families(int ranks, int nmicros) {
-  return {{"zb-v", [=](const StageGraph& graph) { return classic::zb_v_orders(graph, nmicros); }},
-          {"v-half", [=](const StageGraph&) { return classic::v_schedule_orders(ranks, nmicros, false); }},
-          {"v-min", [=](const StageGraph&) { return classic::v_schedule_orders(ranks, nmicros, true); }},
-          {"dualpipev", [=](const StageGraph&) { return classic::dualpipev_orders(ranks, nmicros); }}};
+std::vector<Family> v_families(int ranks, int total_micros) {
+  return {{"zb-v", [=](const StageGraph& graph) { return classic::zb_v_orders(graph, total_micros); }},
+          {"v-half", [=](const StageGraph&) { return classic::v_schedule_orders(ranks, total_micros, false); }},
+          {"v-min", [=](const StageGraph&) { return classic::v_schedule_orders(ranks, total_micros, true); }},
+          {"dualpipev", [=](const StageGraph&) { return classic::dualpipev_orders(ranks, total_micros); }}};
 }
 
-std::vector<Family> families_for(const StageShape& shape, int ranks, int nmicros, const std::vector<Memory>& limits) {
+std::vector<Family> families_for(const StageShape& shape, int ranks, int total_micros, const std::vector<Memory>& limits) {
   const int stages = shape.stages();
   if (stages % ranks != 0) return {};
   const int chunks = stages / ranks;
   if (shape.device == classic::loop_stage_map(ranks, chunks))
-    return chunks == 1 ? chain_families(ranks, nmicros, shape.all_split(), limits)
-                       : loop_families(ranks, chunks, nmicros, shape.all_split());
-  if (chunks == 2 && shape.device == classic::v_stage_map(ranks)) return v_families(ranks, nmicros);
+    return chunks == 1 ? chain_families(ranks, total_micros, shape.all_split(), limits)
+                       : loop_families(ranks, chunks, total_micros, shape.all_split());
+  if (chunks == 2 && shape.device == classic::v_stage_map(ranks)) return v_families(ranks, total_micros);
   return {};
 }
 
@@ -187,13 +187,13 @@ bool within(const std::vector<long long>& peak, const std::vector<Memory>& limit
 }
 
 std::optional<Replay> replay(const Placement& placement, const StageShape& shape, const StageGraph& graph,
-                             const Family& family, const std::vector<Memory>& limits, int nmicros) {
+                             const Family& family, const std::vector<Memory>& limits, int total_micros) {
   try {
     classic::DeviceOrders lists = renamed_orders(placement, shape, graph, family.orders(graph));
     classic::TimedOrders timed = classic::run_as_soon_as_possible(placement, lists);
-    if (timed.instances.size() != placement.blocks.size() * static_cast<size_t>(nmicros)) return std::nullopt;
+    if (timed.instances.size() != placement.blocks.size() * static_cast<size_t>(total_micros)) return std::nullopt;
     if (!within(classic::peak_memory(placement, timed.instances), limits)) return std::nullopt;
-    Replay result{family.name, empty_schedule(placement, limits, nmicros)};
+    Replay result{family.name, empty_schedule(placement, limits, total_micros)};
     result.schedule.instances = std::move(timed.instances);
     result.schedule.fused = std::move(timed.fused);
     return result;
@@ -204,17 +204,17 @@ std::optional<Replay> replay(const Placement& placement, const StageShape& shape
 
 }  // namespace
 
-std::vector<Replay> family_replays(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
+std::vector<Replay> family_replays(const Placement& placement, const std::vector<Memory>& limits, int total_micros) {
   std::optional<StageShape> shape = stage_shape(placement);
-  if (!shape || placement.ndevs < 1 || nmicros < 1 || static_cast<int>(limits.size()) != placement.ndevs) return {};
+  if (!shape || placement.ndevs < 1 || total_micros < 1 || static_cast<int>(limits.size()) != placement.ndevs) return {};
   StageGraph graph;
   graph.ranks = placement.ndevs;
   graph.stage_rank = shape->device;
   graph.split = shape->split;
   graph.costs = costs_of(placement, *shape);
   std::vector<Replay> replays;
-  for (const Family& family : families_for(*shape, placement.ndevs, nmicros, limits))
-    if (std::optional<Replay> found = replay(placement, *shape, graph, family, limits, nmicros))
+  for (const Family& family : families_for(*shape, placement.ndevs, total_micros, limits))
+    if (std::optional<Replay> found = replay(placement, *shape, graph, family, limits, total_micros))
       replays.push_back(std::move(*found));
   return replays;
 }

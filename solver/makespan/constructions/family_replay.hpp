@@ -19,11 +19,11 @@ namespace tessel {
 
 struct Replay {
   std::string family;  // "zb-v", "interleaved-1f1b (megatron)", ...
-  Schedule schedule;   // exactly nmicros micro-batches, within the limits
+  Schedule schedule;   // exactly total_micros micro-batches, within the limits
 };
 
 // Every family order that fits the placement's stage shape and the limits
 // (one limit per device: the blocks' own memory).
-std::vector<Replay> family_replays(const Placement& placement, const std::vector<Memory>& limits, int nmicros);
+std::vector<Replay> family_replays(const Placement& placement, const std::vector<Memory>& limits, int total_micros);
 
 }  // namespace tessel

@@ -104,11 +104,11 @@ Key key_of(ListRule rule, const Placement& placement, const Facts& facts, int bl
 // this rule's keys, the memory limits and the in-flight cap.
 class Simulation : public ListEngine {
  public:
-  Simulation(const Placement& placement, const Facts& facts, const std::vector<Memory>& limits, int nmicros,
+  Simulation(const Placement& placement, const Facts& facts, const std::vector<Memory>& limits, int total_micros,
              const ListRun& run, const Deadline& deadline)
-      : ListEngine(facts.ndevs, static_cast<size_t>(nmicros) * facts.nblocks, deadline),
-        placement_(placement), facts_(facts), limits_(limits), nmicros_(nmicros), run_(run),
-        left_in_micro_(nmicros, facts.nblocks), memory_(facts.ndevs, 0), reserved_(facts.ndevs, 0) {}
+      : ListEngine(facts.ndevs, static_cast<size_t>(total_micros) * facts.nblocks, deadline),
+        placement_(placement), facts_(facts), limits_(limits), total_micros_(total_micros), run_(run),
+        left_in_micro_(total_micros, facts.nblocks), memory_(facts.ndevs, 0), reserved_(facts.ndevs, 0) {}
 
   std::optional<std::vector<Instance>> run() {
     for (int device = 0; device < facts_.ndevs; ++device)
@@ -132,7 +132,7 @@ class Simulation : public ListEngine {
 
   // Every block of the micro-batch waits for its predecessors from now on.
   void release_micro(int micro) {
-    if (micro >= nmicros_) return;
+    if (micro >= total_micros_) return;
     for (int block = 0; block < facts_.nblocks; ++block)
       expect(static_cast<long long>(micro) * facts_.nblocks + block, facts_.predecessor_count[block]);
   }
@@ -182,7 +182,7 @@ class Simulation : public ListEngine {
   const Placement& placement_;
   const Facts& facts_;
   const std::vector<Memory>& limits_;
-  int nmicros_;
+  int total_micros_;
   ListRun run_;
   long long admission_checked_at_ = -1;
   bool admission_ = false;
@@ -196,39 +196,39 @@ class Simulation : public ListEngine {
 }  // namespace
 
 std::optional<std::vector<Instance>> list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                                   int nmicros, const ListRun& run, const Deadline& deadline) {
-  if (nmicros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs)
+                                                   int total_micros, const ListRun& run, const Deadline& deadline) {
+  if (total_micros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs)
     return std::nullopt;
   Facts facts = facts_of(placement);
-  return Simulation(placement, facts, limits, nmicros, run, deadline).run();
+  return Simulation(placement, facts, limits, total_micros, run, deadline).run();
 }
 
-std::vector<ListRun> list_portfolio(const Placement& placement, int nmicros) {
+std::vector<ListRun> list_portfolio(const Placement& placement, int total_micros) {
   const int devices = std::max(1, placement.ndevs);
-  std::vector<int> caps = {(devices + 1) / 2, devices, devices + devices / 2, 2 * devices, 3 * devices, nmicros};
+  std::vector<int> caps = {(devices + 1) / 2, devices, devices + devices / 2, 2 * devices, 3 * devices, total_micros};
   std::sort(caps.begin(), caps.end());
   caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
   std::vector<ListRun> runs;
   for (ListRule rule : list_rules()) {
     for (int cap : caps)
-      if (cap <= nmicros) runs.push_back({rule, cap, true});
-    runs.push_back({rule, nmicros, false});
+      if (cap <= total_micros) runs.push_back({rule, cap, true});
+    runs.push_back({rule, total_micros, false});
   }
   return runs;
 }
 
 std::optional<ListBest> best_list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                           int nmicros, const Deadline& deadline) {
-  if (nmicros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs)
+                                           int total_micros, const Deadline& deadline) {
+  if (total_micros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs)
     return std::nullopt;
   Facts facts = facts_of(placement);
   std::optional<ListBest> best;
   Time best_makespan = 0;
   int runs = 0;
-  for (const ListRun& run : list_portfolio(placement, nmicros)) {
+  for (const ListRun& run : list_portfolio(placement, total_micros)) {
     if (deadline.expired()) break;
     std::optional<std::vector<Instance>> instances =
-        Simulation(placement, facts, limits, nmicros, run, deadline).run();
+        Simulation(placement, facts, limits, total_micros, run, deadline).run();
     if (!instances) continue;
     ++runs;
     Time length = 0;
@@ -236,7 +236,7 @@ std::optional<ListBest> best_list_schedule(const Placement& placement, const std
       length = std::max(length, instance.start + placement.blocks[instance.block].span);
     if (best && length >= best_makespan) continue;
     best_makespan = length;
-    Schedule schedule = empty_schedule(placement, limits, nmicros);
+    Schedule schedule = empty_schedule(placement, limits, total_micros);
     schedule.instances = std::move(*instances);
     best = ListBest{run, std::move(schedule), 0};
   }

@@ -43,21 +43,21 @@ struct ListRun {
 // deadline passes.
 // `limits` holds one limit per device (the blocks' own memory).
 std::optional<std::vector<Instance>> list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                                   int nmicros, const ListRun& run,
+                                                   int total_micros, const ListRun& run,
                                                    const Deadline& deadline = Deadline::none());
 
 // The runs of the portfolio: every rule with several in-flight caps.
-std::vector<ListRun> list_portfolio(const Placement& placement, int nmicros);
+std::vector<ListRun> list_portfolio(const Placement& placement, int total_micros);
 
 struct ListBest {
   ListRun run;
-  Schedule schedule;  // exactly nmicros micro-batches, no repetend
+  Schedule schedule;  // exactly total_micros micro-batches, no repetend
   int runs = 0;       // how many runs produced a schedule
 };
 
 // The shortest schedule of the portfolio (ties: the earlier run) of the
 // runs done by the deadline, or nullopt when no run fits the limits.
 std::optional<ListBest> best_list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                           int nmicros, const Deadline& deadline = Deadline::none());
+                                           int total_micros, const Deadline& deadline = Deadline::none());
 
 }  // namespace tessel

@@ -67,17 +67,17 @@ Graph graph_of(const Placement& placement) {
 // memory freed when a recomputing forward ends, and the in-flight cap.
 class Trading : public ListEngine {
  public:
-  Trading(const Placement& placement, const Graph& graph, const std::vector<Memory>& limits, int nmicros,
+  Trading(const Placement& placement, const Graph& graph, const std::vector<Memory>& limits, int total_micros,
           const TradingRun& run, const Deadline& deadline)
       : ListEngine(placement.ndevs,
-                   static_cast<size_t>(nmicros) * (graph.blocks + static_cast<int>(graph.offering.size())), deadline),
-        placement_(placement), graph_(graph), limits_(limits), nmicros_(nmicros), run_(run),
+                   static_cast<size_t>(total_micros) * (graph.blocks + static_cast<int>(graph.offering.size())), deadline),
+        placement_(placement), graph_(graph), limits_(limits), total_micros_(total_micros), run_(run),
         nodes_(graph.blocks + static_cast<int>(graph.offering.size())),
-        left_in_micro_(nmicros, graph.blocks),
+        left_in_micro_(total_micros, graph.blocks),
         memory_(placement.ndevs, 0) {}
 
   std::optional<Schedule> run() {
-    remaining_ = static_cast<long long>(nmicros_) * graph_.blocks;
+    remaining_ = static_cast<long long>(total_micros_) * graph_.blocks;
     release_micro(0);
     if (!run_events()) return std::nullopt;
     return schedule();
@@ -114,7 +114,7 @@ class Trading : public ListEngine {
   }
 
   void release_micro(int micro) {
-    if (micro >= nmicros_) return;
+    if (micro >= total_micros_) return;
     for (int block = 0; block < graph_.blocks; ++block) expect(id_of(micro, block), graph_.predecessor_count[block]);
   }
 
@@ -182,7 +182,7 @@ class Trading : public ListEngine {
   }
 
   Schedule schedule() const {
-    Schedule schedule = empty_schedule(placement_, limits_, nmicros_);
+    Schedule schedule = empty_schedule(placement_, limits_, total_micros_);
     for (long long id = 0; id < static_cast<long long>(start_.size()); ++id) {
       if (start_[id] < 0) continue;
       const int node = node_of(id);
@@ -195,7 +195,7 @@ class Trading : public ListEngine {
   const Placement& placement_;
   const Graph& graph_;
   const std::vector<Memory>& limits_;
-  int nmicros_;
+  int total_micros_;
   TradingRun run_;
   int nodes_;
   std::vector<int> left_in_micro_;
@@ -210,16 +210,16 @@ class Trading : public ListEngine {
 }  // namespace
 
 std::optional<Schedule> trading_list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                              int nmicros, const TradingRun& run, const Deadline& deadline) {
-  if (nmicros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs || run.cap < 1)
+                                              int total_micros, const TradingRun& run, const Deadline& deadline) {
+  if (total_micros < 1 || placement.blocks.empty() || static_cast<int>(limits.size()) != placement.ndevs || run.cap < 1)
     return std::nullopt;
   const Graph graph = graph_of(placement);
-  return Trading(placement, graph, limits, nmicros, run, deadline).run();
+  return Trading(placement, graph, limits, total_micros, run, deadline).run();
 }
 
 std::optional<TradingBest> best_trading_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                                 int nmicros, const Deadline& deadline) {
-  if (nmicros < 1 || static_cast<int>(limits.size()) != placement.ndevs || !offers_memory_choice(placement))
+                                                 int total_micros, const Deadline& deadline) {
+  if (total_micros < 1 || static_cast<int>(limits.size()) != placement.ndevs || !offers_memory_choice(placement))
     return std::nullopt;
   const Graph graph = graph_of(placement);
   const int devices = std::max(1, placement.ndevs);
@@ -230,8 +230,8 @@ std::optional<TradingBest> best_trading_schedule(const Placement& placement, con
     for (bool backward_first : {false, true})
       for (int cap : caps) {
         if (deadline.expired()) break;
-        const TradingRun run{backward_first, std::min(cap, nmicros), pressure};
-        std::optional<Schedule> schedule = Trading(placement, graph, limits, nmicros, run, deadline).run();
+        const TradingRun run{backward_first, std::min(cap, total_micros), pressure};
+        std::optional<Schedule> schedule = Trading(placement, graph, limits, total_micros, run, deadline).run();
         if (!schedule) continue;
         ++runs;
         if (best && makespan(*schedule) >= makespan(best->schedule)) continue;

@@ -36,7 +36,7 @@ struct TradingRun {
 // The schedule of N micro-batches of one run (its recomputes listed), or
 // nullopt when the run stalls on memory or the deadline passes.
 std::optional<Schedule> trading_list_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                              int nmicros, const TradingRun& run,
+                                              int total_micros, const TradingRun& run,
                                               const Deadline& deadline = Deadline::none());
 
 struct TradingBest {
@@ -48,7 +48,7 @@ struct TradingBest {
 // The shortest of a small portfolio of rules, caps and pressures (ties: the
 // earlier run), or nullopt when no run finishes or nothing is offered.
 std::optional<TradingBest> best_trading_schedule(const Placement& placement, const std::vector<Memory>& limits,
-                                                 int nmicros, const Deadline& deadline = Deadline::none());
+                                                 int total_micros, const Deadline& deadline = Deadline::none());
 
 // Per block, how many micro-batches recompute (or offload), and the device
 // time the recomputes add: the report's "what it cost".

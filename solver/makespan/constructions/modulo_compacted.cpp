@@ -32,18 +32,18 @@ std::optional<std::vector<std::vector<Instance>>> pattern_of(const Schedule& sch
 
 }  // namespace
 
-std::optional<Schedule> modulo_compacted(const Schedule& repetend_schedule, int nmicros) {
-  if (!repetend_schedule.repetend || !repetend_schedule.fused.empty() || nmicros < 1) return std::nullopt;
+std::optional<Schedule> modulo_compacted(const Schedule& repetend_schedule, int total_micros) {
+  if (!repetend_schedule.repetend || !repetend_schedule.fused.empty() || total_micros < 1) return std::nullopt;
   const std::optional<std::vector<std::vector<Instance>>> pattern = pattern_of(repetend_schedule);
   if (!pattern) return std::nullopt;
   const Repetend& window = *repetend_schedule.repetend;
   const int k = window.micros_per_period;
   Schedule plain = repetend_schedule;
   plain.repetend.reset();
-  plain.nmicros = nmicros;
+  plain.nmicros = total_micros;
   plain.instances.clear();
   Time earliest = std::numeric_limits<Time>::max();
-  for (int micro = 0; micro < nmicros; ++micro)
+  for (int micro = 0; micro < total_micros; ++micro)
     for (const std::vector<Instance>& classes : *pattern) {
       const Instance& seen = classes[micro % k];
       // Same class, so micro - seen.micro is a multiple of k: whole periods.

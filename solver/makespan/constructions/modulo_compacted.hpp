@@ -22,9 +22,9 @@ namespace tessel {
 
 // Nothing when `repetend_schedule` has no repetend claim, holds fused units,
 // or its first period does not hold every block once per class of
-// micro-batches modulo k. The result has `nmicros` micro-batches, no
+// micro-batches modulo k. The result has `total_micros` micro-batches, no
 // repetend claim, and the schedule's memory limits; it is compacted when
 // compaction keeps it within them (else the plain modulo schedule).
-std::optional<Schedule> modulo_compacted(const Schedule& repetend_schedule, int nmicros);
+std::optional<Schedule> modulo_compacted(const Schedule& repetend_schedule, int total_micros);
 
 }  // namespace tessel

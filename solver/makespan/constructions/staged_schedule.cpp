@@ -87,15 +87,15 @@ Time batched_steps(const Placement& placement, const Split& split, Part which) {
 
 }  // namespace
 
-long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int nmicros) {
+long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int total_micros) {
   const std::optional<Split> split = split_for_staging(placement);
   if (!split) return 0;
   const Time batched = batched_steps(placement, *split, Part::Prefix) + batched_steps(placement, *split, Part::Suffix);
-  return static_cast<long long>(nmicros) * batched + makespan_lower_bound(split->middle, nmicros, limits);
+  return static_cast<long long>(total_micros) * batched + makespan_lower_bound(split->middle, total_micros, limits);
 }
 
 std::optional<StagedSchedule> staged_schedule(const Placement& placement, const SearchOptions& options,
-                                              int nmicros) {
+                                              int total_micros) {
   const std::optional<Split> split = split_for_staging(placement);
   if (!split) return std::nullopt;
   const std::vector<int>& order = split->order;
@@ -109,18 +109,18 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
   try {
     SearchResult found = search_repetend(middle, quiet);
     if (found.status != SearchStatus::Found || !found.schedule || !found.schedule->repetend) return std::nullopt;
-    if (nmicros < smallest_unroll(*found.schedule)) return std::nullopt;
-    unrolled = unroll(*found.schedule, nmicros);
+    if (total_micros < smallest_unroll(*found.schedule)) return std::nullopt;
+    unrolled = unroll(*found.schedule, total_micros);
     middle_period = found.period;
   } catch (const InputError&) {
     return std::nullopt;  // the middle has no steady state, or N is not reachable
   }
 
-  StagedSchedule staged{empty_schedule(placement, options.memory_limit, nmicros), middle_period, 0, 0};
+  StagedSchedule staged{empty_schedule(placement, options.memory_limit, total_micros), middle_period, 0, 0};
   staged.prefix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Prefix));
   staged.suffix_blocks = static_cast<int>(std::count(part.begin(), part.end(), Part::Suffix));
   Time step = 0;
-  for (int micro = 0; micro < nmicros; ++micro)
+  for (int micro = 0; micro < total_micros; ++micro)
     for (int block : order)
       if (part[block] == Part::Prefix) {
         staged.schedule.instances.push_back({block, micro, step});
@@ -129,7 +129,7 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
   for (const Instance& instance : unrolled->instances)
     staged.schedule.instances.push_back({split->original[instance.block], instance.micro, step + instance.start});
   step += makespan(*unrolled);
-  for (int micro = 0; micro < nmicros; ++micro)
+  for (int micro = 0; micro < total_micros; ++micro)
     for (int block : order)
       if (part[block] == Part::Suffix) {
         staged.schedule.instances.push_back({block, micro, step});

@@ -21,7 +21,7 @@
 namespace tessel {
 
 struct StagedSchedule {
-  Schedule schedule;        // nmicros = N, no repetend
+  Schedule schedule;        // total_micros = N, no repetend
   int middle_period = 0;    // the repetend period of the remaining placement
   int prefix_blocks = 0;    // blocks batched at the start
   int suffix_blocks = 0;    // and at the end
@@ -31,13 +31,13 @@ struct StagedSchedule {
 // search finds nothing within `options` (its deadline, boundary budget), or
 // N is below what the middle's repetend unrolls to.
 std::optional<StagedSchedule> staged_schedule(const Placement& placement, const SearchOptions& options,
-                                              int nmicros);
+                                              int total_micros);
 
 // No staged schedule of N micro-batches is shorter than this: the batched
 // blocks' steps, N times, plus the middle's makespan bound under `limits`
 // (solver/makespan/bounds/makespan_bound.hpp). 0 when there is nothing to batch. Cheap: the
 // makespan search skips the middle's repetend search when this is not below
 // the best schedule it already has.
-long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int nmicros);
+long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int total_micros);
 
 }  // namespace tessel

@@ -119,12 +119,12 @@ std::vector<int> free_micros(const Schedule& schedule, size_t first, size_t coun
 
 std::vector<int> free_set(const Schedule& schedule, const Neighbourhood& neighbourhood, size_t size) {
   const std::vector<int> by_start = ranked_by_start(schedule);
-  const size_t nmicros = static_cast<size_t>(schedule.nmicros);
-  const size_t micros = std::clamp<size_t>(size / std::max<size_t>(1, schedule.placement.blocks.size()), 1, nmicros);
+  const size_t total_micros = static_cast<size_t>(schedule.nmicros);
+  const size_t micros = std::clamp<size_t>(size / std::max<size_t>(1, schedule.placement.blocks.size()), 1, total_micros);
   switch (neighbourhood.freed) {
     case Freed::Slice: return free_slice(by_start, neighbourhood.first, size);
-    case Freed::TailMicros: return free_micros(schedule, nmicros - micros, micros);
-    case Freed::Micros: return free_micros(schedule, std::min(neighbourhood.first, nmicros - micros), micros);
+    case Freed::TailMicros: return free_micros(schedule, total_micros - micros, micros);
+    case Freed::Micros: return free_micros(schedule, std::min(neighbourhood.first, total_micros - micros), micros);
     case Freed::Band: {
       std::vector<int> band;
       for (int i : by_start)

@@ -49,7 +49,7 @@ Effort effort_of(const Tuning& tuning) {
 
 struct Flat {
   int nblocks = 0;
-  int nmicros = 0;
+  int total_micros = 0;
   std::vector<int> device;                               // per block
   std::vector<Time> span;                                // per block
   std::vector<Memory> memory;                            // per block
@@ -73,7 +73,7 @@ Flat flatten(const Schedule& schedule, const std::vector<Memory>& memory_limit) 
   const Placement& placement = schedule.placement;
   Flat flat;
   flat.nblocks = static_cast<int>(placement.blocks.size());
-  flat.nmicros = schedule.nmicros;
+  flat.total_micros = schedule.nmicros;
   flat.preds.resize(flat.nblocks);
   flat.succs.resize(flat.nblocks);
   for (const Block& block : placement.blocks) {
@@ -138,12 +138,12 @@ struct Searcher {
 
   Searcher(const Flat& flat_, const Effort& effort_, Orders orders_)
       : flat(flat_), effort(effort_), orders(std::move(orders_)), random(effort_.seed) {
-    tabu_until.assign(flat.nblocks * flat.nmicros, 0);
+    tabu_until.assign(flat.nblocks * flat.total_micros, 0);
     index();
   }
   int device_of(int id) const { return flat.device[id % flat.nblocks]; }
   void index() {
-    position.assign(flat.nblocks * flat.nmicros, 0);
+    position.assign(flat.nblocks * flat.total_micros, 0);
     for (const std::vector<int>& order : orders)
       for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
   }
@@ -265,7 +265,7 @@ struct Searcher {
   // nothing there).
   Timing run(const Timing* base, Time changed) {
     ++stats.evaluations;
-    const size_t count = static_cast<size_t>(flat.nblocks) * flat.nmicros;
+    const size_t count = static_cast<size_t>(flat.nblocks) * flat.total_micros;
     auto again = [&](int id) { return !base || base->start[id] >= changed; };
     Timing timing;
     size_t kept = 0;
