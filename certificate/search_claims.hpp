@@ -21,6 +21,12 @@ namespace tessel {
 // verifier's encoder cannot state carries the reason.
 std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const SearchReport& report);
 
+// CaDiCaL's seconds per claim unless told: most period claims of the paper's
+// cases on 4 and 8 devices take under a second, a few a minute or more
+// (cases/bench/certify_grid.md); past this a claim is listed not certified
+// with the reason, and --certify-seconds gives it longer.
+constexpr double kDefaultCertifySeconds = 60;
+
 // Writes the certificate of `report` into `directory` (each solve within
 // `seconds_per_claim`, 0: none). Throws InputError when it cannot be written.
 certify::Manifest certify_search(const SearchRequest& request, const SearchReport& report,

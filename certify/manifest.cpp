@@ -1,6 +1,7 @@
 // Reading, writing and checking a certificate directory (see the header).
 #include "certify/manifest.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -88,6 +89,36 @@ const nlohmann::json& need(const nlohmann::json& object, const char* key, const 
   return object.at(key);
 }
 
+// Edits between two keys (insert, delete, replace), for naming the key a
+// misspelt one was meant to be.
+size_t edits(const std::string& from, const std::string& to) {
+  std::vector<size_t> previous(to.size() + 1), current(to.size() + 1);
+  for (size_t j = 0; j <= to.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= from.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= to.size(); ++j)
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (from[i - 1] != to[j - 1])});
+    std::swap(previous, current);
+  }
+  return previous[to.size()];
+}
+
+// A key the format does not define is an error, not ignored: a misspelt
+// "below" read as absent would change what the checker accepts.
+void only_known_keys(const nlohmann::json& object, const std::vector<std::string>& known, const std::string& where) {
+  for (const auto& item : object.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) continue;
+    std::string list, nearest;
+    size_t fewest = 3;  // more edits than this is not a typo
+    for (const std::string& name : known) {
+      list += (list.empty() ? "" : ", ") + name;
+      if (edits(item.key(), name) < fewest) fewest = edits(item.key(), name), nearest = name;
+    }
+    throw MalformedError(where + "." + item.key() + ": unknown key" +
+                         (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") + "; the keys here are " + list);
+  }
+}
+
 long long number(const nlohmann::json& object, const char* key, const std::string& where, long long least) {
   const nlohmann::json& value = need(object, key, where);
   if (!value.is_number_integer() || value.get<long long>() < least)
@@ -109,6 +140,7 @@ void file_names(const std::vector<const std::string*>& names, const std::string&
 
 EndProof end_from_json(const nlohmann::json& item, long long micros, const std::string& where) {
   EndProof end;
+  only_known_keys(item, {"end", "window", "idle", "cnf", "cnf_sha256", "proof", "solve_seconds"}, where);
   const std::string which = text(item, "end", where);
   if (which != "head" && which != "tail") throw MalformedError(where + ".end: '" + which + "' is not head or tail");
   end.question.tail = which == "tail";
@@ -142,6 +174,11 @@ void relaxation_from_json(const nlohmann::json& item, ManifestClaim& claim, cons
 
 ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& where) {
   ManifestClaim claim;
+  if (!item.is_object()) throw MalformedError(where + ": not an object");
+  only_known_keys(item,
+                  {"claim", "kind", "k", "period", "max_in_flight", "latency_at_most", "below", "certified", "reason",
+                   "cnf", "cnf_sha256", "proof", "solver", "solve_seconds", "relaxation", "device", "ends"},
+                  where);
   const std::string kind = text(item, "kind", where);
   if (kind == "load") claim.kind = ClaimKind::Load;
   else if (kind == "period") claim.kind = ClaimKind::Period;
@@ -173,6 +210,7 @@ ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& whe
 Manifest manifest_from_json(const nlohmann::json& document, const std::string& where) {
   if (!document.is_object() || document.value("format", "") != "tessel.certificate/1")
     throw MalformedError(where + ".format: not \"tessel.certificate/1\"");
+  only_known_keys(document, {"format", "placement", "memory_limit", "claims"}, where);
   Manifest manifest;
   manifest.placement = need(document, "placement", where);
   const nlohmann::json& memory = need(document, "memory_limit", where);

@@ -167,7 +167,7 @@ Result result_of(const SearchReport& report, const Placement& placement) {
 Result search(Placement placement, py::handle memory, const std::string& strategy, const std::string& backend,
               int total_micros, std::optional<double> time_limit, std::optional<int> threads,
               std::optional<int> nmicros, int micros_per_window, const std::map<std::string, double>& tune,
-              py::object on_improved, std::optional<std::string> certify) {
+              py::object on_improved, std::optional<std::string> certify, double certify_seconds) {
   placement = checked(placement);
   SearchRequest request;
   request.memory_limit = memory_limits_of(placement, memory);
@@ -191,7 +191,8 @@ Result search(Placement placement, py::handle memory, const std::string& strateg
   const SearchReport report = solve_interruptibly(request, progress);
   Result result = result_of(report, request.placement);
   if (certify) {
-    const certify::Manifest manifest = certify_search(request, report, *certify, 600, nullptr);
+    if (!(certify_seconds >= 0)) throw InputError("", "certify_seconds", "must be >= 0 seconds (0: no limit)");
+    const certify::Manifest manifest = certify_search(request, report, *certify, certify_seconds, nullptr);
     result.certificate = py::module_::import("json").attr("loads")(certificate_summary(manifest, *certify).dump());
   }
   return result;
@@ -243,6 +244,7 @@ void bind_search(py::module_& module) {
              py::arg("backend") = "cadical", py::arg("total_micros") = 128, py::arg("time_limit") = std::nullopt,
              py::arg("threads") = std::nullopt, py::arg("nmicros") = std::nullopt, py::arg("micros_per_window") = 0,
              py::arg("tune") = std::map<std::string, double>{}, py::arg("on_improved") = py::none(), py::arg("certify") = std::nullopt,
+             py::arg("certify_seconds") = kDefaultCertifySeconds,
              "Find a schedule (the same search as `tessel search`); see docs/python.md.");
   // The knob table (solver/tuning.hpp): the names `tune` takes, from the
   // same rows as `tessel search --tune help-all`.

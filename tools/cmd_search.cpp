@@ -95,6 +95,10 @@ SearchRequest request_from(const po::variables_map& values) {
   request.deadline.stop = install_interrupt_handlers();
   if (values.count("resolution")) request.resolution = resolution_ticks(request.placement, values["resolution"].as<std::string>());
   request.threads = values["threads"].as<int>();
+  const double certify_seconds = values["certify-seconds"].as<double>();
+  if (!(certify_seconds >= 0)) throw InputError("", "--certify-seconds", "must be >= 0 seconds (0: no limit)");
+  if (!values["certify-seconds"].defaulted() && !values.count("certify"))
+    throw InputError("", "--certify-seconds", "is the time of --certify's solves: give --certify DIR too");
   if (values.count("tune"))
     for (const std::string& assignment : values["tune"].as<std::vector<std::string>>())
       apply_tuning(request.tuning, assignment);
@@ -242,7 +246,7 @@ int run_search(int argc, char** argv) {
       ("certify", po::value<std::string>(),
        "write a certificate of the proven claims into DIR (CNF + DRAT proof per claim, manifest.json); "
        "'tessel check-certificate DIR' checks it")
-      ("certify-seconds", po::value<double>()->default_value(600), "--certify: seconds per claim's solve (0: none)")
+      ("certify-seconds", po::value<double>()->default_value(kDefaultCertifySeconds), "--certify: CaDiCaL's seconds per claim (0: no limit)")
       ("json", po::bool_switch(), "print one JSON object instead of text")
       ("quiet", po::bool_switch(), "no progress on stderr");
   po::positional_options_description positional;

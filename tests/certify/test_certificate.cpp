@@ -94,6 +94,26 @@ TEST_CASE("certificate: written by search, checked, and every tampering caught",
   }
 }
 
+TEST_CASE("certificate: bad --certify-seconds and unknown manifest keys are bad input", "[certify][cli]") {
+  TempDir dir;
+  const auto negative = run_tessel("search --case vshape --ndevs 4 --memory 4 --certify " + dir.file("c") +
+                                   " --certify-seconds -1");
+  CHECK(negative.exit_code == 2);
+  CHECK_THAT(negative.err, Catch::Contains("--certify-seconds") && Catch::Contains(">= 0"));
+  const auto alone = run_tessel("search --case vshape --ndevs 4 --memory 4 --certify-seconds 5");
+  CHECK(alone.exit_code == 2);
+  CHECK_THAT(alone.err, Catch::Contains("give --certify DIR too"));
+
+  const std::string certificate = dir.file("cert");
+  search_certified("vshape", 4, 4, certificate);
+  nlohmann::json manifest = nlohmann::json::parse(read_text(certificate + "/manifest.json"));
+  manifest["claims"][0]["bellow"] = 3;
+  write_text(certificate + "/manifest.json", manifest.dump());
+  const auto misspelt = run_tessel("check-certificate " + certificate);
+  CHECK(misspelt.exit_code == 2);
+  CHECK_THAT(misspelt.err, Catch::Contains("claims[0].bellow: unknown key (did you mean 'below'?)"));
+}
+
 TEST_CASE("certificate: the solver's schedule satisfies the verifier's CNF of its period", "[certify]") {
   for (const auto& [name, ndevs, memory] : {std::tuple{"mshape", 4, 4}, {"vshape", 4, 2}, {"kshape", 4, 4}, {"xshape", 4, 2}}) {
     INFO(name << " " << ndevs << "/" << memory);

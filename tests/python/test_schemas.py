@@ -17,7 +17,8 @@ jsonschema = pytest.importorskip("jsonschema")  # Debian's python3-jsonschema (s
 SOURCE = pathlib.Path(os.environ["TESSEL_SOURCE_DIR"])
 TESSEL = os.environ["TESSEL_BINARY"]
 SCHEMAS = {name: json.loads((SOURCE / "docs" / "schemas" / f"tessel.{name}.schema.json").read_text())
-           for name in ("placement", "schedule", "graph", "partition", "stages", "memory_choices")}
+           for name in ("placement", "schedule", "graph", "partition", "stages", "memory_choices",
+                                        "certificate")}
 
 
 def validator(name):
@@ -44,6 +45,8 @@ def written(tmp_path_factory):
         ("memory_choices", ["plan", SOURCE / "cases" / "graphs" / "gpt2-small.json", "--devices", "4", "--memory",
                             "2GiB", "--nmicros", "4", "--recompute", "all", "--time-limit", "10", "--quiet",
                             "-o", out / "recompute"]),
+        ("certificate", ["search", "--case", "vshape", "--ndevs", "4", "--memory", "4", "--quiet",
+                         "--certify", out / "certificate"]),
     ]
     files = []
     for name, args in commands:
@@ -51,6 +54,8 @@ def written(tmp_path_factory):
         assert result.returncode == 0, result.stderr
         if name == "stages":
             files.append((name, args[-1] / "stages.json"))
+        elif name == "certificate":
+            files.append((name, args[-1] / "manifest.json"))
         elif name == "memory_choices":  # a plan that recomputes: both of its files
             files += [(name, args[-1] / "memory_choices.json"), ("stages", args[-1] / "stages.json")]
         else:
@@ -135,3 +140,20 @@ def test_schema_keys_equal_reader_keys(tmp_path, name, pointer, schema_pointer, 
     expected = schema_keys(SCHEMAS[schema_pointer[0]], schema_pointer[1])
     for command in commands:
         assert reader_keys(command, tmp_path / "doc.json") == expected, command
+
+
+@pytest.mark.parametrize("pointer,schema_pointer", [
+    ([], []),
+    (["claims", 0], ["$defs", "claim"]),
+    (["claims", -1, "ends", 0], ["$defs", "end"]),
+])
+def test_certificate_keys_equal_reader_keys(tmp_path, pointer, schema_pointer):
+    """check-certificate refuses a key the manifest does not define and lists the same keys as the schema."""
+    directory = tmp_path / "certificate"
+    result = tessel("search", "--case", "vshape", "--ndevs", "4", "--memory", "4", "--quiet", "--certify", directory)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((directory / "manifest.json").read_text())
+    assert manifest["claims"][-1]["relaxation"] == "ends"  # the makespan claim, with its ends
+    (directory / "manifest.json").write_text(json.dumps(with_unknown(manifest, pointer)))
+    assert reader_keys(["check-certificate", directory], directory) == schema_keys(SCHEMAS["certificate"],
+                                                                                   schema_pointer)

@@ -1,0 +1,161 @@
+// Certificates of claims beyond k = 1 periods, end to end through certify/
+// alone: a period claim of a window of k = 2 micro-batches, and a makespan
+// claim certified by a device's ends (certify/ends). Each is written
+// (certify/prove), checked (check_certificate), and tampered with: a proof
+// stripped of its lemmas, a clause added to a CNF, a span or an end's idle
+// changed in the manifest, each failing with the reason.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+#include "cases/builtin_cases.hpp"
+#include "certify/manifest.hpp"
+#include "certify/prove/prove.hpp"
+#include "model/placement_json.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+using tessel::testing::read_text;
+using tessel::testing::TempDir;
+using tessel::testing::write_text;
+
+namespace {
+
+certify::PlannedClaim planned(certify::ClaimKind kind, long long period, int k, long long below) {
+  certify::PlannedClaim claim;
+  claim.kind = kind;
+  claim.claim.period = period, claim.claim.k = k, claim.claim.max_in_flight = 10;
+  claim.below = below;
+  return claim;
+}
+
+// Keeps only the deletions and the empty clause: no lemma is left, so
+// unless unit propagation alone refutes the CNF the check must fail.
+void strip_lemmas(const std::string& path) {
+  std::istringstream lines(read_text(path));
+  std::string line, kept;
+  while (std::getline(lines, line))
+    if (line == "0" || line.rfind("d ", 0) == 0) kept += line + "\n";
+  write_text(path, kept);
+}
+
+std::vector<certify::ClaimCheck> failures(const std::string& directory) {
+  std::vector<certify::ClaimCheck> failed;
+  for (const certify::ClaimCheck& check : certify::check_certificate(directory))
+    if (!check.certified) failed.push_back(check);
+  return failed;
+}
+
+void edit_manifest(const std::string& directory, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json manifest = nlohmann::json::parse(read_text(directory + "/manifest.json"));
+  edit(manifest);
+  write_text(directory + "/manifest.json", manifest.dump());
+}
+
+}  // namespace
+
+TEST_CASE("certificate: a window of k = 2 certified, checked, tampering caught", "[certify]") {
+  // mshape on 4 devices at memory 2: load 6 per micro-batch, and the search
+  // proves no window of 2 micro-batches below period 20; period 12 (= 2 L)
+  // is the cheapest of those refutations.
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  const nlohmann::json placement = placement_to_json(make_case("mshape", 4, false));
+  const certify::Manifest written = certify::write_certificate(
+      certificate, placement, {2, 2, 2, 2},
+      {planned(certify::ClaimKind::Load, 0, 2, 12), planned(certify::ClaimKind::Period, 12, 2, 0)}, 120, nullptr);
+  REQUIRE(written.claims.size() == 2);
+  REQUIRE(written.claims[1].certified);
+  CHECK(written.claims[1].claim.k == 2);
+  CHECK(failures(certificate).empty());
+
+  SECTION("the proof's lemmas deleted") {
+    strip_lemmas(certificate + "/" + written.claims[1].proof);
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].claim, Catch::Contains("window k = 2"));
+  }
+  SECTION("a clause added to the CNF") {
+    const std::string path = certificate + "/" + written.claims[1].cnf;
+    write_text(path, read_text(path) + "-1 0\n");
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("is not the verifier's encoding"));
+  }
+  SECTION("a span changed in the placement") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["placement"]["blocks"][5]["span"] = 2; });
+    const auto failed = failures(certificate);
+    REQUIRE_FALSE(failed.empty());
+    CHECK_THAT(failed[0].reason, Catch::Contains("the load") || Catch::Contains("not the verifier's encoding"));
+  }
+  SECTION("the window's k changed in the manifest") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][1]["k"] = 1; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("not the verifier's encoding"));
+  }
+}
+
+TEST_CASE("certificate: a makespan claim certified by a device's ends", "[certify]") {
+  // vshape on 4 devices at memory 4: 128 micro-batches take 524 steps (the
+  // search proves it optimal); device 3 works 512 and idles at least 3 steps
+  // at the head and 9 at the tail in every schedule.
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  const nlohmann::json placement = placement_to_json(make_case("vshape", 4, false));
+  certify::PlannedClaim claim = planned(certify::ClaimKind::Makespan, 0, 128, 524);
+  claim.hint = {3, 3, 9};  // what the search passes: its bound's device and idle split
+  const certify::Manifest written =
+      certify::write_certificate(certificate, placement, {4, 4, 4, 4}, {claim}, 120, nullptr);
+  REQUIRE(written.claims.size() == 1);
+  const certify::ManifestClaim& makespan = written.claims[0];
+  REQUIRE(makespan.certified);
+  REQUIRE(makespan.relaxation == certify::Relaxation::Ends);
+  long long idle = 0;
+  for (const certify::EndProof& end : makespan.ends) idle += end.question.idle;
+  CHECK(idle >= 12);
+  CHECK(failures(certificate).empty());
+
+  SECTION("a makespan one step longer is not implied") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][0]["below"] = 525 + 100; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("idles at least"));
+  }
+  SECTION("an end refuted by unit propagation needs no lemma; a missing proof is malformed") {
+    // Both ends of this claim are contradictory by unit propagation alone
+    // (the checker finds the conflict before it reads a lemma), so a proof
+    // stripped of its lemmas still certifies: what keeps the claim honest is
+    // the CNF, compared with the verifier's own encoding (next sections).
+    strip_lemmas(certificate + "/" + makespan.ends.back().proof);
+    CHECK(failures(certificate).empty());
+    std::remove((certificate + "/" + makespan.ends.back().proof).c_str());
+    CHECK_THROWS_WITH(certify::check_certificate(certificate), Catch::Contains("cannot be read"));
+  }
+  SECTION("a clause added to an end's CNF") {
+    const std::string path = certificate + "/" + makespan.ends.front().cnf;
+    write_text(path, read_text(path) + "1 0\n");
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("is not the verifier's encoding"));
+  }
+  SECTION("an end's idle raised in the manifest") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][0]["ends"][0]["idle"] = 50; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("is not the verifier's encoding"));
+  }
+  SECTION("a span changed in the placement") {
+    edit_manifest(certificate, [](nlohmann::json& m) {
+      for (nlohmann::json& block : m["placement"]["blocks"]) block["span"] = 1;
+    });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+  }
+  SECTION("windows that could overlap are refused") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][0]["k"] = 1; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+  }
+}
