@@ -5,7 +5,8 @@ Each row directory (WORK_DIR/CASE-D-M) holds search.json (tessel search
 --json), cert/manifest.json, check.json (tessel check-certificate --json),
 the two exit codes and the wall-clock times. A row without `done` is listed
 as not finished, with the seconds since it started.
-usage: certify_grid_render.py WORK_DIR OUTPUT_MD
+usage: certify_grid_render.py WORK_DIR OUTPUT_MD [EXTRA_WORK_DIR...]
+EXTRA_WORK_DIR: rows rerun apart (e.g. with a longer CERTIFY_SECONDS), listed below the grid.
 """
 import json
 import os
@@ -134,12 +135,29 @@ def main():
     out += ["", "Each row: `tessel search --case C --ndevs D --memory M --certify DIR --threads 1` (default "
             "--certify-seconds), then `tessel check-certificate DIR --json`. Period claims are the load bounds and "
             "refuted periods of every window k the answer rests on; certified counts are certified/listed. "
-            "CaDiCaL s: the manifest's solve_seconds summed (with the DRAT proof written, ends included); "
+            "CaDiCaL s: the manifest's solve_seconds summed (with the DRAT proof written, ends included; the manifest "
+            "keeps no time for a claim not certified, so a claim that ran out of --certify-seconds is not in it); "
             "check s: the checker's per-claim seconds summed; wall: whole commands, search included.", "",
             "| case | D | memory | search exit | period | k | period claims | latency claims | makespan claims | "
             "CaDiCaL s | check s | check/solve | check exit | search wall s | check wall s | not certified: why |",
             "|" + "---|" * 16]
     out += table
+    for extra in sys.argv[3:]:  # rows rerun with another --certify-seconds (CERTIFY_SECONDS), beside the grid
+        out += ["", f"Rows rerun in {extra} (see its CERTIFY_SECONDS in the search's command line):", "",
+                out[-len(table) - 2], out[-len(table) - 1]]
+        for name in sorted(os.listdir(extra)):
+            r = row_result(os.path.join(extra, name))
+            c, d, m = name.split("-")
+            if r is None:
+                started = read(os.path.join(extra, name, "started"))
+                spent = f"not finished after {time.time() - float(started):.0f} s" if started else "not run"
+                out.append(f"| {c} | {d} | {m} | {spent} |" + " |" * 12)
+                continue
+            reasons = "; ".join(f"{claim}: {reason}" for claim, reason in r["not_certified"]) or "-"
+            out.append(f"| {c} | {d} | {m} | {r['search_exit']} | {r['period']} | {r['k']} | "
+                       f"{fraction(r['period_claims'])} | {fraction(r['latency_claims'])} | "
+                       f"{fraction(r['makespan_claims'])} | {r['solve']:.2f} | {r['check']:.2f} | {ratio(r)} | "
+                       f"{r['check_exit']} | {r['search_wall']:.0f} | {r['check_wall']:.0f} | {reasons} |")
     with open(output, "w") as f:
         f.write("\n".join(out) + "\n")
 
