@@ -33,6 +33,7 @@ struct Search {
   const std::vector<long long>& memory_limit;
   Budget budget;
   double solve_seconds = 0;
+  std::string tried;  // what each device's ends reached, for the reason
 };
 
 // Refutes "idle <= question.idle - 1"; on success the CNF and proof are
@@ -89,6 +90,34 @@ std::vector<int> devices_by_load(const Placement& placement, int first) {
   return order;
 }
 
+// Why an end of `device` may show no idle at all: memory-free blocks on
+// every device with no predecessor (successor) can run back to back first
+// (last), N copies each, so a window no longer than that proves nothing
+// (mshape: fs and bs, 128 steps each at N = 128). The search's bound counts
+// the idle before the first block such fillers cannot stand in for,
+// wherever it falls; the ends need a window past all the fillers.
+std::string fillers_note(const Placement& placement, int device, long long micros) {
+  std::string names;
+  long long head = 0, tail = 0;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.memory != 0 || static_cast<int>(block.devices.size()) != placement.ndevs) continue;
+    bool source = true, sink = true;
+    for (const Edge& edge : placement.edges) {
+      if (edge.to == static_cast<int>(b)) source = false;
+      if (edge.from == static_cast<int>(b)) sink = false;
+    }
+    if (!source && !sink) continue;
+    names += (names.empty() ? "" : ", ") + block.id;
+    if (source) head += micros * block.span;
+    if (sink) tail += micros * block.span;
+  }
+  if (names.empty()) return "";
+  return " (its memory-free all-device blocks " + names + " can fill its first " + std::to_string(head) +
+         " and last " + std::to_string(tail) + " steps, so an end shows idle only in a window longer than that, "
+         "whose CNF holds every copy that may start inside it)";
+}
+
 // Both ends of `device`: true when they reach `need` steps of idle. With a
 // hint (the search's own split of the idle) each end is asked its share
 // first; else the head is asked as much as it gives and the tail the rest.
@@ -107,7 +136,13 @@ bool prove_ends(Search& search, int device, long long need, long long work, cons
     tail = best_end(search, question, need - from_head, need - from_head,
                     work - (head ? head->question.window : 0), stem + "-tail");
   }
-  if (from_head + (tail ? tail->question.idle : 0) < need) return false;
+  if (from_head + (tail ? tail->question.idle : 0) < need) {
+    search.tried += "; device " + std::to_string(device) + " needs " + std::to_string(need) + " idle steps, its ends " +
+                    "proved " + std::to_string(from_head) + " at the head and " +
+                    std::to_string(tail ? tail->question.idle : 0) + " at the tail" +
+                    fillers_note(search.placement, device, claim.claim.k);
+    return false;
+  }
   claim.relaxation = Relaxation::Ends, claim.device = device;
   if (head) claim.ends.push_back(*head);
   if (tail) claim.ends.push_back(*tail);
@@ -141,7 +176,8 @@ void prove_makespan(const std::string& directory, const std::string& stem, const
   claim.certified = false;
   claim.solve_seconds = search.solve_seconds;
   claim.reason = "no relaxation of the verifier's (the critical path, a device's load, a device's idle at its "
-                 "ends) reached " + std::to_string(below) + (search.budget.over() ? " within the time given" : "");
+                 "ends) reached " + std::to_string(below) + (search.budget.over() ? " within the time given" : "") +
+                 search.tried;
 }
 
 }  // namespace tessel::certify

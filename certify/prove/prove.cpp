@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "certify/encoder.hpp"
 #include "certify/prove/makespan.hpp"
@@ -70,7 +71,11 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
   if (answer == 10)
     claim.reason = "the verifier's encoding has a repetend of this shape: the claim and the verifier's reading of "
                    "the problem disagree";
-  if (answer == 0) claim.reason = "CaDiCaL did not refute the verifier's CNF within " + std::to_string(seconds) + " s";
+  if (answer == 0) {
+    std::ostringstream limit;
+    limit << seconds;  // 60, not std::to_string's 60.000000
+    claim.reason = "CaDiCaL did not refute the verifier's CNF within " + limit.str() + " s (--certify-seconds)";
+  }
   return claim;
 }
 

@@ -159,3 +159,49 @@ TEST_CASE("certificate: a makespan claim certified by a device's ends", "[certif
     REQUIRE(failed.size() == 1);
   }
 }
+
+TEST_CASE("certificate: a claim whose solve times out is listed not certified, with the limit", "[certify]") {
+  // mshape 4/2's k = 2 period 19 takes CaDiCaL seconds to refute (25 s
+  // measured with the proof); 0.05 s is far too little.
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  const nlohmann::json placement = placement_to_json(make_case("mshape", 4, false));
+  const certify::Manifest written = certify::write_certificate(
+      certificate, placement, {2, 2, 2, 2}, {planned(certify::ClaimKind::Period, 19, 2, 0)}, 0.05, nullptr);
+  REQUIRE(written.claims.size() == 1);
+  CHECK_FALSE(written.claims[0].certified);
+  CHECK(written.claims[0].solve_seconds < 5);
+  CHECK_THAT(written.claims[0].reason, Catch::Contains("did not refute") && Catch::Contains("within 0.05 s"));
+  const auto failed = failures(certificate);
+  REQUIRE(failed.size() == 1);
+  CHECK_THAT(failed[0].reason, Catch::StartsWith("not certified: CaDiCaL did not refute"));
+  const auto checked = tessel::testing::run_tessel("check-certificate " + certificate);
+  CHECK(checked.exit_code == 1);
+  CHECK_THAT(checked.err, Catch::Contains("period 19") && Catch::Contains("within 0.05 s"));
+}
+
+TEST_CASE("certificate: a makespan claim the ends cannot reach says why", "[certify]") {
+  // mshape on 4 devices at memory 4: 780 is optimal at 128 micro-batches
+  // (device 3 works 768 and idles during f0-f2 of the first micro-batch
+  // and b2-b0 of the last), but fs and bs run on every device and hold no
+  // memory: 128 copies of each can open and close device 3's run, so its
+  // ends idle only in windows longer than 128 steps. Within a second no
+  // such window is refuted; the reason says so.
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  const nlohmann::json placement = placement_to_json(make_case("mshape", 4, false));
+  certify::PlannedClaim claim = planned(certify::ClaimKind::Makespan, 0, 128, 780);
+  claim.hint = {3, 3, 9};
+  const certify::Manifest written =
+      certify::write_certificate(certificate, placement, {4, 4, 4, 4}, {claim}, 1, nullptr);
+  REQUIRE(written.claims.size() == 1);
+  const certify::ManifestClaim& makespan = written.claims[0];
+  CHECK_FALSE(makespan.certified);
+  CHECK(makespan.solve_seconds < 10);
+  CHECK_THAT(makespan.reason, Catch::Contains("reached 780 within the time given") &&
+                                  Catch::Contains("device 3 needs 12 idle steps") &&
+                                  Catch::Contains("fs, bs can fill its first 128 and last 128 steps"));
+  const auto failed = failures(certificate);
+  REQUIRE(failed.size() == 1);
+  CHECK_THAT(failed[0].reason, Catch::Contains("fs, bs"));
+}
