@@ -8,6 +8,7 @@
 #include "model/input_error.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
+#include "solver/budget.hpp"
 #include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
@@ -95,15 +96,37 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
 
 }  // namespace
 
-void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress) {
+namespace {
+
+bool offers_recompute(const Placement& placement) {
+  for (const Block& block : placement.blocks)
+    if (block.recompute) return true;
+  return false;
+}
+
+}  // namespace
+
+Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
+  Tuning tuning = request.tuning;
+  if (request.strategy == Strategy::Full || tuning.recompute_all_seconds <= 0 || !planned(tuning) ||
+      !offers_recompute(request.placement))
+    return tuning;
+  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - tuning.recompute_all_seconds);
+  return tuning;
+}
+
+void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress,
+                              double spent) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
-  // as long because forwards offer recomputation (nnshape 8/8: the 1186 of
-  // its default search within 1.5 s).
-  const double seconds = request.tuning.recompute_all_seconds;
+  // as long because forwards offer recomputation (nnshape 16/16: the 1227
+  // of its derived search within 0.5 s). Under the plan it also ends when
+  // the plan does, given at least half a second.
+  double seconds = request.tuning.recompute_all_seconds;
+  if (planned(request.tuning)) seconds = std::min(seconds, std::max(0.5, request.tuning.plan_seconds - spent));
   if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
-      seconds <= 0)
+      seconds <= 0 || report.makespan->makespan <= report.makespan->proven_lower_bound)
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
