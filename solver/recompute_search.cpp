@@ -63,7 +63,17 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
-  sub.deadline = request.deadline.within(seconds);
+  // Under the plan its phases end half a second before `seconds` (at least
+  // half a second after its period search), leaving its answer at N the
+  // rest and a second more before the hard stop: with `seconds` as a time
+  // limit the nested search may skip building its answer at N (too close to
+  // the limit) and hand back its repetend unrolled (nnshape 8/8: 1200, not
+  // the 1186 of its answer at N).
+  sub.deadline = request.deadline.within(planned(request.tuning) ? seconds + 1.0 : seconds);
+  if (planned(request.tuning)) {
+    sub.tuning.plan_seconds = std::max(0.5, seconds - 0.5);
+    sub.tuning.least_plan_seconds = std::min(sub.tuning.least_plan_seconds, 0.5);
+  }
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
   DerivedAnswer answer;
   Candidate& candidate = answer.candidate;
