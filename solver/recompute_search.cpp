@@ -58,12 +58,24 @@ struct DerivedAnswer {
   verify::Report checked;
 };
 
+// `seconds`: what the derived search was granted; under the plan its phases
+// plan for that, and `deadline` (the hard stop) is a second later.
 DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
-                                     const Deadline& deadline, SearchReport& report) {
+                                     const Deadline& deadline, double seconds, SearchReport& report) {
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
+  // Under the plan its phases end half a second before `seconds` (at least
+  // half a second after its period search), leaving its answer at N the
+  // rest and a second more before the hard stop: with `seconds` as a time
+  // limit the nested search may skip building its answer at N (too close to
+  // the limit) and hand back its repetend unrolled (nnshape 8/8: 1200, not
+  // the 1186 of its answer at N).
   sub.deadline = deadline;
+  if (planned(request.tuning)) {
+    sub.tuning.plan_seconds = std::max(0.5, seconds - 0.5);
+    sub.tuning.least_plan_seconds = std::min(sub.tuning.least_plan_seconds, 0.5);
+  }
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
   DerivedAnswer answer;
   Candidate& candidate = answer.candidate;
@@ -96,20 +108,43 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
 
 }  // namespace
 
-void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress) {
+namespace {
+
+bool offers_recompute(const Placement& placement) {
+  for (const Block& block : placement.blocks)
+    if (block.recompute) return true;
+  return false;
+}
+
+}  // namespace
+
+Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
+  Tuning tuning = request.tuning;
+  if (request.strategy == Strategy::Full || tuning.recompute_all_seconds <= 0 || !planned(tuning) ||
+      !offers_recompute(request.placement))
+    return tuning;
+  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - tuning.recompute_all_seconds);
+  return tuning;
+}
+
+void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
+                              double spent) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
-  // as long because forwards offer recomputation (nnshape 8/8: the 1186 of
-  // its default search within 1.5 s).
-  const double seconds = request.tuning.recompute_all_seconds;
+  // as long because forwards offer recomputation (nnshape 16/16: the 1227
+  // of its derived search within 0.5 s). Under the plan it also ends when
+  // the plan does, given at least half a second.
+  double seconds = request.tuning.recompute_all_seconds;
+  if (planned(request.tuning)) seconds = std::min(seconds, std::max(0.5, request.tuning.plan_seconds - spent));
   if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
-      seconds <= 0)
+      seconds <= 0 || report.makespan->makespan <= report.makespan->proven_lower_bound)
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
-  const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
-  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, report);
+  const double hard_stop = planned(request.tuning) ? seconds + 1.0 : seconds;
+  const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, hard_stop);
+  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report);
   if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
@@ -147,7 +182,7 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
   if (derived && !request.deadline.expired()) {
     const double seconds = std::max(request.tuning.recompute_all_seconds, request.tuning.recompute_all_least_seconds);
     const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
-    answer = search_recomputing_all(request, *derived, deadline, report);
+    answer = search_recomputing_all(request, *derived, deadline, seconds, report);
   }
   if (!answer.schedule) {
     // Not proven: schedules mixing keep, recompute and offload per

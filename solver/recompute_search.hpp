@@ -12,11 +12,23 @@ namespace tessel {
 
 struct Budget;  // solver/budget.hpp: grants the derived search its deadline
 
+// The tuning the main search runs under: where the derived search will
+// follow it (the default, planned search of a placement offering
+// recomputation), the plan's seconds are shared, the main search's phases
+// ending recompute_all_seconds earlier (never below least_plan_seconds),
+// so that offering recomputation does not make the default search take
+// recompute_all_seconds longer. Otherwise the request's own tuning.
+Tuning tuning_beside_recomputing_all(const SearchRequest& request);
+
 // Adds the candidate to `report` (which solve() built for `request`), and
 // makes it the answer when it is shorter. Does nothing for strategy full,
-// without offers, without a makespan report or past the deadline. Its
-// deadline is granted by `budget` (recompute_all_seconds).
-void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress);
+// without offers, without a makespan report, past the deadline, or when
+// the answer already meets the bound without memory (nothing is shorter).
+// `spent`: the seconds the search has run; under the plan (plan_seconds)
+// the derived search ends with it.
+// Its deadline is granted by `budget` (recompute_all_seconds).
+void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
+                              double spent = 0);
 
 // A search proven infeasible with every activation kept, on a placement
 // that offers recomputation or offload: the placement that recomputes every

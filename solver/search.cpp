@@ -622,7 +622,9 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   options.memory_limit = unit_step_limits(searched, request.memory_limit);
   options.in_flight = request.in_flight;
   options.total_micros = request.total_micros;
-  Budget budget = make_budget(request.deadline, begin, request.tuning, answer_instances(request, searched, options));
+  // With recomputation offered the derived search follows: it shares the plan.
+  Budget budget = make_budget(request.deadline, begin, tuning_beside_recomputing_all(request),
+                              answer_instances(request, searched, options));
   options.deadline = grant_strategy(budget);
   const double reserve = budget.answer_reserve;
   options.threads = resolve_threads(request.threads);
@@ -701,7 +703,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
-  consider_recomputing_all(request, budget, report, progress);
+  consider_recomputing_all(request, budget, report, progress, seconds_since(begin));
   answer_infeasible_by_recomputing(request, budget, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);

@@ -1,8 +1,10 @@
 """What `tessel run` reads from a plan directory (docs/runtime.md): the
 stages (stages.json: which graph operators and modules each pipeline stage
-holds, and its rank) and each rank's list of actions (schedule_comms.csv:
+holds, and its rank), each rank's list of actions (schedule_comms.csv:
 PyTorch's action table with its sends and receives, one row per rank, run
-left to right). Kept apart from the runtime so that a wrong plan is refused
+left to right) and which micro-batches of which stage trade memory for time
+(memory_choices.json: recompute or offload; the CSV has no action for
+either). Kept apart from the runtime so that a wrong plan is refused
 with the file, the place and the problem before any process starts.
 """
 
@@ -11,6 +13,7 @@ import os
 import re
 
 STAGES_FORMAT = "tessel.stages/1"
+CHOICES_FORMAT = "tessel.memory_choices/1"
 # <stage><action><micro-batch>, as PyTorch's _Action prints itself.
 _CELL = re.compile(r"^(\d+)(F|B|I|W|SEND_F|RECV_F|SEND_B|RECV_B)(\d+)$")
 COMPUTE = ("F", "B", "I", "W")
@@ -51,6 +54,8 @@ class Plan:
 
     def __init__(self, directory, stages, actions, mapping, split_backward):
         self.directory = directory
+        self.recompute = set()  # (stage, micro): forward kept nothing, recomputed before its backward
+        self.offload = set()    # (stage, micro): activation copied to host memory and back
         self.stages = stages
         self.actions = actions  # per rank, a list of Action
         self.ranks = len(actions)
@@ -148,7 +153,42 @@ def read_plan(directory, table="schedule_comms.csv"):
     actions = read_actions(os.path.join(directory, table), stages, ranks)
     plan = Plan(directory, stages, actions, mapping, split)
     _check_complete(plan, os.path.join(directory, table))
+    plan.recompute, plan.offload = read_memory_choices(os.path.join(directory, "memory_choices.json"), plan)
     return plan
+
+
+def read_memory_choices(path, plan):
+    """(recompute, offload): sets of (stage, micro) from memory_choices.json.
+    A plan written before plans could trade memory has no such file: it
+    keeps every activation. A micro-batch both recomputed and offloaded, or
+    one the plan does not have, is refused."""
+    if not os.path.exists(path):
+        return set(), set()
+    document = _load_json(path)
+    if not isinstance(document, dict) or document.get("format") != CHOICES_FORMAT:
+        raise PlanError("%s: field 'format' must be \"%s\"" % (path, CHOICES_FORMAT))
+    nmicros = _field(document, "nmicros", int, path)
+    if nmicros != plan.nmicros:
+        raise PlanError("%s: field 'nmicros' is %d, but the action table has %d micro-batches"
+                        % (path, nmicros, plan.nmicros))
+    chosen = {"recompute": set(), "offload": set()}
+    for position, entry in enumerate(_field(document, "stages", list, path)):
+        where = "%s: stages[%d]" % (path, position)
+        if not isinstance(entry, dict):
+            raise PlanError("%s: is not an object" % where)
+        stage = _field(entry, "stage", int, where)
+        if not 0 <= stage < len(plan.stages):
+            raise PlanError("%s: field 'stage' is %d; the plan has %d stages" % (where, stage, len(plan.stages)))
+        for choice, marked in chosen.items():
+            for micro in _field(entry, choice, list, where):
+                if not isinstance(micro, int) or isinstance(micro, bool) or not 0 <= micro < nmicros:
+                    raise PlanError("%s: field '%s' lists %r, not a micro-batch in [0, %d)"
+                                    % (where, choice, micro, nmicros))
+                marked.add((stage, micro))
+    both = sorted(chosen["recompute"] & chosen["offload"])
+    if both:
+        raise PlanError("%s: stage %d, micro-batch %d is both recomputed and offloaded" % ((path,) + both[0]))
+    return chosen["recompute"], chosen["offload"]
 
 
 def _check_complete(plan, path):

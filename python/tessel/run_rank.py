@@ -23,6 +23,17 @@ micro-batch m:
   (exit 3). PyTorch waits inside the compute's range; waiting outside it
   shows the wait as the gap before the action, which `tessel verify
   --trace` counts as waiting for a dependency.
+Memory traded for time (memory_choices.json, read into the plan):
+- a (stage, micro) marked recompute runs its F under torch.no_grad, keeping
+  only the stage's inputs (what it sends is the same values); the first
+  backward that needs the graph (B, or I) re-runs the forward with autograd
+  inside its own range, under a `tessel:recompute <stage>F<micro>` range:
+  recomputing right before the backward, as torch.utils.checkpoint does;
+- a (stage, micro) marked offload runs its F with saved-tensor hooks that
+  copy every activation autograd keeps to host memory ("cpu") and back to
+  its device when the backward unpacks it. On this CPU runtime host memory
+  is the device's memory: the copies are no-ops, counted but saving nothing.
+Both are counted per step (`choices`), so a run can show they happened.
 Sends and receives carry a tag made of the micro-batch, the stage boundary,
 the direction and the tensor's position, so two stage pairs between the
 same two ranks can never take each other's messages.
@@ -67,6 +78,12 @@ def _describe(value):
     return ("value", value)
 
 
+def _copy_in(packed):
+    """Saved-tensor unpack hook: the activation back on its device."""
+    device, tensor = packed
+    return tensor.to(device)
+
+
 def default_loss(output):
     """The sum of the means of the output's floating-point tensors."""
     tensors = output if isinstance(output, (tuple, list)) else (output,)
@@ -89,6 +106,8 @@ class RankRunner:
         self.count = len(stages)
         self.width = 1 + max(len(b) for micro in probe.values for b in micro)
         self.loss = 0.0
+        self.choices = {"recompute": 0, "offload": 0, "offloaded_tensors": 0}
+        self.profile_range = None
 
     def _rank_of(self, stage):
         return self.plan.stages[stage].rank
@@ -104,6 +123,7 @@ class RankRunner:
         self.state = {}
         self.pending_sends = []
         self.loss = 0.0
+        self.profile_range = profile_range
         for position, action in enumerate(self.plan.actions[self.rank]):
             # A compute action first waits for what its receives posted, outside
             # its range: the gap before it in the trace is that wait.
@@ -128,17 +148,48 @@ class RankRunner:
                 raise RuntimeError("action %dF%d runs before its inputs arrived (no RECV_F or local stage %d)"
                                    % (stage, micro, stage - 1))
         module = self.stages[stage]
-        output = module.module(*values)
-        entry = {"inputs": values}
+        recompute = (stage, micro) in self.plan.recompute
+        output = self._forward(stage, micro, values, recompute)
+        entry = {"inputs": values, "recompute": recompute}
         if module.last:
             loss = self.loss_fn(output)
             self.loss += float(loss.detach())
-            entry["roots"], entry["grads"] = [loss], None
+            if not recompute:
+                entry["roots"], entry["grads"] = [loss], None
         else:
             entry["outputs"] = list(output)
             if stage + 1 < self.count and self._rank_of(stage + 1) == self.rank:
                 self.state[("in", stage + 1, micro)] = self._leaves(output, micro, stage + 1)
         self.state[("stage", stage, micro)] = entry
+
+    def _forward(self, stage, micro, values, recompute):
+        """The stage's forward: without autograd when it is recomputed later,
+        with its saved activations sent to host memory when offloaded."""
+        module = self.stages[stage].module
+        if recompute:
+            with torch.no_grad():
+                return module(*values)
+        if (stage, micro) not in self.plan.offload:
+            return module(*values)
+        self.choices["offload"] += 1
+        with torch.autograd.graph.saved_tensors_hooks(self._copy_out, _copy_in):
+            return module(*values)
+
+    def _copy_out(self, tensor):
+        self.choices["offloaded_tensors"] += 1
+        return (tensor.device, tensor.to("cpu"))
+
+    def _recompute(self, stage, micro, entry):
+        """Runs the forward again with autograd, right before the first
+        backward that needs its graph; the outputs equal the first run's."""
+        self.choices["recompute"] += 1
+        entry["recompute"] = False
+        with self.profile_range("tessel:recompute %dF%d" % (stage, micro)):
+            output = self.stages[stage].module(*entry["inputs"])
+            if self.stages[stage].last:
+                entry["roots"], entry["grads"] = [self.loss_fn(output)], None
+            else:
+                entry["outputs"] = list(output)
 
     def _leaves(self, values, micro, stage):
         """Detached copies of a stage's inputs, gradient-tracked as planned."""
@@ -153,6 +204,8 @@ class RankRunner:
 
     def _roots(self, stage, micro):
         entry = self.state[("stage", stage, micro)]
+        if entry["recompute"]:
+            self._recompute(stage, micro, entry)
         if "roots" not in entry:
             grads = self.state.pop(("grad", stage, micro), None)
             if grads is None:

@@ -16,6 +16,11 @@ tolerance, 1 naming the first parameter that differs, 2 for a wrong plan or
 model, 3 when a rank waited past the timeout (which rank waits in which
 action), 4 for anything else (a bug).
 
+A plan's memory_choices.json says which (stage, micro-batch) forwards keep
+no activation and are recomputed before their backward, and which offload
+theirs to host memory (tessel.run_rank); the run counts both, and a count
+that differs from the plan's is a bug (exit 4), never ignored.
+
 The factory returns (module, example_inputs) or (module, example_inputs,
 loss_fn). The example batch is cut along its first dimension into the
 plan's micro-batches; loss_fn(output) is one micro-batch's loss (default:
@@ -49,6 +54,8 @@ class RunResult:
         self.steps = []   # dicts: loss, reference_loss, max_abs, max_rel, worst, first_bad
         self.wall_seconds = 0.0
         self.trace_files = []
+        self.recomputed = 0   # forwards run again before their backward, over all steps and ranks
+        self.offloaded = 0    # forwards whose activations went to host memory and back
 
     def __repr__(self):
         return "<tessel.RunResult exit %d: %s>" % (self.exit_code, self.message)
@@ -159,6 +166,7 @@ def _run_rank_steps(rank, job, run_rank, run_stages):
             record.append(_reduce(params, loss, job["lr"]))
     if job["trace_dir"]:
         _export_trace(profiler, job["trace_dir"], rank, clock)
+    torch.save(runner.choices, os.path.join(job["work"], "rank%d.choices.pt" % rank))
     if rank == 0:
         torch.save(record, os.path.join(job["work"], "result.pt"))
 
@@ -430,6 +438,7 @@ def _run_into(result, plan_dir, model, steps, trace_dir, timeout, lr, rtol, tabl
 
     pipelined = torch.load(os.path.join(work, "result.pt"))
     reference = _reference(module, micros, loss_fn, steps, lr)
+    _count_choices(result, job)
     result.steps = compare(pipelined, reference, rtol if rtol is not None else _default_rtol(module))
     if trace_dir:
         result.trace_files = [os.path.join(trace_dir, "rank%d.json" % r) for r in range(plan.ranks)]
@@ -443,6 +452,22 @@ def _run_into(result, plan_dir, model, steps, trace_dir, timeout, lr, rtol, tabl
         result.message = "the pipelined run agrees with the unpipelined model"
 
 
+def _count_choices(result, job):
+    """Sums the ranks' recompute and offload counts; each marked forward
+    must have traded its memory once per step."""
+    import torch
+
+    for rank in range(job["plan"].ranks):
+        counted = torch.load(os.path.join(job["work"], "rank%d.choices.pt" % rank))
+        result.recomputed += counted["recompute"]
+        result.offloaded += counted["offload"]
+    plan, steps = job["plan"], job["steps"]
+    if (result.recomputed, result.offloaded) != (len(plan.recompute) * steps, len(plan.offload) * steps):
+        raise RunError(EXIT_BUG, "the ranks recomputed %d and offloaded %d forwards; the plan marks %d and %d "
+                                 "per step, %d steps" % (result.recomputed, result.offloaded, len(plan.recompute),
+                                                         len(plan.offload), steps))
+
+
 def summary(result, plan_dir):
     """The lines `tessel run` prints."""
     lines = []
@@ -450,6 +475,9 @@ def summary(result, plan_dir):
         lines.append("step %d: loss %.12g (unpipelined %.12g), largest gradient difference %.3g absolute, "
                      "%.3g relative (%s)" % (step + 1, entry["loss"], entry["reference_loss"], entry["max_abs"],
                                             entry["max_rel"], entry["worst"]))
+    if result.recomputed or result.offloaded:
+        lines.append("recomputed %d forward(s) before their backward, offloaded %d (on this CPU runtime the copy "
+                     "to host memory is a no-op)" % (result.recomputed, result.offloaded))
     if result.steps or result.exit_code == EXIT_OK:
         lines.append("ran %s in %.2f s" % (plan_dir, result.wall_seconds))
     for path in result.trace_files:

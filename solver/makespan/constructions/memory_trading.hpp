@@ -9,10 +9,19 @@
 // micro-batches be in flight where the limit binds, which is what fills the
 // bubbles a tight limit leaves.
 //
+// Where the block offers offload, the forward may instead copy its
+// activation out on the device's copy channel (one copy at a time, beside
+// compute; the memory is freed when the copy out ends) and back in before
+// the block that needs it (allocated when the copy in starts). Under
+// pressure the forward offloads when its copy out can start as it ends
+// (copies cost no device time), else recomputes if offered, else offloads
+// all the same.
+//
 // A recompute becomes ready when the forward has ended and every other
 // predecessor of the block that needs it has ended, so it runs just in time
 // and holds its memory briefly; it goes before other ready work like a
-// backward. Offload (copies on the channel) is not chosen by this search.
+// backward. A copy in is timed the same way: ready when the copy out has
+// ended and early enough to end as the last other predecessor does.
 #pragma once
 
 #include <optional>
