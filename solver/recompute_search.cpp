@@ -58,7 +58,7 @@ struct DerivedAnswer {
 };
 
 DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
-                                     double seconds, SearchReport& report) {
+                                     double seconds, SearchReport& report, NestedSolve solve) {
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
@@ -95,7 +95,8 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
 
 }  // namespace
 
-void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress) {
+void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress,
+                              NestedSolve solve) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
@@ -107,7 +108,7 @@ void consider_recomputing_all(const SearchRequest& request, SearchReport& report
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
-  DerivedAnswer answer = search_recomputing_all(request, *derived, seconds, report);
+  DerivedAnswer answer = search_recomputing_all(request, *derived, seconds, report, solve);
   if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
@@ -132,7 +133,8 @@ std::optional<std::string> block_above_limit(const SearchRequest& request) {
 
 }  // namespace
 
-void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress) {
+void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress,
+                                      NestedSolve solve) {
   if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
   if (std::optional<std::string> alone = block_above_limit(request)) {
     report.message += "; " + *alone;
@@ -142,7 +144,8 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   DerivedAnswer answer;
   if (derived && !request.deadline.expired())
-    answer = search_recomputing_all(request, *derived, std::max(request.tuning.recompute_all_seconds, 1.0), report);
+    answer = search_recomputing_all(request, *derived, std::max(request.tuning.recompute_all_seconds, 1.0), report,
+                                    solve);
   if (!answer.schedule) {
     // Not proven: schedules mixing keep, recompute and offload per
     // micro-batch are not searched, so "no schedule exists" would be a guess.

@@ -6,14 +6,19 @@
 // shorter. Kept apart from search.cpp: it only wraps solve().
 #pragma once
 
-#include "solver/search.hpp"
+#include "solver/search_types.hpp"
 
 namespace tessel {
+
+// The nested search: solve() itself (solver/search.hpp), passed in by it,
+// so that this unit sits below the entry it wraps instead of including it.
+using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& progress);
 
 // Adds the candidate to `report` (which solve() built for `request`), and
 // makes it the answer when it is shorter. Does nothing for strategy full,
 // without offers, without a makespan report or past the deadline.
-void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress);
+void consider_recomputing_all(const SearchRequest& request, SearchReport& report, Progress& progress,
+                              NestedSolve solve);
 
 // A search proven infeasible with every activation kept, on a placement
 // that offers recomputation or offload: the placement that recomputes every
@@ -21,6 +26,7 @@ void consider_recomputing_all(const SearchRequest& request, SearchReport& report
 // the outcome becomes "gave up" (Timeout) with the reason, since schedules
 // mixing the choices per micro-batch are not searched and nothing proves
 // them impossible.
-void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress);
+void answer_infeasible_by_recomputing(const SearchRequest& request, SearchReport& report, Progress& progress,
+                                      NestedSolve solve);
 
 }  // namespace tessel
