@@ -273,4 +273,9 @@ void require_format(const nlohmann::json& document, const std::string& expected,
   place.field("format").fail("unknown format '" + format + "' (expected '" + expected + "')");
 }
 
+nlohmann::json time_to_json(Time ticks, int decimals) {
+  if (decimals == 0) return ticks;
+  return ticks_to_double(ticks, decimals);
+}
+
 }  // namespace tessel

@@ -70,4 +70,8 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
 void require_format(const nlohmann::json& document, const std::string& expected,
                     const JsonPlace& place);
 
+// A tick count as every tessel file writes it: an integer at 0 decimals,
+// else the decimal number (3.712). Used for times and memory amounts alike.
+nlohmann::json time_to_json(Time ticks, int decimals);
+
 }  // namespace tessel

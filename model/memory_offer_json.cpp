@@ -4,7 +4,7 @@
 
 #include <deque>
 
-#include "model/placement_json.hpp"
+#include "model/placement.hpp"
 
 namespace tessel {
 

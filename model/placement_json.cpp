@@ -147,11 +147,6 @@ Placement read_placement_file(const std::string& path) {
   return placement_from_json(read_json_file(path), JsonPlace{path, ""});
 }
 
-nlohmann::json time_to_json(Time ticks, int decimals) {
-  if (decimals == 0) return ticks;
-  return ticks_to_double(ticks, decimals);
-}
-
 nlohmann::json placement_to_json(const Placement& placement) {
   nlohmann::json blocks = nlohmann::json::array();
   for (const Block& block : placement.blocks) {

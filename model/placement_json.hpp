@@ -21,8 +21,4 @@ Placement read_placement_file(const std::string& path);
 
 nlohmann::json placement_to_json(const Placement& placement);
 
-// A tick count as the file writes it: an integer at 0 decimals, else the
-// decimal number (3.712). Used for times and memory amounts alike.
-nlohmann::json time_to_json(Time ticks, int decimals);
-
 }  // namespace tessel

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "sat/deadline.hpp"
-#include "solver/search.hpp"
+#include "solver/search_types.hpp"
 #include "solver/tuning.hpp"
 
 namespace tessel {

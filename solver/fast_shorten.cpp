@@ -20,7 +20,7 @@ ShortenedWindow shorten_window(const Placement& placement, const std::vector<lon
     const auto start = std::chrono::steady_clock::now();
     std::unique_ptr<Backend> backend = make_backend(backend_name);
     ModuloEncoding encoding =
-        encode_modulo(*backend, placement, memory_limit, period, period, max_in_flight, {}, deadline);
+        encode_modulo(*backend, placement, memory_limit, {period, period}, max_in_flight, {}, deadline);
     if (!encoding.complete) break;
     Answer answer = backend->solve({period_assumption(encoding, period)}, deadline);
     const double seconds = seconds_since(start);

@@ -86,7 +86,7 @@ class TopProbe {
     if (options_.backend == "cadical") settings.configuration = 1;
     backend_ = make_backend(options_.backend, settings);
     const ModuloEncoding encoding =
-        encode_modulo(*backend_, *question_.window, options_.memory_limit, period, period, question_.max_in_flight,
+        encode_modulo(*backend_, *question_.window, options_.memory_limit, {period, period}, question_.max_in_flight,
                       question_.rules, budget_.with_sibling_stop(&shared_.finished));
     if (!encoding.complete) return;
     int asked_sat = -1;  // a target found satisfiable: wait for the bisection to go below it

@@ -276,8 +276,9 @@ ModuloEncoding incomplete(ModuloEncoding& encoding) {
 }  // namespace
 
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
-                             const std::vector<long long>& memory_limit, int first_period, int last_period,
-                             int max_in_flight, const ModuloRules& rules, const Deadline& deadline) {
+                             const std::vector<long long>& memory_limit, PeriodRange periods, int max_in_flight,
+                             const ModuloRules& rules, const Deadline& deadline) {
+  const int first_period = periods.first, last_period = periods.last;
   if (first_period < 1 || last_period < first_period || max_in_flight < 1)
     throw std::invalid_argument("encode_modulo: need 1 <= first_period <= last_period and Kmax >= 1");
   ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}};

@@ -38,16 +38,20 @@ struct ModuloRules {
   int copies = 1;
 };
 
-// Periods first_period .. last_period in one encoding; ask for one with
+// Periods periods.first .. periods.last in one encoding; ask for one with
 // period_assumption(). Requires every device's memory balance to be zero
 // (checked by the caller): that is what lets the steady-state memory be
 // written without the warmup. Periods shorter than a block's span are
 // encoded as impossible. The deadline is checked between the encoding's
 // steps (per device for exclusivity and memory): past it the encoding comes
 // back with `complete` false and must not be solved.
+struct PeriodRange {
+  int first = 0;
+  int last = 0;
+};
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
-                             const std::vector<long long>& memory_limit, int first_period, int last_period,
-                             int max_in_flight, const ModuloRules& rules = {}, const Deadline& deadline = {});
+                             const std::vector<long long>& memory_limit, PeriodRange periods, int max_in_flight,
+                             const ModuloRules& rules = {}, const Deadline& deadline = {});
 
 // The assumption selecting `period` (first_period <= period <= last_period).
 Lit period_assumption(const ModuloEncoding& encoding, int period);

@@ -428,6 +428,48 @@ ModuloSolution checked(const Placement& window, const std::vector<long long>& me
   return solution;
 }
 
+// What one order search works with, for its steps apart from the loop.
+struct OrderRun {
+  OrderSolver& solver;
+  Backend& backend;
+  const OrderPeriodQuestion& question;
+  const SearchOptions& options;
+  std::vector<SolverCall>& calls;
+};
+
+// The shortest latency at `period` (answer.solution holds one of it), by
+// bisection from the critical path, within a budget of as long as the period
+// took when options.latency_budget is set.
+void shortest_latency(const OrderRun& run, Time period, const Deadline& deadline, OrderPeriodAnswer& answer) {
+  Deadline latency_deadline = deadline;
+  if (run.options.latency_budget) {
+    Deadline own = Deadline::after_seconds(std::max(run.options.latency_min_seconds, answer.period_seconds));
+    if (own.at < latency_deadline.at) latency_deadline = own;
+  }
+  Time low = critical_path(*run.question.window);
+  while (low < answer.solution->latency) {
+    const Time mid = low + (answer.solution->latency - low) / 2;
+    const LatencyBound bound{period, mid, run.backend.new_bool()};
+    const auto call_start = std::chrono::steady_clock::now();
+    Reply reply = run.solver.ask(period, bound, latency_deadline);
+    const double seconds = seconds_since(call_start);
+    run.calls.push_back({run.question.label + "latency <= " + std::to_string(mid), reply.answer, seconds});
+    std::ostringstream line;
+    line << "repetend (orders): " << run.question.label << "latency <= " << mid << ": " << answer_name(reply.answer)
+         << " (" << seconds << " s)";
+    if (run.options.progress) run.options.progress(line.str());
+    if (reply.answer == Answer::Sat) {
+      answer.solution = checked(*run.question.window, run.options.memory_limit, period, reply.starts,
+                                run.question.max_in_flight);
+    } else if (reply.answer == Answer::Unsat) {
+      low = mid + 1;
+    } else {
+      (deadline.expired() ? answer.latency_gave_up : answer.latency_unfinished) = true;
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const SearchOptions& options,
@@ -500,33 +542,7 @@ OrderPeriodAnswer search_order_period(const OrderPeriodQuestion& question, const
   // The shortest latency at this period, within a budget of as long as the
   // period took (as the unit-step search does, repetend_search.cpp).
   const auto latency_begin = std::chrono::steady_clock::now();
-  Deadline latency_deadline = deadline;
-  if (options.latency_budget) {
-    Deadline own = Deadline::after_seconds(std::max(options.latency_min_seconds, answer.period_seconds));
-    if (own.at < latency_deadline.at) latency_deadline = own;
-  }
-  const Time period = best->period;
-  Time low = critical_path(window);
-  while (low < answer.solution->latency) {
-    const Time mid = low + (answer.solution->latency - low) / 2;
-    const LatencyBound bound{period, mid, backend->new_bool()};
-    const auto call_start = std::chrono::steady_clock::now();
-    Reply reply = solver.ask(period, bound, latency_deadline);
-    const double seconds = seconds_since(call_start);
-    calls.push_back({question.label + "latency <= " + std::to_string(mid), reply.answer, seconds});
-    std::ostringstream line;
-    line << "repetend (orders): " << question.label << "latency <= " << mid << ": " << answer_name(reply.answer)
-         << " (" << seconds << " s)";
-    report(line.str());
-    if (reply.answer == Answer::Sat) {
-      answer.solution = checked(window, options.memory_limit, period, reply.starts, question.max_in_flight);
-    } else if (reply.answer == Answer::Unsat) {
-      low = mid + 1;
-    } else {
-      (deadline.expired() ? answer.latency_gave_up : answer.latency_unfinished) = true;
-      break;
-    }
-  }
+  shortest_latency({solver, *backend, question, options, calls}, best->period, deadline, answer);
   answer.latency_seconds = seconds_since(latency_begin);
   answer.solver_calls = solver.solver_calls + questions.difference_calls();
   answer.cycles_learned = solver.cycles_learned;

@@ -61,7 +61,8 @@ struct DerivedAnswer {
 // `seconds`: what the derived search was granted; under the plan its phases
 // plan for that, and `deadline` (the hard stop) is a second later.
 DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
-                                     const Deadline& deadline, double seconds, SearchReport& report) {
+                                     const Deadline& deadline, double seconds, SearchReport& report,
+                                     NestedSolve solve) {
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
@@ -128,7 +129,7 @@ Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
 }
 
 void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
-                              double spent) {
+                              double spent, NestedSolve solve) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
@@ -144,7 +145,7 @@ void consider_recomputing_all(const SearchRequest& request, Budget& budget, Sear
   if (!derived) return;
   const double hard_stop = planned(request.tuning) ? seconds + 1.0 : seconds;
   const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, hard_stop);
-  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report);
+  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
   if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
@@ -170,7 +171,7 @@ std::optional<std::string> block_above_limit(const SearchRequest& request) {
 }  // namespace
 
 void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
-                                      Progress& progress) {
+                                      Progress& progress, NestedSolve solve) {
   if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
   if (std::optional<std::string> alone = block_above_limit(request)) {
     report.message += "; " + *alone;
@@ -182,7 +183,7 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
   if (derived && !request.deadline.expired()) {
     const double seconds = std::max(request.tuning.recompute_all_seconds, request.tuning.recompute_all_least_seconds);
     const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
-    answer = search_recomputing_all(request, *derived, deadline, seconds, report);
+    answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
   }
   if (!answer.schedule) {
     // Not proven: schedules mixing keep, recompute and offload per

@@ -6,9 +6,13 @@
 // shorter. Kept apart from search.cpp: it only wraps solve().
 #pragma once
 
-#include "solver/search.hpp"
+#include "solver/search_types.hpp"
 
 namespace tessel {
+
+// The nested search: solve() itself (solver/search.hpp), passed in by it,
+// so that this unit sits below the entry it wraps instead of including it.
+using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& progress);
 
 struct Budget;  // solver/budget.hpp: grants the derived search its deadline
 
@@ -28,7 +32,7 @@ Tuning tuning_beside_recomputing_all(const SearchRequest& request);
 // the derived search ends with it.
 // Its deadline is granted by `budget` (recompute_all_seconds).
 void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
-                              double spent = 0);
+                              double spent, NestedSolve solve);
 
 // A search proven infeasible with every activation kept, on a placement
 // that offers recomputation or offload: the placement that recomputes every
@@ -38,6 +42,6 @@ void consider_recomputing_all(const SearchRequest& request, Budget& budget, Sear
 // mixing the choices per micro-batch are not searched and nothing proves
 // them impossible.
 void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
-                                      Progress& progress);
+                                      Progress& progress, NestedSolve solve);
 
 }  // namespace tessel

@@ -290,61 +290,67 @@ WindowOutcome decide_window(const WindowQuestion& asked, const SearchOptions& op
   return outcome;
 }
 
-}  // namespace
+// What search_repetend works from once one micro-batch alone fits.
+struct RepetendBasics {
+  int per_micro_bound = 0;  // L
+  std::vector<int> alone;   // one micro-batch's starts, run alone
+  int alone_latency = 0;
+  int max_in_flight = 0;    // Kmax, counted in windows
+  bool automatic = false;   // k chosen by the search
+  int first_k = 1, last_k = 1;
+};
 
-SearchResult search_repetend(const Placement& placement, const SearchOptions& options) {
-  require_steady_state(placement);
-  if (options.micros_per_window < 0) throw std::invalid_argument("search_repetend: micros_per_window < 0");
-  const auto begin = std::chrono::steady_clock::now();
-  SearchResult result;
-  const int per_micro_bound = period_lower_bound(placement);
-  result.lower_bound = per_micro_bound;
-  result.proven_lower_bound = per_micro_bound;
+struct BestWindow {
+  int k;
+  ModuloSolution solution;
+  WindowOutcome outcome;
+};
 
-  // One micro-batch alone: the list schedule if it fits, else ask the full
-  // solver for any order that does; if none does, no schedule exists at all.
-  SingleMicroFit single = single_micro_within_memory(placement, options);
-  if (single.status != SearchStatus::Found) {
-    result.status = single.status;
-    result.message = single.message;
-    result.phases.push_back({"period", seconds_since(begin)});
-    return result;
-  }
-  const std::vector<int>& alone = single.starts;
-  const int alone_latency = modulo_solution(placement, 1, alone).latency;
-
-  // Kmax: the user's K, else as many as the blocks of one micro-batch (a
-  // modulo schedule of minimal latency never needs more than one period per
-  // block of its longest chain in flight). Counted in windows.
-  const int max_in_flight = options.in_flight.value_or(std::max<int>(1, placement.blocks.size()));
-  const bool automatic = options.micros_per_window == 0;
-  const int first_k = automatic ? 1 : options.micros_per_window;
-  const int last_k = automatic ? std::max(1, options.largest_auto_window) : options.micros_per_window;
-
-  struct Best {
-    int k;
-    ModuloSolution solution;
-    WindowOutcome outcome;
-  };
-  std::optional<Best> best;
+// The windows k = first_k .. last_k as decided (result.windows lists them).
+struct WindowsDecided {
+  std::optional<BestWindow> best;
   std::optional<WindowOutcome> first_outcome;
   double period_seconds = 0, latency_seconds = 0;
   bool timed_out = false;
   bool wider_undecided = false;
   std::vector<int> latency_unfinished_k;
-  Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
   std::optional<ModuloSolution> first_fallback;  // first k's, when built before the deadline
+};
+
+// The deadline of the wider windows (k >= 2 with automatic k): a share of
+// the time, so that exploring them never costs the answer k = 1 already has.
+Deadline wider_window_deadline(const SearchOptions& options) {
+  double share = options.wider_window_seconds > 0 ? options.wider_window_seconds : 1e18;
+  if (!options.deadline.unlimited()) share = std::min(share, options.deadline.seconds_left() / 2);
+  if (share < 1e17) return options.deadline.within(std::max(share, 1e-3));
+  return options.deadline;
+}
+
+// Each window size in turn (the smallest first), until an average reaches
+// L, the time runs out, or the sizes asked are done.
+WindowsDecided decide_windows(const Placement& placement, const SearchOptions& options, const RepetendBasics& basics,
+                              SearchResult& result) {
+  const int per_micro_bound = basics.per_micro_bound;
+  const std::vector<int>& alone = basics.alone;
+  const int alone_latency = basics.alone_latency;
+  const int max_in_flight = basics.max_in_flight;
+  const bool automatic = basics.automatic;
+  const int first_k = basics.first_k, last_k = basics.last_k;
+  WindowsDecided decided;
+  std::optional<BestWindow>& best = decided.best;
+  std::optional<WindowOutcome>& first_outcome = decided.first_outcome;
+  double& period_seconds = decided.period_seconds;
+  double& latency_seconds = decided.latency_seconds;
+  bool& timed_out = decided.timed_out;
+  bool& wider_undecided = decided.wider_undecided;
+  std::vector<int>& latency_unfinished_k = decided.latency_unfinished_k;
+  std::optional<ModuloSolution>& first_fallback = decided.first_fallback;
+  Deadline wider_deadline = options.deadline;  // set when k = 1 is decided
   for (int k = first_k; k <= last_k; ++k) {
     // No window beats an average of L.
     if (best && best->solution.period == best->k * per_micro_bound) break;
     const bool exploring = automatic && k > 1;
-    if (exploring && k == 2) {
-      // The wider windows get a share of the time, so that exploring them
-      // never costs the answer k = 1 already has.
-      double share = options.wider_window_seconds > 0 ? options.wider_window_seconds : 1e18;
-      if (!options.deadline.unlimited()) share = std::min(share, options.deadline.seconds_left() / 2);
-      if (share < 1e17) wider_deadline = options.deadline.within(std::max(share, 1e-3));
-    }
+    if (exploring && k == 2) wider_deadline = wider_window_deadline(options);
     const Deadline& deadline = exploring ? wider_deadline : options.deadline;
     if (deadline.expired()) {
       result.windows.push_back({k, exploring ? WindowStatus::Undecided : WindowStatus::Timeout, 0, k * per_micro_bound, 0, 0});
@@ -379,7 +385,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
     }
     result.windows.push_back(outcome.attempt);
     if (!first_outcome) first_outcome = outcome;
-    if (outcome.solution) best = Best{k, *outcome.solution, outcome};
+    if (outcome.solution) best = BestWindow{k, *outcome.solution, outcome};
     if (outcome.latency_unfinished || outcome.latency_gave_up) latency_unfinished_k.push_back(k);
     if (outcome.gave_up && !exploring) {
       timed_out = true;
@@ -402,21 +408,61 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
       break;
     }
   }
-  result.phases.push_back({"period", period_seconds});
-  if (latency_seconds > 0) result.phases.push_back({"latency", latency_seconds});
+  return decided;
+}
 
-  if (!best && !timed_out) {
-    result.status = SearchStatus::Infeasible;
-    result.proven_lower_bound = first_outcome ? first_outcome->attempt.proven_lower_bound : per_micro_bound;
-    result.lower_bound = first_k * per_micro_bound;
-    result.message = "no repetend with at most " + std::to_string(max_in_flight) +
-                     (first_k == 1 ? "" : " windows of " + std::to_string(first_k)) +
-                     " micro-batches in flight fits the memory limit";
-    return result;
+// The result's status and message for the window `k` chosen.
+void state_outcome(const WindowsDecided& decided, int k, const ModuloSolution& chosen, const SearchOptions& options,
+                   SearchResult& result) {
+  const std::optional<BestWindow>& best = decided.best;
+  const bool timed_out = decided.timed_out;
+  const std::vector<int>& latency_unfinished_k = decided.latency_unfinished_k;
+  const bool wider_undecided = decided.wider_undecided;
+  const bool period_gave_up = !result.windows.empty() && result.windows.back().status == WindowStatus::Timeout;
+  if (!best) {
+    result.status = SearchStatus::Timeout;
+    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " + std::to_string(result.proven_lower_bound) +
+                     "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
+                     std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
+                     " above the proven bound";
+  } else if (timed_out && period_gave_up && result.windows.back().k == k) {
+    result.status = SearchStatus::Timeout;
+    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " +
+                     std::to_string(result.proven_lower_bound) + "; the schedule has period " +
+                     std::to_string(chosen.period) + ", found satisfiable by another thread meanwhile, " +
+                     std::to_string(chosen.period - result.proven_lower_bound) + " above the proven bound";
+  } else if (timed_out && period_gave_up) {
+    result.status = SearchStatus::Timeout;
+    result.message = std::string(stop_reason(options.deadline)) + " while trying windows of " + std::to_string(result.windows.back().k) +
+                     " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
+                     ", period " + std::to_string(chosen.period) + ")";
+  } else {
+    result.status = SearchStatus::Found;
+    result.latency_minimal = std::find(latency_unfinished_k.begin(), latency_unfinished_k.end(), k) ==
+                             latency_unfinished_k.end();
+    if (!result.latency_minimal)
+      result.message = "the latency " + std::to_string(chosen.latency) +
+                       " is not proven minimal (the latency search stopped at its budget or the time limit)";
+    if (wider_undecided)
+      result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
+                        std::to_string(result.windows.back().k) +
+                        " micro-batches were not fully decided in the time given (--tune window_seconds, "
+                        "--time-limit); the answer is the best window decided";
   }
+}
 
-  // The chosen window, or when time ran out before any, the first k's
-  // one-at-a-time fallback.
+// The answer: the chosen window (or, when time ran out before any, the
+// first k's one-at-a-time fallback) with its warmup and cooldown built and
+// shortened, and its status.
+void build_answer(const Placement& placement, const SearchOptions& options, const RepetendBasics& basics,
+                  const WindowsDecided& decided, SearchResult& result) {
+  const int per_micro_bound = basics.per_micro_bound;
+  const std::vector<int>& alone = basics.alone;
+  const int alone_latency = basics.alone_latency;
+  const int max_in_flight = basics.max_in_flight;
+  const int first_k = basics.first_k;
+  const std::optional<BestWindow>& best = decided.best;
+  const std::optional<ModuloSolution>& first_fallback = decided.first_fallback;
   const int k = best ? best->k : first_k;
   const Placement window = window_placement(placement, k);
   // The time-out answer: the first window's fallback when it was built in
@@ -455,42 +501,62 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
   result.latency = chosen.latency;
   result.in_flight = chosen.in_flight * k;
   result.makespan = makespan(schedule);
-  const bool period_gave_up = !result.windows.empty() && result.windows.back().status == WindowStatus::Timeout;
-  if (!best) {
-    result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " + std::to_string(result.proven_lower_bound) +
-                     "; the schedule is the fallback (the fast construction, or one micro-batch at a time), period " +
-                     std::to_string(chosen.period) + ", " + std::to_string(chosen.period - result.proven_lower_bound) +
-                     " above the proven bound";
-  } else if (timed_out && period_gave_up && result.windows.back().k == k) {
-    result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while deciding period " +
-                     std::to_string(result.proven_lower_bound) + "; the schedule has period " +
-                     std::to_string(chosen.period) + ", found satisfiable by another thread meanwhile, " +
-                     std::to_string(chosen.period - result.proven_lower_bound) + " above the proven bound";
-  } else if (timed_out && period_gave_up) {
-    result.status = SearchStatus::Timeout;
-    result.message = std::string(stop_reason(options.deadline)) + " while trying windows of " + std::to_string(result.windows.back().k) +
-                     " micro-batches; the schedule is the best window found before (k = " + std::to_string(k) +
-                     ", period " + std::to_string(chosen.period) + ")";
-  } else {
-    result.status = SearchStatus::Found;
-    result.latency_minimal = std::find(latency_unfinished_k.begin(), latency_unfinished_k.end(), k) ==
-                             latency_unfinished_k.end();
-    if (!result.latency_minimal)
-      result.message = "the latency " + std::to_string(chosen.latency) +
-                       " is not proven minimal (the latency search stopped at its budget or the time limit)";
-    if (wider_undecided)
-      result.message += std::string(result.message.empty() ? "" : "; ") + "windows of k >= " +
-                        std::to_string(result.windows.back().k) +
-                        " micro-batches were not fully decided in the time given (--tune window_seconds, "
-                        "--time-limit); the answer is the best window decided";
-  }
+  state_outcome(decided, k, chosen, options, result);
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   if (!built.valid) {
     result.schedule.reset();
     result.message += std::string(result.message.empty() ? "the period stands" : "") + "; " + unusable_warmup_reason(built);
   }
+}
+
+}  // namespace
+
+SearchResult search_repetend(const Placement& placement, const SearchOptions& options) {
+  require_steady_state(placement);
+  if (options.micros_per_window < 0) throw std::invalid_argument("search_repetend: micros_per_window < 0");
+  const auto begin = std::chrono::steady_clock::now();
+  SearchResult result;
+  const int per_micro_bound = period_lower_bound(placement);
+  result.lower_bound = per_micro_bound;
+  result.proven_lower_bound = per_micro_bound;
+
+  // One micro-batch alone: the list schedule if it fits, else ask the full
+  // solver for any order that does; if none does, no schedule exists at all.
+  SingleMicroFit single = single_micro_within_memory(placement, options);
+  if (single.status != SearchStatus::Found) {
+    result.status = single.status;
+    result.message = single.message;
+    result.phases.push_back({"period", seconds_since(begin)});
+    return result;
+  }
+  RepetendBasics basics;
+  basics.per_micro_bound = per_micro_bound;
+  basics.alone = single.starts;
+  basics.alone_latency = modulo_solution(placement, 1, basics.alone).latency;
+
+  // Kmax: the user's K, else as many as the blocks of one micro-batch (a
+  // modulo schedule of minimal latency never needs more than one period per
+  // block of its longest chain in flight). Counted in windows.
+  basics.max_in_flight = options.in_flight.value_or(std::max<int>(1, placement.blocks.size()));
+  basics.automatic = options.micros_per_window == 0;
+  basics.first_k = basics.automatic ? 1 : options.micros_per_window;
+  basics.last_k = basics.automatic ? std::max(1, options.largest_auto_window) : options.micros_per_window;
+
+  const WindowsDecided decided = decide_windows(placement, options, basics, result);
+  result.phases.push_back({"period", decided.period_seconds});
+  if (decided.latency_seconds > 0) result.phases.push_back({"latency", decided.latency_seconds});
+
+  if (!decided.best && !decided.timed_out) {
+    result.status = SearchStatus::Infeasible;
+    result.proven_lower_bound = decided.first_outcome ? decided.first_outcome->attempt.proven_lower_bound : per_micro_bound;
+    result.lower_bound = basics.first_k * per_micro_bound;
+    result.message = "no repetend with at most " + std::to_string(basics.max_in_flight) +
+                     (basics.first_k == 1 ? "" : " windows of " + std::to_string(basics.first_k)) +
+                     " micro-batches in flight fits the memory limit";
+    return result;
+  }
+
+  build_answer(placement, options, basics, decided, result);
   return result;
 }
 

@@ -24,7 +24,7 @@
 #include "solver/budget.hpp"
 #include "solver/fast_search.hpp"
 #include "solver/full_search.hpp"
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/build_candidates.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/recompute_search.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
@@ -38,69 +38,6 @@
 #include "verify/verify.hpp"
 
 namespace tessel {
-
-const char* strategy_name(Strategy strategy) {
-  switch (strategy) {
-    case Strategy::Repetend: return "repetend";
-    case Strategy::Full: return "full";
-    case Strategy::Fast: return "fast";
-  }
-  return "repetend";
-}
-
-std::optional<Strategy> parse_strategy(const std::string& text) {
-  for (Strategy strategy : {Strategy::Repetend, Strategy::Full, Strategy::Fast})
-    if (text == strategy_name(strategy)) return strategy;
-  return std::nullopt;
-}
-
-const char* outcome_name(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::Found: return "found";
-    case Outcome::Infeasible: return "infeasible";
-    case Outcome::Timeout: return "timeout";
-    case Outcome::Interrupted: return "interrupted";
-  }
-  return "found";
-}
-
-
-const char* budget_phase_name(BudgetPhase phase) {
-  switch (phase) {
-    case BudgetPhase::Strategy: return "strategy";
-    case BudgetPhase::Makespan: return "makespan";
-    case BudgetPhase::Answer: return "answer";
-    case BudgetPhase::FullStart: return "full_start";
-    case BudgetPhase::FullList: return "full_list";
-    case BudgetPhase::RecomputeAll: return "recompute_all";
-  }
-  return "strategy";
-}
-
-const char* budget_limit_name(BudgetLimit limit) {
-  switch (limit) {
-    case BudgetLimit::None: return "none";
-    case BudgetLimit::TimeLimit: return "time_limit";
-    case BudgetLimit::AnswerReserve: return "answer_reserve";
-    case BudgetLimit::TenthOfLimit: return "tenth_of_limit";
-    case BudgetLimit::Plan: return "plan_seconds";
-    case BudgetLimit::LeastAfterPeriod: return "least_plan_seconds";
-    case BudgetLimit::Grace: return "answer_grace_seconds";
-    case BudgetLimit::PhaseSeconds: return "phase_seconds";
-    case BudgetLimit::ShareOfLeft: return "share_of_time_left";
-  }
-  return "none";
-}
-
-void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
-  if (nmicros && *nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
-  if (request.strategy != Strategy::Full) {
-    request.in_flight = nmicros;
-    return;
-  }
-  if (!nmicros) throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
-  request.total_micros = *nmicros;
-}
 
 SearchOptions options_from_tuning(const Tuning& tuning) {
   SearchOptions options;
@@ -121,11 +58,6 @@ SearchOptions options_from_tuning(const Tuning& tuning) {
   options.rival_after_seconds = tuning.rival_after_seconds;
   options.tuning = tuning;
   return options;
-}
-
-bool strict_candidates() {
-  const char* value = std::getenv("TESSEL_STRICT_CANDIDATES");
-  return value && std::string(value) == "1";
 }
 
 namespace {
@@ -598,20 +530,44 @@ Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
   return deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
 }
 
+// The report of a request whose static memory alone passes a limit.
+SearchReport static_memory_infeasible(const SearchRequest& request, const std::string& over, double seconds) {
+  SearchReport report;
+  report.strategy = request.strategy;
+  report.backend = request.backend;
+  report.outcome = Outcome::Infeasible;
+  report.message = over;
+  report.seconds = seconds;
+  return report;
+}
+
+// The repetend schedule (strategies repetend and fast) restored to the
+// user's placement and verified: false when the verifier rejects it, which
+// drops it like any rejected candidate (the constructions at N may still
+// give a valid answer). Its verification time sizes `per_instance`.
+bool verify_repetend(const SearchRequest& request, SearchResult& result, SearchReport& report,
+                     double& per_instance) {
+  if (!result.schedule || request.strategy == Strategy::Full) return true;
+  report.repetend = restored(*result.schedule, request);
+  const auto verify_begin = std::chrono::steady_clock::now();
+  if (std::optional<std::string> violation = first_violation(*report.repetend)) {
+    reject(report.rejected, {"repetend schedule", *violation});
+    report.repetend.reset();
+    result.schedule.reset();
+    return false;
+  }
+  per_instance = seconds_per_instance(request.tuning, seconds_since(verify_begin),
+                                      report.repetend->instances.size() + request.placement.blocks.size());
+  return true;
+}
+
 }  // namespace
 
 SearchReport solve(const SearchRequest& request, Progress& progress) {
   const auto begin = std::chrono::steady_clock::now();
   check_request(request);
-  if (std::optional<std::string> over = static_memory_over_limit(request)) {
-    SearchReport report;
-    report.strategy = request.strategy;
-    report.backend = request.backend;
-    report.outcome = Outcome::Infeasible;
-    report.message = *over;
-    report.seconds = seconds_since(begin);
-    return report;
-  }
+  if (std::optional<std::string> over = static_memory_over_limit(request))
+    return static_memory_infeasible(request, *over, seconds_since(begin));
   SearchOptions options = options_from_tuning(request.tuning);
   options.backend = request.backend;
   if (request.resolution < 0) throw InputError("", "--resolution", "must be a positive time");
@@ -662,22 +618,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy, request.placement);
   double per_instance = request.tuning.verify_seconds_per_instance;
-  bool repetend_rejected = false;
-  if (result.schedule && request.strategy != Strategy::Full) {
-    report.repetend = restored(*result.schedule, request);
-    const auto verify_begin = std::chrono::steady_clock::now();
-    if (std::optional<std::string> violation = first_violation(*report.repetend)) {
-      // Dropped like any rejected candidate: the constructions at N may
-      // still give a valid answer.
-      reject(report.rejected, {"repetend schedule", *violation});
-      report.repetend.reset();
-      result.schedule.reset();
-      repetend_rejected = true;
-    } else {
-      per_instance = seconds_per_instance(request.tuning, seconds_since(verify_begin),
-                                          report.repetend->instances.size() + request.placement.blocks.size());
-    }
-  }
+  const bool repetend_rejected = !verify_repetend(request, result, report, per_instance);
   if (request.strategy == Strategy::Full) {
     full_makespan(request, placement, result, options, report, progress);
   } else if (result.schedule && request.deadline.stopped()) {
@@ -703,8 +644,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
-  consider_recomputing_all(request, budget, report, progress, seconds_since(begin));
-  answer_infeasible_by_recomputing(request, budget, report, progress);
+  consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
+  answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);

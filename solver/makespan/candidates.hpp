@@ -3,7 +3,9 @@
 // The period search gives one (its repetend unrolled to N); other shapes
 // may beat it at a given N: the staged schedule, and the constructions of
 // this folder. Each candidate is built within the time it is given, and
-// solve() verifies every one and keeps the shortest.
+// solve() verifies every one and keeps the shortest. This header is the
+// data only (what is asked, what comes back), so that the portfolio and its
+// phases can read it; the run is solver/makespan/build_candidates.
 #pragma once
 
 #include <functional>
@@ -85,7 +87,5 @@ struct Candidates {
     return ends_asked_at && (solved_bound(bound) || ends_ran || best == *ends_asked_at);
   }
 };
-
-Candidates build_candidates(const CandidateInput& input);
 
 }  // namespace tessel

@@ -40,7 +40,7 @@ ModuloSolver ModuloSatDecider::build(int first, int last, int configuration, con
   settings.configuration = configuration;
   ModuloSolver solver;
   solver.backend = make_backend(question_.backend, settings);
-  solver.encoding = encode_modulo(*solver.backend, *question_.window, question_.memory_limit, first, last,
+  solver.encoding = encode_modulo(*solver.backend, *question_.window, question_.memory_limit, {first, last},
                                   question_.max_in_flight, question_.rules, deadline);
   return solver;
 }

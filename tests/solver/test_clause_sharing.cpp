@@ -31,8 +31,8 @@ struct Encoded {
 
 Encoded encode(const Placement& placement, long long memory, int period, int configuration = 0) {
   Encoded encoded{make_backend("cadical", {0, configuration}), {}};
-  encoded.encoding = encode_modulo(*encoded.backend, placement, std::vector<long long>(placement.ndevs, memory), period,
-                                   period, static_cast<int>(placement.blocks.size()));
+  encoded.encoding = encode_modulo(*encoded.backend, placement, std::vector<long long>(placement.ndevs, memory),
+                                   {period, period}, static_cast<int>(placement.blocks.size()));
   return encoded;
 }
 

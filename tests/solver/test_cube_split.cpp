@@ -35,8 +35,8 @@ struct Encoded {
 // One period of `placement` on a fresh solver, as the race encodes it.
 Encoded encode(const std::string& backend, const Placement& placement, long long memory, int period) {
   Encoded encoded{make_backend(backend), {}};
-  encoded.encoding = encode_modulo(*encoded.backend, placement, std::vector<long long>(placement.ndevs, memory), period,
-                                   period, static_cast<int>(placement.blocks.size()));
+  encoded.encoding = encode_modulo(*encoded.backend, placement, std::vector<long long>(placement.ndevs, memory),
+                                   {period, period}, static_cast<int>(placement.blocks.size()));
   return encoded;
 }
 

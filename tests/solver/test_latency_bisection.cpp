@@ -30,7 +30,7 @@ Bisected bisect(const Placement& placement, const SearchOptions& options, int pe
   const int in_flight = static_cast<int>(placement.blocks.size());
   std::unique_ptr<Backend> backend = make_backend(options.backend);
   const ModuloEncoding encoding =
-      encode_modulo(*backend, placement, options.memory_limit, period, period, in_flight, {}, options.deadline);
+      encode_modulo(*backend, placement, options.memory_limit, {period, period}, in_flight, {}, options.deadline);
   REQUIRE(backend->solve({period_assumption(encoding, period)}, options.deadline) == Answer::Sat);
   const ModuloSolution first = checked_solution(placement, options.memory_limit, period,
                                                 decode_starts(*backend, encoding, period), in_flight);
@@ -54,7 +54,7 @@ TEST_CASE("latency bisection: two threads end with one thread's window", "[laten
     int found = period_lower_bound(placement);
     for (;; ++found) {
       std::unique_ptr<Backend> backend = make_backend("cadical");
-      const ModuloEncoding encoding = encode_modulo(*backend, placement, one.memory_limit, found, found,
+      const ModuloEncoding encoding = encode_modulo(*backend, placement, one.memory_limit, {found, found},
                                                     static_cast<int>(placement.blocks.size()), {}, one.deadline);
       if (backend->solve({period_assumption(encoding, found)}, one.deadline) == Answer::Sat) break;
     }

@@ -10,7 +10,7 @@
 #include <mutex>
 
 #include "model/unroll.hpp"
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/build_candidates.hpp"
 #include "solver/makespan/portfolio/placement_facts.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/unit_step_problem.hpp"

@@ -74,7 +74,7 @@ bool all_refuted(const Placement& window, const std::vector<long long>& limits, 
                  const std::string& backend_name) {
   if (first > last) return true;
   std::unique_ptr<Backend> backend = make_backend(backend_name);
-  const ModuloEncoding encoding = encode_modulo(*backend, window, limits, first, last,
+  const ModuloEncoding encoding = encode_modulo(*backend, window, limits, {first, last},
                                                 static_cast<int>(window.blocks.size()), {true, copies});
   for (int period = first; period <= last; ++period)
     if (backend->solve({period_assumption(encoding, period)}, Deadline::after_seconds(60)) != Answer::Unsat)

@@ -37,7 +37,7 @@ std::optional<ModuloSolution> solve_period(const Placement& placement, const std
                                            int period) {
   std::unique_ptr<Backend> backend = make_backend("cadical");
   const int kmax = static_cast<int>(placement.blocks.size());
-  ModuloEncoding encoding = encode_modulo(*backend, placement, limits, period, period, kmax);
+  ModuloEncoding encoding = encode_modulo(*backend, placement, limits, {period, period}, kmax);
   const Answer answer = backend->solve({period_assumption(encoding, period)}, Deadline::after_seconds(60));
   REQUIRE(answer != Answer::Unknown);
   if (answer == Answer::Unsat) return std::nullopt;

@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "model/unroll.hpp"
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/build_candidates.hpp"
 #include "solver/repetend_search.hpp"
 #include "solver/search.hpp"
 #include "solver/unit_step_problem.hpp"

@@ -23,7 +23,7 @@
 // at most x?" on one incremental solver, x by bisection.
 #pragma once
 
-#include "solver/makespan/bounds/device_relaxation.hpp"
+#include "solver/makespan/bounds/device_relaxation_input.hpp"
 
 namespace tessel {
 

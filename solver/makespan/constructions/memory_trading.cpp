@@ -100,20 +100,11 @@ class Trading : public ListEngine {
  public:
   Trading(const Placement& placement, const Graph& graph, const std::vector<Memory>& limits, int total_micros,
           const TradingRun& run, const Deadline& deadline)
-<<<<<<< HEAD
-      : ListEngine(placement.ndevs,
-                   static_cast<size_t>(total_micros) * (graph.blocks + static_cast<int>(graph.offering.size())), deadline),
+      : ListEngine(2 * placement.ndevs, static_cast<size_t>(total_micros) * node_count(graph), deadline),
         placement_(placement), graph_(graph), limits_(limits), total_micros_(total_micros), run_(run),
-        nodes_(graph.blocks + static_cast<int>(graph.offering.size())),
-        left_in_micro_(total_micros, graph.blocks),
-        memory_(placement.ndevs, 0) {}
-=======
-      : ListEngine(2 * placement.ndevs, static_cast<size_t>(nmicros) * node_count(graph), deadline),
-        placement_(placement), graph_(graph), limits_(limits), nmicros_(nmicros), run_(run),
         nodes_(node_count(graph)), first_copy_(graph.blocks + static_cast<int>(graph.offering.size())),
-        left_in_micro_(nmicros, graph.blocks),
+        left_in_micro_(total_micros, graph.blocks),
         memory_(placement.ndevs, 0), copies_out_until_(placement.ndevs, 0) {}
->>>>>>> m49
 
   std::optional<Schedule> run() {
     remaining_ = static_cast<long long>(total_micros_) * graph_.blocks;

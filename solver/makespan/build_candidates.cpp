@@ -1,7 +1,7 @@
 // The candidates at N: the makespan portfolio (portfolio/portfolio.hpp) run
 // over the phase list (phases/phase_list.cpp), on the placement facts
 // computed once here.
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/build_candidates.hpp"
 
 #include "solver/makespan/phases/phases.hpp"
 #include "solver/makespan/portfolio/placement_facts.hpp"
