@@ -121,54 +121,9 @@ TEST_CASE("with recomputation offered, nothing refuted without it is called prov
   CHECK(full.makespan->gap.cause != GapCause::ProvenOptimal);
 }
 
-// One device holding two forwards' activations: with every activation kept
-// a micro-batch needs 2, so at limit 1 no schedule keeps everything; with
-// f0 recomputed before b0 one does. "No schedule exists" would be wrong
-// there; where one block alone passes the limit it is right.
-TEST_CASE("a limit only recomputation meets is answered, never called infeasible", "[solver][memory-choice]") {
-  Placement placement;
-  placement.name = "one-device";
-  placement.ndevs = 1;
-  auto block = [](const std::string& id, BlockKind kind, Time span, Memory memory) {
-    Block made;
-    made.id = id;
-    made.kind = kind;
-    made.span = span;
-    made.memory = memory;
-    made.devices = {0};
-    return made;
-  };
-  placement.blocks = {block("f0", BlockKind::Forward, 1, 1), block("f1", BlockKind::Forward, 1, 1),
-                      block("b1", BlockKind::Backward, 2, -1), block("b0", BlockKind::Backward, 2, -1)};
-  placement.edges = {{0, 1}, {1, 2}, {2, 3}};
-  placement.blocks[0].recompute = RecomputeOffer{1, 3, 0};
-  SearchRequest request;
-  request.placement = placement;
-  request.memory_limit = {1};
-  request.total_micros = 8;
-  request.threads = 1;
-  Progress quiet;
-  const SearchReport traded = solve(request, quiet);
-  INFO(traded.message);
-  REQUIRE(traded.outcome == Outcome::Found);
-  REQUIRE(traded.best);
-  CHECK(testing::verify_schedule(*traded.best).valid);
-  CHECK(recomputed(*traded.best) > 0);
-  // Without the offer the same limit is proven infeasible.
-  request.placement.blocks[0].recompute.reset();
-  CHECK(solve(request, quiet).outcome == Outcome::Infeasible);
-  // A block that alone passes the limit: infeasible under any choice.
-  request.placement = placement;
-  request.placement.blocks[1].memory = 2;
-  request.placement.blocks[2].memory = -2;
-  const SearchReport alone = solve(request, quiet);
-  CHECK(alone.outcome == Outcome::Infeasible);
-  CHECK(alone.message.find("under any choice") != std::string::npos);
-}
-
 namespace {
 
-// The one-device pipeline above: two forwards of one memory each, so a
+// One device: two forwards of one memory each, so a
 // micro-batch needs 2 with every activation kept.
 Placement one_device() {
   Placement placement;
@@ -205,6 +160,38 @@ int offloaded(const Schedule& schedule) {
 }
 
 }  // namespace
+
+// One device holding two forwards' activations: with every activation kept
+// a micro-batch needs 2, so at limit 1 no schedule keeps everything; with
+// f0 recomputed before b0 one does. "No schedule exists" would be wrong
+// there; where one block alone passes the limit it is right.
+TEST_CASE("a limit only recomputation meets is answered, never called infeasible", "[solver][memory-choice]") {
+  Placement placement = one_device();
+  placement.blocks[0].recompute = RecomputeOffer{1, 3, 0};
+  SearchRequest request;
+  request.placement = placement;
+  request.memory_limit = {1};
+  request.total_micros = 8;
+  request.threads = 1;
+  Progress quiet;
+  const SearchReport traded = solve(request, quiet);
+  INFO(traded.message);
+  REQUIRE(traded.outcome == Outcome::Found);
+  REQUIRE(traded.best);
+  CHECK(testing::verify_schedule(*traded.best).valid);
+  CHECK(recomputed(*traded.best) > 0);
+  // Without the offer the same limit is proven infeasible.
+  request.placement.blocks[0].recompute.reset();
+  CHECK(solve(request, quiet).outcome == Outcome::Infeasible);
+  // A block that alone passes the limit: infeasible under any choice.
+  request.placement = placement;
+  request.placement.blocks[1].memory = 2;
+  request.placement.blocks[2].memory = -2;
+  const SearchReport alone = solve(request, quiet);
+  CHECK(alone.outcome == Outcome::Infeasible);
+  CHECK(alone.message.find("under any choice") != std::string::npos);
+}
+
 
 // Offload only: at limit 1 f0's activation must leave the device while f1
 // runs, and copying it out and back is the only way (no recompute offered).
