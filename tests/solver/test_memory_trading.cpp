@@ -165,20 +165,37 @@ int offloaded(const Schedule& schedule) {
 // a micro-batch needs 2, so at limit 1 no schedule keeps everything; with
 // f0 recomputed before b0 one does. "No schedule exists" would be wrong
 // there; where one block alone passes the limit it is right.
-TEST_CASE("a limit only recomputation meets is answered, never called infeasible", "[solver][memory-choice]") {
-  Placement placement = one_device();
-  placement.blocks[0].recompute = RecomputeOffer{1, 3, 0};
+namespace {
+
+// The one-device pipeline at limit 1 with 8 micro-batches, one thread.
+SearchRequest one_device_at_limit_one(const Placement& placement) {
   SearchRequest request;
   request.placement = placement;
   request.memory_limit = {1};
   request.total_micros = 8;
   request.threads = 1;
+  return request;
+}
+
+// Solves `request`, requires an answer and that the verifier accepts it.
+SearchReport found_and_valid(const SearchRequest& request) {
   Progress quiet;
-  const SearchReport traded = solve(request, quiet);
-  INFO(traded.message);
-  REQUIRE(traded.outcome == Outcome::Found);
-  REQUIRE(traded.best);
-  CHECK(testing::verify_schedule(*traded.best).valid);
+  SearchReport report = solve(request, quiet);
+  INFO(report.message);
+  REQUIRE(report.outcome == Outcome::Found);
+  REQUIRE(report.best);
+  CHECK(testing::verify_schedule(*report.best).valid);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("a limit only recomputation meets is answered, never called infeasible", "[solver][memory-choice]") {
+  Placement placement = one_device();
+  placement.blocks[0].recompute = RecomputeOffer{1, 3, 0};
+  SearchRequest request = one_device_at_limit_one(placement);
+  Progress quiet;
+  const SearchReport traded = found_and_valid(request);
   CHECK(recomputed(*traded.best) > 0);
   // Without the offer the same limit is proven infeasible.
   request.placement.blocks[0].recompute.reset();
@@ -192,7 +209,6 @@ TEST_CASE("a limit only recomputation meets is answered, never called infeasible
   CHECK(alone.message.find("under any choice") != std::string::npos);
 }
 
-
 // Offload only: at limit 1 f0's activation must leave the device while f1
 // runs, and copying it out and back is the only way (no recompute offered).
 TEST_CASE("a limit only offload meets is answered with copies, verified", "[solver][memory-choice][offload]") {
@@ -205,17 +221,9 @@ TEST_CASE("a limit only offload meets is answered with copies, verified", "[solv
   for (const verify::Violation& violation : direct.violations) FAIL(violation.kind + ": " + violation.message);
   CHECK(offloaded(best->schedule) == 8);
   CHECK(best->schedule.recomputes.empty());
-  SearchRequest request;
-  request.placement = placement;
-  request.memory_limit = {1};
-  request.total_micros = 8;
-  request.threads = 1;
+  SearchRequest request = one_device_at_limit_one(placement);
   Progress quiet;
-  const SearchReport searched = solve(request, quiet);
-  INFO(searched.message);
-  REQUIRE(searched.outcome == Outcome::Found);
-  REQUIRE(searched.best);
-  CHECK(testing::verify_schedule(*searched.best).valid);
+  const SearchReport searched = found_and_valid(request);
   CHECK(offloaded(*searched.best) > 0);
   CHECK(choices_summary(*searched.best).find("offloads f0 x") != std::string::npos);
   // Without the offer no schedule exists.
