@@ -106,6 +106,11 @@ void judge(PlanResult& result) {
   result.peak_memory = check.peak_memory;
 }
 
+// The search's message in the caller's words (PlanRequest::search_words).
+std::string search_words(const PlanContext& context, const SearchReport& report) {
+  return context.request.search_words ? context.request.search_words(report) : report.message;
+}
+
 std::string seconds_text(double seconds) {
   std::ostringstream text;
   text << std::fixed << std::setprecision(1) << seconds << " s";
@@ -183,14 +188,14 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   if (!placed.search.best) {
     if (!placed.schedule) {
       placed.outcome = placed.search.outcome;
-      placed.message = placed.search.message;
+      placed.message = search_words(context, placed.search);
     }
     return;
   }
   std::optional<Schedule> at_n = answer_at_n(placed, context.request.nmicros);
   if (!at_n) {
     if (!placed.schedule) placed.message = "the search's answer cannot be written at N micro-batches (" +
-                                           placed.search.message + ")";
+                                           search_words(context, placed.search) + ")";
     return;
   }
   Schedule found = std::move(*at_n);
@@ -206,7 +211,7 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   placed.schedule = std::move(found);
   placed.construction = "search" + (placed.search.makespan ? ": " + placed.search.makespan->construction : std::string());
   placed.outcome = placed.search.outcome;
-  placed.message = placed.search.message;
+  placed.message = search_words(context, placed.search);
   judge(placed);
 }
 

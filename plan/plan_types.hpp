@@ -30,6 +30,10 @@ struct PlanRequest {
   double link_bandwidth = 0;  // bytes/s between ranks; > 0: cross-rank transfers are edge delays
   double link_latency = 0;    // seconds per transfer
   double host_bandwidth = 0;  // bytes/s to host memory; > 0: every forward offers offload (--offload auto)
+  // A search report's message in words, its notes included
+  // (tools/search_note_text.hpp): plan/ sits below tools/, so the words come
+  // in as a parameter. Without it the strategy's message alone is shown.
+  std::string (*search_words)(const SearchReport&) = nullptr;
 };
 
 enum class CutKind { Exact, RankBalanced };

@@ -12,6 +12,7 @@
 #include "model/json_file.hpp"
 #include "plan/plan.hpp"
 #include "python/bindings.hpp"
+#include "tools/search_note_text.hpp"
 
 namespace tessel::python {
 namespace {
@@ -117,6 +118,7 @@ PyPlan plan(const Graph& graph, int devices, const std::string& mapping, py::han
             double device_flops, double link_bandwidth, double link_latency, py::object progress,
             const std::string& recompute, double host_bandwidth) {
   PlanRequest request;
+  request.search_words = search_message_text;
   request.auto_mapping = mapping == "auto";
   if (request.auto_mapping && (chunks || split_backward))
     throw InputError("", "mapping", "auto chooses the chunks and the split backward itself");

@@ -17,6 +17,7 @@
 #include "solver/search.hpp"
 #include "tools/candidate_note_text.hpp"
 #include "tools/gap_text.hpp"
+#include "tools/search_note_text.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::python {
@@ -116,7 +117,7 @@ Result result_of(const SearchReport& report, const Placement& placement) {
   Result result;
   const int t = placement.time_decimals;
   result.status = outcome_name(report.outcome);
-  result.message = report.message;
+  result.message = search_message_text(report);
   result.seconds = report.seconds;
   if (report.period) {
     result.period = number_of(report.period->period, t);

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 
@@ -429,12 +428,6 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   report.makespan = makespan_report;
 }
 
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", seconds);
-  return text;
-}
-
 // Verifying the answer is not optional, and its cost grows with its
 // instances: the repetend schedule holds blocks x micro-batches in flight
 // (about the critical path over L), the full search's N x blocks. The
@@ -478,15 +471,13 @@ std::optional<double> answer_overrun(Budget& budget, double per_instance, const 
 // copy carries the provenance), `tessel unroll` extends it.
 void skip_answer_at_total(const SearchRequest& request, double seconds, SearchReport& report) {
   report.best = report.repetend;
-  const std::string note = "too close to the time limit to build and verify the schedule at " +
-                           std::to_string(request.total_micros) + " micro-batches (about " + seconds_text(seconds) +
-                           " s): the answer is the repetend schedule (tessel unroll extends it)";
-  if (report.outcome != Outcome::Found) {
-    report.message = report.message.empty() ? note : report.message + "; " + note;
-    return;
-  }
-  report.outcome = request.deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
-  report.message = report.message.empty() ? note : note + " (" + report.message + ")";
+  SearchNote note{SearchNoteKind::AnswerNearLimit};
+  note.total_micros = request.total_micros;
+  note.seconds = seconds;
+  note.headline = report.outcome == Outcome::Found;
+  report.notes.push_back(note);
+  if (report.outcome == Outcome::Found)
+    report.outcome = request.deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
 }
 
 // With --resolution the search ran on the rounded times; the real ones may
@@ -496,11 +487,10 @@ void skip_answer_at_total(const SearchRequest& request, double seconds, SearchRe
 // answer, verified on the real times; `tessel unroll` extends it.
 void answer_off_the_search_range(const SearchRequest& request, SearchReport& report) {
   report.best = report.repetend;
-  const std::string note = "the real times are beyond the search's range of " + std::to_string(kLargestSearchTime) +
-                           " ticks per schedule, so the schedule at " + std::to_string(request.total_micros) +
-                           " micro-batches was not searched: the answer is the repetend schedule found at "
-                           "--resolution (tessel unroll extends it)";
-  report.message = report.message.empty() ? note : report.message + "; " + note;
+  SearchNote note{SearchNoteKind::AnswerBeyondRange};
+  note.total_micros = request.total_micros;
+  note.ticks = kLargestSearchTime;
+  report.notes.push_back(note);
 }
 
 // An interrupt (Ctrl-C, SIGTERM) during the period search asks for the
@@ -510,9 +500,9 @@ void answer_off_the_search_range(const SearchRequest& request, SearchReport& rep
 void answer_after_interrupt(const SearchRequest& request, SearchReport& report) {
   report.best = report.repetend;
   report.outcome = Outcome::Interrupted;
-  const std::string note = "interrupted before the schedule at " + std::to_string(request.total_micros) +
-                           " micro-batches was built: the answer is the repetend schedule (tessel unroll extends it)";
-  report.message = report.message.empty() ? note : report.message + "; " + note;
+  SearchNote note{SearchNoteKind::InterruptedBeforeAnswer};
+  note.total_micros = request.total_micros;
+  report.notes.push_back(note);
 }
 
 // A search that ran into its limit gave up, whatever it answered before:
@@ -520,8 +510,10 @@ void answer_after_interrupt(const SearchRequest& request, SearchReport& report) 
 void mark_time_out(const Deadline& deadline, SearchReport& report) {
   if (report.outcome != Outcome::Found || !deadline.expired()) return;
   report.outcome = deadline.stopped() ? Outcome::Interrupted : Outcome::Timeout;
-  const std::string note = std::string(stop_reason(deadline)) + " while building the answer at N";
-  report.message = report.message.empty() ? note : note + " (" + report.message + ")";
+  SearchNote note{SearchNoteKind::StoppedBuildingAnswer};
+  note.headline = true;
+  note.interrupted = deadline.stopped();
+  report.notes.push_back(note);
 }
 
 Outcome outcome_of(const SearchResult& result, const Deadline& deadline) {
@@ -612,9 +604,11 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   }
   report.outcome = outcome_of(result, request.deadline);
   report.message = result.message;
-  if (result.status == SearchStatus::Timeout && reserve >= 0.1 && !request.deadline.stopped())
-    report.message += " (stopped up to " + seconds_text(reserve) + " s before the limit, the time to verify an answer of " +
-                      "that size)";
+  if (result.status == SearchStatus::Timeout && reserve >= 0.1 && !request.deadline.stopped()) {
+    SearchNote note{SearchNoteKind::StoppedToVerify};
+    note.seconds = reserve;
+    report.notes.push_back(note);
+  }
   if (result.status != SearchStatus::Infeasible && request.strategy != Strategy::Full)
     report.period = period_report(result, request.strategy, request.placement);
   double per_instance = request.tuning.verify_seconds_per_instance;
@@ -637,8 +631,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     choose_best(request, placement, result, options, budget, report, progress);
     if (report.best && report.outcome == Outcome::Infeasible) {
       report.outcome = Outcome::Found;
-      report.message = "no schedule keeps every activation within the limit (" + report.message +
-                       "); the answer trades memory for time";
+      report.notes.push_back(SearchNote{SearchNoteKind::MemoryTraded});
     }
   }
   if (repetend_rejected && !report.best)

@@ -24,6 +24,7 @@
 #include "solver/search.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
+#include "tools/search_note_text.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::cli {
@@ -166,7 +167,7 @@ Row run_problem(const Problem& problem, const std::string& backend, double time_
   } else {
     row.result = "timeout";
   }
-  if (report.outcome == Outcome::Timeout) row.note = report.message;
+  if (report.outcome == Outcome::Timeout) row.note = search_message_text(report);
   // solve() verified every schedule it reports.
   if (report.best) row.verified = "valid";
   return row;

@@ -16,6 +16,7 @@
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/search_note_text.hpp"
 
 namespace tessel::cli {
 
@@ -93,6 +94,7 @@ void trade_options(const po::variables_map& values, PlanRequest& request) {
 
 PlanRequest request_from(const po::variables_map& values) {
   PlanRequest request;
+  request.search_words = search_message_text;
   PipelineOptions& pipeline = request.pipeline;
   if (!values.count("devices")) throw InputError("", "--devices", "give the number of ranks D");
   pipeline.devices = values["devices"].as<int>();

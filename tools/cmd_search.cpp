@@ -18,6 +18,7 @@
 #include "tools/commands.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/memory_watch.hpp"
+#include "tools/search_note_text.hpp"
 #include "tools/search_output.hpp"
 #include "tools/search_progress.hpp"
 
@@ -209,16 +210,17 @@ int run(const po::variables_map& values) {
     if (certificate) std::cout << certificate_text(*certificate);
   }
   switch (report.outcome) {
-    case Outcome::Infeasible: std::cerr << "tessel search: no schedule: " << report.message << "\n"; break;
+    case Outcome::Infeasible: std::cerr << "tessel search: no schedule: " << search_message_text(report) << "\n"; break;
     case Outcome::Timeout:
     case Outcome::Interrupted:
       std::cerr << "tessel search: " << (report.outcome == Outcome::Interrupted ? "stopped" : "gave up") << ": "
-                << report.message
+                << search_message_text(report)
                 << (!report.best ? " (no schedule to write)" : output ? "; the best schedule so far was written" : "")
                 << "\n";
       break;
     case Outcome::Found:
-      if (!report.message.empty()) std::cerr << "tessel search: note: " << report.message << "\n";
+      if (const std::string message = search_message_text(report); !message.empty())
+        std::cerr << "tessel search: note: " << message << "\n";
   }
   return exit_code(report);
 }

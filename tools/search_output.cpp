@@ -1,4 +1,5 @@
 // Text and JSON of a SearchReport (see the header).
+#include "tools/search_note_text.hpp"
 #include "tools/search_output.hpp"
 
 #include <iomanip>
@@ -187,13 +188,36 @@ std::string report_text(const SearchRequest& request, const SearchReport& report
   return out.str();
 }
 
+namespace {
+
+// solve()'s notes as data (the message says them in words): the kind and
+// the numbers it has.
+nlohmann::json notes_json(const SearchReport& report) {
+  nlohmann::json notes = nlohmann::json::array();
+  for (const SearchNote& note : report.notes) {
+    nlohmann::json row = {{"kind", search_note_name(note.kind)}, {"headline", note.headline}};
+    if (note.total_micros > 0) row["total_micros"] = note.total_micros;
+    if (note.seconds > 0) row["seconds"] = note.seconds;
+    if (note.ticks > 0) row["ticks"] = note.ticks;
+    if (note.kind == SearchNoteKind::StoppedBuildingAnswer) row["interrupted"] = note.interrupted;
+    if (note.kind == SearchNoteKind::BlockAboveLimit) {
+      row["block"] = note.block;
+      row["device"] = note.device;
+    }
+    notes.push_back(row);
+  }
+  return notes;
+}
+
+}  // namespace
+
 nlohmann::json report_json(const SearchRequest& request, const SearchReport& report) {
   const Placement& placement = request.placement;
   auto t = [&](Time value) { return time_to_json(value, placement.time_decimals); };
   nlohmann::json out = {{"status", outcome_name(report.outcome)},
                         {"strategy", strategy_name(report.strategy)},
                         {"backend", report.backend},
-                        {"message", report.message},
+                        {"message", search_message_text(report)},
                         {"resolution", report.resolution_note.empty() ? nlohmann::json(nullptr)
                                                                       : nlohmann::json(report.resolution_note)},
                         {"solve_seconds", report.seconds},
@@ -277,6 +301,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                       {"limited_by", budget_limit_name(grant.limited_by)},
                       {"estimate", grant.estimate}});
   out["budget"] = budget;
+  out["notes"] = notes_json(report);
   nlohmann::json calls = nlohmann::json::array();
   for (const SolverCall& call : report.calls)
     calls.push_back({{"question", call.what}, {"answer", answer_name(call.answer)}, {"seconds", call.seconds}});

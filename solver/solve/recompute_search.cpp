@@ -156,14 +156,17 @@ namespace {
 // A block whose own memory (with its device's static memory) passes the
 // limit cannot run under any choice: recomputing runs it again, offloading
 // copies it out only after it ran. The proof that stays when offers exist.
-std::optional<std::string> block_above_limit(const SearchRequest& request) {
+std::optional<SearchNote> block_above_limit(const SearchRequest& request) {
   const Placement& placement = request.placement;
   for (const Block& block : placement.blocks)
     for (int device : block.devices) {
       const Memory needed = static_memory_of(placement, device) + std::max<Memory>(block.memory, 0);
-      if (needed > request.memory_limit[device])
-        return "block " + block.id + " alone needs more than device " + std::to_string(device) +
-               "'s memory limit, under any choice of keeping, recomputing or offloading";
+      if (needed > request.memory_limit[device]) {
+        SearchNote note{SearchNoteKind::BlockAboveLimit};
+        note.block = block.id;
+        note.device = device;
+        return note;
+      }
     }
   return std::nullopt;
 }
@@ -173,11 +176,10 @@ std::optional<std::string> block_above_limit(const SearchRequest& request) {
 void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
                                       Progress& progress, NestedSolve solve) {
   if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
-  if (std::optional<std::string> alone = block_above_limit(request)) {
-    report.message += "; " + *alone;
+  if (std::optional<SearchNote> alone = block_above_limit(request)) {
+    report.notes.push_back(*alone);
     return;
   }
-  const std::string kept = report.message;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   DerivedAnswer answer;
   if (derived && !request.deadline.expired()) {
@@ -189,10 +191,9 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
     // Not proven: schedules mixing keep, recompute and offload per
     // micro-batch are not searched, so "no schedule exists" would be a guess.
     report.outcome = Outcome::Timeout;
-    report.message = "no schedule that keeps every activation exists (" + kept +
-                     "), and recomputing every offered forward found none" +
-                     (answer.candidate.note.empty() ? "" : " (" + answer.candidate.note + ")") +
-                     "; schedules that mix the choices per micro-batch are not searched, so none is proven impossible";
+    SearchNote note{SearchNoteKind::RecomputingFoundNone};
+    note.candidate = answer.candidate;
+    report.notes.push_back(note);
     return;
   }
   MakespanReport at;
@@ -203,8 +204,7 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
   take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
   report.outcome = Outcome::Found;
-  report.message = "every schedule that keeps every activation is proven impossible (" + kept +
-                   "); the answer recomputes every offered forward";
+  report.notes.push_back(SearchNote{SearchNoteKind::RecomputingAnswers});
 }
 
 }  // namespace tessel

@@ -60,6 +60,21 @@ const char* budget_limit_name(BudgetLimit limit) {
   return "none";
 }
 
+const char* search_note_name(SearchNoteKind kind) {
+  switch (kind) {
+    case SearchNoteKind::StoppedToVerify: return "stopped_to_verify";
+    case SearchNoteKind::AnswerNearLimit: return "answer_near_limit";
+    case SearchNoteKind::AnswerBeyondRange: return "answer_beyond_range";
+    case SearchNoteKind::InterruptedBeforeAnswer: return "interrupted_before_answer";
+    case SearchNoteKind::StoppedBuildingAnswer: return "stopped_building_answer";
+    case SearchNoteKind::MemoryTraded: return "memory_traded";
+    case SearchNoteKind::BlockAboveLimit: return "block_above_limit";
+    case SearchNoteKind::RecomputingFoundNone: return "recomputing_found_none";
+    case SearchNoteKind::RecomputingAnswers: return "recomputing_answers";
+  }
+  return "stopped_to_verify";
+}
+
 void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
   if (nmicros && *nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
   if (request.strategy != Strategy::Full) {

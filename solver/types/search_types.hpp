@@ -101,9 +101,42 @@ struct BudgetGrant {
   double estimate = 0;
 };
 
+// What solve() did after the strategy answered, as data: the words are
+// the callers' (tools/search_note_text.cpp), as for the gap. Each note
+// carries the numbers its words need; the notes follow the strategy's
+// `message` in the order they were taken.
+enum class SearchNoteKind {
+  StoppedToVerify,          // the strategy stopped `seconds` before the limit, to verify its answer
+  AnswerNearLimit,          // the answer at `total_micros` not built: about `seconds` to build and verify
+  AnswerBeyondRange,        // the real times pass the search's range (`ticks` per schedule)
+  InterruptedBeforeAnswer,  // an interrupt came before the answer at `total_micros` was built
+  StoppedBuildingAnswer,    // the limit (`interrupted`: an interrupt) struck while building the answer at N
+  MemoryTraded,             // no schedule keeps every activation; the answer trades memory for time
+  BlockAboveLimit,          // `block` alone passes device `device`'s limit under any choice
+  RecomputingFoundNone,     // none keeps every activation, and recomputing every offer found none (`candidate`)
+  RecomputingAnswers,       // every schedule keeping every activation proven impossible; recomputing answers
+};
+const char* search_note_name(SearchNoteKind kind);
+struct SearchNote {
+  SearchNote() = default;
+  explicit SearchNote(SearchNoteKind of) : kind(of) {}
+  SearchNoteKind kind = SearchNoteKind::StoppedToVerify;
+  // The note changed a found answer into a time-out: it leads, and what was
+  // said before follows it (AnswerNearLimit; StoppedBuildingAnswer always).
+  bool headline = false;
+  long long total_micros = 0;
+  double seconds = 0;
+  Time ticks = 0;
+  bool interrupted = false;
+  std::string block;
+  int device = 0;
+  std::optional<Candidate> candidate;  // RecomputingFoundNone: the search that found none
+};
+
 struct SearchReport {
   Outcome outcome = Outcome::Infeasible;
-  std::string message;           // why infeasible / what stopped / notes
+  std::string message;           // the strategy's: why infeasible / what stopped / what it noted
+  std::vector<SearchNote> notes;  // solve()'s, after the message (tools/search_note_text.hpp reads both)
   std::string resolution_note;   // with a resolution: what the rounding may cost
   Strategy strategy = Strategy::Repetend;
   std::string backend;

@@ -8,6 +8,7 @@
 #include "solver/makespan/constructions/list_scheduling.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/search.hpp"
+#include "tools/search_note_text.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -206,7 +207,13 @@ TEST_CASE("a limit only recomputation meets is answered, never called infeasible
   request.placement.blocks[2].memory = -2;
   const SearchReport alone = solve(request, quiet);
   CHECK(alone.outcome == Outcome::Infeasible);
-  CHECK(alone.message.find("under any choice") != std::string::npos);
+  // The note as data: which block passes which device's limit; the words
+  // are tools/'s.
+  REQUIRE(alone.notes.size() == 1);
+  CHECK(alone.notes[0].kind == SearchNoteKind::BlockAboveLimit);
+  CHECK(alone.notes[0].block == request.placement.blocks[1].id);
+  CHECK(alone.notes[0].device == request.placement.blocks[1].devices.front());
+  CHECK(search_message_text(alone).find("under any choice") != std::string::npos);
 }
 
 // Offload only: at limit 1 f0's activation must leave the device while f1
