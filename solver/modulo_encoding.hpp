@@ -18,6 +18,19 @@
 
 namespace tessel {
 
+// A recompute the repetend may choose (docs/algorithms.md, "Memory traded
+// for time"): `recompute` is a block of the placement (the offer's span on
+// the forward's devices, edges forward -> recompute -> before) that runs
+// only when its literal is chosen; its edges and exclusivity hold only
+// then. Its memory is 0 in the placement: chosen, the forward keeps only
+// its checkpoint from its end until the recompute starts, `saved` less,
+// which the memory bounds subtract (solver/recompute_choice.hpp builds it).
+struct OptionalRecompute {
+  int forward = 0;
+  int recompute = 0;
+  long long saved = 0;  // memory - checkpoint_memory, in the limit's units
+};
+
 struct ModuloEncoding {
   int first_period = 0;
   int last_period = 0;
@@ -25,6 +38,8 @@ struct ModuloEncoding {
   std::vector<IntVar> quotients;     // q(b) in [0, Kmax)
   std::vector<IntVar> phases;        // tau(b) in [0, last_period)
   std::vector<Lit> period_selectors; // [p - first_period]: "the period is p"
+  std::vector<Lit> chosen;           // per ModuloRules::optional: the recompute runs
+  std::vector<int> optional_of;      // per block: its index in ModuloRules::optional, or -1
   bool complete = true;              // false: the deadline struck while encoding
 };
 
@@ -36,6 +51,10 @@ struct ModuloRules {
   // The placement is a window placement (window_placement.hpp) of this many
   // interchangeable copies, whose order the symmetry rules then fix.
   int copies = 1;
+  // Recomputes to choose (k = 1 only: copies must be 1), and the placement
+  // without their blocks, whose longest paths the memory implications use.
+  std::vector<OptionalRecompute> optional;
+  const Placement* without_optional = nullptr;
 };
 
 // Periods periods.first .. periods.last in one encoding; ask for one with

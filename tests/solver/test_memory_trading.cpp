@@ -14,23 +14,7 @@ using namespace tessel;
 
 namespace {
 
-// Every forward with memory offers recomputation at its own span, before the
-// first later block on its devices that frees its memory (what
-// cases/bench/offer_recompute.py does to a file).
-Placement offering(Placement placement) {
-  const std::vector<std::vector<char>> after = descendants(placement);
-  for (size_t f = 0; f < placement.blocks.size(); ++f) {
-    Block& block = placement.blocks[f];
-    if (block.kind != BlockKind::Forward || block.memory <= 0) continue;
-    for (int b : topological_order(placement)) {
-      const Block& other = placement.blocks[b];
-      if (!after[f][b] || other.devices != block.devices || other.memory > -block.memory) continue;
-      block.recompute = RecomputeOffer{block.span, b, 0};
-      break;
-    }
-  }
-  return placement;
-}
+Placement offering(Placement placement) { return testing::offering_recompute(std::move(placement)); }
 
 int recomputed(const Schedule& schedule) { return static_cast<int>(schedule.recomputes.size()); }
 
