@@ -26,6 +26,7 @@
 #include "solver/full_search.hpp"
 #include "solver/makespan/build_candidates.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
+#include "solver/recompute_choice_search.hpp"
 #include "solver/recompute_search.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
 #include "solver/makespan/constructions/family_replay.hpp"
@@ -644,6 +645,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  consider_choosing_recompute(request, placement, options, report, progress);
   consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);

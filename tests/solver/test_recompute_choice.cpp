@@ -3,12 +3,14 @@
 // period, choosing recomputes reaches a shorter one, both backends agree on
 // the least period (every shorter one refuted for every choice), the
 // repetend unrolled passes the verifier, and with room nothing is
-// recomputed.
+// recomputed; inside the search the proven period bound is the one decided
+// with the choice, on both backends.
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
 #include "sat/backend.hpp"
 #include "solver/recompute_choice.hpp"
+#include "solver/search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -86,5 +88,36 @@ TEST_CASE("with room (memory 2D) the period is the load and nothing is recompute
     const verify::Report report = unrolled_verdict(placement, answer, 8, 8, recomputes);
     CHECK(report.valid);
     CHECK(recomputes == 0);
+  }
+}
+
+TEST_CASE("the search proves its period with the choice, and with room decides nothing", "[solver][memory-choice]") {
+  SearchRequest request;
+  request.placement = testing::offering_recompute(make_case("nnshape", 4, false));
+  request.total_micros = 16;
+  request.threads = 1;
+  Progress quiet;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    request.backend = backend;
+    request.memory_limit = std::vector<Memory>(4, 4);  // D
+    const SearchReport tight = solve(request, quiet);
+    REQUIRE(tight.period);
+    REQUIRE(tight.best);
+    CHECK(testing::verify_schedule(*tight.best).valid);
+    // Decided with the choice: every period below the bound refuted for every choice.
+    REQUIRE(tight.period->period > tight.period->lower_bound);  // memory binds when everything is kept
+    CHECK(tight.period->recompute_decided);
+    const Time least = tight.period->recompute_period.value_or(tight.period->period);
+    CHECK(tight.period->proven_lower_bound == least);
+    CHECK(tight.period->optimal == !tight.period->recompute_period.has_value());
+    request.memory_limit = std::vector<Memory>(4, 8);  // 2D
+    const SearchReport roomy = solve(request, quiet);
+    REQUIRE(roomy.period);
+    REQUIRE(roomy.best);
+    CHECK(roomy.period->period == roomy.period->lower_bound);
+    CHECK_FALSE(roomy.period->recompute_period);
+    CHECK(roomy.best->recomputes.empty());
+    CHECK(testing::verify_schedule(*roomy.best).valid);
   }
 }
