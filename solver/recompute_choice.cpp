@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sat/backend.hpp"
+#include "solver/makespan/improvements/neighbourhood.hpp"
 
 namespace tessel {
 
@@ -122,6 +123,37 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
   }
   sort_instances(schedule);
   return schedule;
+}
+
+Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
+  // The placement with the chosen recomputes only, as blocks after the original ones.
+  Placement chosen = original;
+  std::vector<int> forward_of;
+  for (size_t i = 0; i < choice.optional.size(); ++i) {
+    if (!answer.chosen[i]) continue;
+    const int run = static_cast<int>(chosen.blocks.size());
+    chosen.blocks.push_back(choice.placement.blocks[choice.optional[i].recompute]);
+    chosen.edges.push_back({choice.optional[i].forward, run, 0});
+    chosen.edges.push_back({run, original.blocks[choice.optional[i].forward].recompute->before, 0});
+    forward_of.push_back(choice.optional[i].forward);
+  }
+  const Schedule plain = unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
+  Schedule laid = empty_schedule(chosen, limits, nmicros);
+  laid.instances = plain.instances;
+  const int blocks = static_cast<int>(original.blocks.size());
+  for (const RecomputeRun& run : plain.recomputes) {
+    const int index = static_cast<int>(std::find(forward_of.begin(), forward_of.end(), run.block) - forward_of.begin());
+    laid.instances.push_back({blocks + index, run.micro, run.start});
+  }
+  const Schedule tight = compacted(laid);
+  Schedule back = empty_schedule(original, limits, nmicros);
+  for (const Instance& instance : tight.instances) {
+    if (instance.block < blocks) back.instances.push_back(instance);
+    else back.recomputes.push_back({forward_of[instance.block - blocks], instance.micro, instance.start});
+  }
+  sort_instances(back);
+  return back;
 }
 
 std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer) {

@@ -67,6 +67,14 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
 Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                      const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
+// The same schedule with every instance and recompute as early as its
+// inputs and the order on its devices allow (solver/makespan/improvements/
+// neighbourhood.hpp's compaction, on the placement holding the chosen
+// recomputes as blocks). Compaction ignores what a forward holds while it
+// runs, so the caller judges it with the verifier.
+Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                                      const Placement& original, const std::vector<Memory>& limits, int nmicros);
+
 // "f0, f2 recomputed (2 of 4 offering forwards)".
 std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer);
 

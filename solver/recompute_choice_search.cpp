@@ -27,9 +27,15 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
   candidate.name = "repetend, recompute chosen (period " + std::to_string(*answer.period) + ")";
   candidate.shape = Shape::Aperiodic;
   candidate.seconds = seconds;
-  const Schedule schedule =
+  Schedule schedule =
       unrolled_choosing_recompute(choice, answer, request.placement, request.memory_limit, request.total_micros);
-  const verify::Report checked = verify::check_schedule(schedule_to_json(schedule));
+  verify::Report checked = verify::check_schedule(schedule_to_json(schedule));
+  // Compacted it is usually shorter; the verifier decides whether it still fits.
+  Schedule tight =
+      compacted_choosing_recompute(choice, answer, request.placement, request.memory_limit, request.total_micros);
+  verify::Report tight_checked = verify::check_schedule(schedule_to_json(tight));
+  const bool compacted = tight_checked.valid && (!checked.valid || tight_checked.makespan < checked.makespan);
+  if (compacted) schedule = std::move(tight), checked = tight_checked;
   if (!checked.valid) {
     report.rejected.push_back({candidate.name, checked.violations.empty() ? "invalid"
                                                : checked.violations.front().kind + ": " +
@@ -37,7 +43,8 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
     return;
   }
   candidate.makespan = checked.makespan;
-  candidate.note = chosen_text(choice, answer) + ", every micro-batch one period apart";
+  candidate.note = chosen_text(choice, answer) + (compacted ? ", every micro-batch one period apart, compacted"
+                                                              : ", every micro-batch one period apart");
   MakespanReport& at = *report.makespan;
   if (checked.makespan < at.makespan) {
     at.makespan = checked.makespan;
