@@ -170,7 +170,7 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     if (found != distance_cache.end()) return found->second;
     return distance_cache.emplace(from, start_distances_from(paths, static_cast<int>(from))).first->second;
   };
-  const std::vector<IntVar> saved = define_saved_quotients(backend, encoding, rules.optional);
+  const Savings savings = define_savings(backend, encoding, rules.optional);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
     const long long limit = memory_limit[device];
@@ -190,19 +190,16 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
       // long period (a delay of 100 steps under memory 125) built 3.5 GB in
       // 50 s past a 5 s limit between two checks per device.
       if (deadline.expired()) return false;
-      LinearSum sum = held.held;
-      long long bound = limit;
+      PhaseBound at{held.held, limit};
       for (size_t b : blocks)
-        sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
-      if (saves) add_savings(backend, encoding, rules.optional, saved, placement, device, phase, sum, bound);
-      backend.add_linear_at_most(sum, bound);
+        at.sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
+      if (saves) add_savings(backend, encoding, savings, placement, device, phase, at);
+      backend.add_linear_at_most(at.sum, at.bound);
     }
     // The end of a period (every tau <= phase): held alone.
-    LinearSum end = held.held;
-    long long bound = limit;
-    if (saves)
-      add_savings(backend, encoding, rules.optional, saved, placement, device, encoding.last_period - 1, end, bound);
-    if (!end.ints.empty() || !end.bools.empty()) backend.add_linear_at_most(end, bound);
+    PhaseBound end{held.held, limit};
+    if (saves) add_savings(backend, encoding, savings, placement, device, encoding.last_period - 1, end);
+    if (!end.sum.ints.empty() || (saves && !end.sum.bools.empty())) backend.add_linear_at_most(end.sum, end.bound);
   }
   return true;
 }
@@ -216,16 +213,17 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const int span = placement.blocks[b].span;
     // A recompute to choose is bound only when chosen.
-    const Lit absent = encoding.optional_of[b] < 0 ? ~backend.true_lit() : ~encoding.chosen[encoding.optional_of[b]];
+    std::vector<Lit> unless{~guard};
+    if (encoding.optional_of[b] >= 0) unless.push_back(~encoding.chosen[encoding.optional_of[b]]);
     for (int j = 0; j < encoding.max_in_flight; ++j) {
       const int last_phase = bound - span - j * period;
       if (last_phase >= period - 1) continue;
       const Lit below_j = j == 0 ? ~backend.true_lit() : backend.at_most(encoding.quotients[b], j - 1);
       if (last_phase < 0) {
-        backend.add_clause({~guard, absent, below_j});  // larger j follow from the order of q
+        backend.add_clause(with(unless, {below_j}));  // larger j follow from the order of q
         break;
       }
-      backend.add_clause({~guard, absent, below_j, backend.at_most(encoding.phases[b], last_phase)});
+      backend.add_clause(with(unless, {below_j, backend.at_most(encoding.phases[b], last_phase)}));
     }
   }
 }

@@ -50,9 +50,11 @@ void add_optional_exclusivity(Backend& backend, const ModuloEncoding& encoding, 
   }
 }
 
-std::vector<IntVar> define_saved_quotients(Backend& backend, const ModuloEncoding& encoding,
-                                           const std::vector<OptionalRecompute>& optional) {
-  std::vector<IntVar> saved;
+Savings define_savings(Backend& backend, const ModuloEncoding& encoding,
+                       const std::vector<OptionalRecompute>& optional) {
+  Savings savings;
+  savings.optional = &optional;
+  std::vector<IntVar>& saved = savings.quotients;
   const int top = encoding.max_in_flight - 1;
   for (size_t i = 0; i < optional.size(); ++i) {
     const IntVar y = backend.new_int(0, top);
@@ -61,7 +63,7 @@ std::vector<IntVar> define_saved_quotients(Backend& backend, const ModuloEncodin
     if (top > 0) backend.add_clause({encoding.chosen[i], backend.at_most(y, 0)});
     saved.push_back(y);
   }
-  return saved;
+  return savings;
 }
 
 bool device_may_recompute(const std::vector<OptionalRecompute>& optional, const Placement& placement, int device) {
@@ -70,9 +72,12 @@ bool device_may_recompute(const std::vector<OptionalRecompute>& optional, const 
   return false;
 }
 
-void add_savings(Backend& backend, const ModuloEncoding& encoding, const std::vector<OptionalRecompute>& optional,
-                 const std::vector<IntVar>& saved_quotients, const Placement& placement, int device, int phase,
-                 LinearSum& sum, long long& bound) {
+void add_savings(Backend& backend, const ModuloEncoding& encoding, const Savings& savings, const Placement& placement,
+                 int device, int phase, PhaseBound& phase_bound) {
+  const std::vector<OptionalRecompute>& optional = *savings.optional;
+  const std::vector<IntVar>& saved_quotients = savings.quotients;
+  LinearSum& sum = phase_bound.sum;
+  long long& bound = phase_bound.bound;
   const int top = encoding.max_in_flight - 1;
   for (size_t i = 0; i < optional.size(); ++i) {
     const OptionalRecompute& choice = optional[i];

@@ -34,16 +34,25 @@ namespace tessel {
 void add_optional_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                               int device);
 
-// Per chosen recompute: y <= q(R) - q(f), y = 0 unless chosen. Indexed as
-// ModuloRules::optional.
-std::vector<IntVar> define_saved_quotients(Backend& backend, const ModuloEncoding& encoding,
-                                           const std::vector<OptionalRecompute>& optional);
+// What the chosen recomputes save: per recompute, y <= q(R) - q(f), y = 0
+// unless chosen (indexed as ModuloRules::optional).
+struct Savings {
+  const std::vector<OptionalRecompute>* optional = nullptr;
+  std::vector<IntVar> quotients;
+};
+Savings define_savings(Backend& backend, const ModuloEncoding& encoding,
+                       const std::vector<OptionalRecompute>& optional);
 
-// Adds to `sum` (and to `bound`, the constants moved across) what the
+// One phase's memory bound: sum <= bound.
+struct PhaseBound {
+  LinearSum sum;
+  long long bound = 0;
+};
+
+// Adds to `phase_bound` (the constants moved across into its bound) what the
 // recomputes whose forward is on `device` save at `phase`.
-void add_savings(Backend& backend, const ModuloEncoding& encoding, const std::vector<OptionalRecompute>& optional,
-                 const std::vector<IntVar>& saved_quotients, const Placement& placement, int device, int phase,
-                 LinearSum& sum, long long& bound);
+void add_savings(Backend& backend, const ModuloEncoding& encoding, const Savings& savings, const Placement& placement,
+                 int device, int phase, PhaseBound& phase_bound);
 
 // Whether any recompute to choose has its forward on `device`.
 bool device_may_recompute(const std::vector<OptionalRecompute>& optional, const Placement& placement, int device);
