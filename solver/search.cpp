@@ -28,6 +28,7 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/period/scheduler.hpp"
 #include "solver/solve/budget.hpp"
+#include "solver/solve/recompute_choice_search.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "solver/solve/resolution.hpp"
 #include "solver/solve/unit_step_problem.hpp"
@@ -637,6 +638,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  consider_choosing_recompute(request, placement, options, report, progress);
   consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);

@@ -1,6 +1,6 @@
 // What the tests share: running the real `tessel` binary, temporary files,
-// sending any model::Schedule through the independent verifier, and adding
-// a block to a placement built by hand.
+// sending any model::Schedule through the independent verifier, adding
+// a block to a placement built by hand, and offering recomputation.
 #pragma once
 
 #include <sys/resource.h>
@@ -151,6 +151,24 @@ inline int add_block(Placement& placement, const std::string& id, std::vector<in
   block.memory = memory;
   placement.blocks.push_back(block);
   return static_cast<int>(placement.blocks.size()) - 1;
+}
+
+// Every forward with memory offers recomputation at its own span, before the
+// first later block on its devices that frees its memory (what
+// cases/bench/offer_recompute.py does to a file).
+inline Placement offering_recompute(Placement placement) {
+  const std::vector<std::vector<char>> after = descendants(placement);
+  for (size_t f = 0; f < placement.blocks.size(); ++f) {
+    Block& block = placement.blocks[f];
+    if (block.kind != BlockKind::Forward || block.memory <= 0) continue;
+    for (int b : topological_order(placement)) {
+      const Block& other = placement.blocks[b];
+      if (!after[f][b] || other.devices != block.devices || other.memory > -block.memory) continue;
+      block.recompute = RecomputeOffer{block.span, b, 0};
+      break;
+    }
+  }
+  return placement;
 }
 
 }  // namespace tessel::testing

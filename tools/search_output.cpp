@@ -43,6 +43,17 @@ nlohmann::json gap_json(const MakespanGap& gap, int decimals) {
   return out;
 }
 
+// Offered recomputation: what deciding the shorter periods with a recompute
+// chosen per forward gave (docs/algorithms.md, "Memory traded for time").
+template <typename Format>
+void recompute_choice_line(std::ostream& out, const PeriodReport& period, const Format& t) {
+  if (period.recompute_period)
+    out << "with recompute   period " << t(*period.recompute_period) << " (" << period.recompute_choice
+        << "; every shorter period refuted for every choice of recomputing)\n";
+  else if (period.recompute_decided)
+    out << "with recompute   every shorter period refuted for every choice of recomputing\n";
+}
+
 void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
   const PeriodReport& period = *report.period;
   auto t = [&](Time value) { return format_ticks(value, placement.time_decimals); };
@@ -61,6 +72,7 @@ void period_text(std::ostream& out, const SearchReport& report, const Placement&
     out << "period           " << t(period.period) << "  (lower bound L = " << t(period.lower_bound)
         << ", proven lower bound " << t(period.proven_lower_bound) << ", "
         << (period.optimal ? "proven optimal" : "not proven optimal") << ")\n";
+    recompute_choice_line(out, period, t);
   } else {
     out << "period           " << t(period.period) << " for a window of k = " << k << " micro-batches, average "
         << std::setprecision(4) << double(period.period) / k << "  (lower bound k L = " << t(period.lower_bound)
@@ -237,6 +249,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["in_flight"] = period ? nlohmann::json(period->in_flight) : nlohmann::json(nullptr);
   out["latency"] = period ? t(period->latency) : nlohmann::json(0);
   out["latency_minimal"] = period ? nlohmann::json(period->latency_minimal) : nlohmann::json(nullptr);
+  out["recompute_period"] = period && period->recompute_period ? t(*period->recompute_period) : nlohmann::json(nullptr);
   out["warmup_steps"] = period ? t(period->warmup) : nlohmann::json(0);
   out["cooldown_steps"] = period ? t(period->cooldown) : nlohmann::json(0);
   nlohmann::json windows = nlohmann::json::array();

@@ -6,17 +6,22 @@
 #include <sstream>
 
 #include "model/formats/pytorch_csv.hpp"
+#include "model/input_error.hpp"
 #include "solver/makespan/closed_bound/makespan_bound.hpp"
 
 namespace tessel {
 
 namespace {
 
-bool is_compute(const std::string& kind) { return kind == "F" || kind == "B" || kind == "I" || kind == "W"; }
+bool is_recompute(const std::string& kind) { return kind == kRecomputeKind; }
+bool is_compute(const std::string& kind) {
+  return kind == "F" || kind == "B" || kind == "I" || kind == "W" || is_recompute(kind);
+}
 bool is_comm(const std::string& kind) { return kind.rfind("SEND_", 0) == 0 || kind.rfind("RECV_", 0) == 0; }
 
 // `<stage><kind><micro>` split; the kind is the letters between the numbers.
 std::string kind_of(const std::string& name) {
+  if (name.rfind(kRecomputeRange, 0) == 0) return kRecomputeKind;
   size_t begin = name.find_first_not_of("0123456789");
   size_t end = name.find_last_not_of("0123456789");
   return begin == std::string::npos ? "" : name.substr(begin, end - begin + 1);
@@ -54,14 +59,31 @@ TraceMismatch mismatch_at(int rank, int step, int position, const std::vector<st
   std::ostringstream out;
   out << "rank " << rank << ", step " << step + 1 << ", action " << position + 1 << ": ";
   if (ran.empty())
-    out << "the trace ends where the plan has PP:" << m.planned;
+    out << "the trace ends where the plan has " << range_name(m.planned);
   else if (m.planned.empty())
-    out << "ran PP:" << ran << " after the last planned action";
+    out << "ran " << range_name(ran) << " after the last planned action";
   else
-    out << "planned PP:" << m.planned << ", ran PP:" << ran
+    out << "planned " << range_name(m.planned) << ", ran " << range_name(ran)
         << (m.ran_planned_at < 0 ? " (not in this rank's plan)"
                                  : " (planned as action " + std::to_string(m.ran_planned_at + 1) + ")");
   m.reason = out.str();
+  return m;
+}
+
+// Whether `inner` lies inside `outer`'s range (a recompute inside its backward).
+bool nested(const TracedAction& inner, const TracedAction& outer) {
+  return inner.start >= outer.start && inner.start + inner.duration <= outer.start + outer.duration;
+}
+
+TraceMismatch outside(int rank, int step, int position, const TracedAction& inner, const TracedAction& outer) {
+  TraceMismatch m;
+  m.conforms = false;
+  m.rank = rank, m.step = step, m.position = position;
+  m.planned = m.ran = inner.name;
+  m.ran_planned_at = position;
+  m.reason = "rank " + std::to_string(rank) + ", step " + std::to_string(step + 1) + ", action " +
+             std::to_string(position + 1) + ": " + inner.name + " ran outside " + range_name(outer.name) +
+             ", the backward that needs it (a recompute runs inside that backward's range)";
   return m;
 }
 
@@ -91,6 +113,9 @@ TraceMismatch conformance(const std::vector<std::vector<std::string>>& planned,
         return mismatch_at(r, step, step >= steps ? static_cast<int>(per_step) : position, expected,
                            trace[r][i].name);
     }
+    for (size_t i = 0; i < trace[r].size(); ++i)
+      if (i > 0 && is_recompute(trace[r][i].kind) && !nested(trace[r][i], trace[r][i - 1]))
+        return outside(r, static_cast<int>(i / per_step), static_cast<int>(i % per_step), trace[r][i], trace[r][i - 1]);
     if (trace[r].size() < steps * per_step) {
       size_t i = trace[r].size();
       return mismatch_at(r, static_cast<int>(i / per_step), static_cast<int>(i % per_step), expected, "");
@@ -101,12 +126,44 @@ TraceMismatch conformance(const std::vector<std::vector<std::string>>& planned,
 
 }  // namespace
 
+namespace {
+
+int stage_of(const std::string& name) { return std::stoi(name.substr(0, name.find_first_not_of("0123456789"))); }
+int micro_of(const std::string& name) { return std::stoi(name.substr(name.find_last_not_of("0123456789") + 1)); }
+
+// Puts `<recompute range>` after the first B or I of (stage, micro), on
+// whichever row holds it; false when no row does.
+bool insert_recompute(std::vector<std::vector<std::string>>& rows, int stage, int micro) {
+  for (std::vector<std::string>& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      const std::string kind = kind_of(row[i]);
+      if ((kind != "B" && kind != "I") || stage_of(row[i]) != stage || micro_of(row[i]) != micro) continue;
+      row.insert(row.begin() + i + 1, kRecomputeRange + std::to_string(stage) + "F" + std::to_string(micro));
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::vector<std::string>> planned_actions(const Schedule& schedule) {
-  std::stringstream table(write_pytorch_csv_staged(schedule, true));
+  if (!schedule.transfers.empty())
+    throw InputError("", "transfers", "copies to host memory leave no range in a run's trace (tessel run offloads "
+                                      "through saved-tensor hooks), so a plan that offloads cannot be checked "
+                                      "against one; a plan that recomputes can");
+  Schedule compute = schedule;
+  compute.recomputes.clear();
+  std::stringstream table(write_pytorch_csv_staged(compute, true));
   std::vector<std::vector<std::string>> rows;
   std::string line;
   while (std::getline(table, line)) rows.push_back(split_row(line));
   rows.resize(schedule.placement.ndevs);
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = schedule.placement.blocks[run.block];
+    if (!block.stage || !insert_recompute(rows, *block.stage, run.micro))
+      throw InputError("", "recomputes", "the recompute of block '" + block.id + "', micro-batch " +
+                                             std::to_string(run.micro) + " has no backward of its stage to run in");
+  }
   return rows;
 }
 
@@ -119,6 +176,7 @@ struct TimingIndex {
   int stages = 0;
   // (step, action name) -> the traced action (names are unique per step)
   std::map<std::pair<int, std::string>, const TracedAction*> ran;
+  std::map<const TracedAction*, double> nested;  // time of the recompute inside a backward
   std::vector<std::vector<std::vector<const TracedAction*>>> by_step;  // [rank][step] actions
 };
 
@@ -131,6 +189,7 @@ TimingIndex index_of(const Schedule& schedule, const std::vector<std::vector<Tra
     const char* letter = block.kind == BlockKind::Forward ? "F" : block.kind == BlockKind::Backward ? "B"
                        : block.kind == BlockKind::BackwardInput ? "I" : "W";
     index.span[std::to_string(*block.stage) + letter] = block.span;
+    if (block.recompute) index.span[std::to_string(*block.stage) + kRecomputeKind] = block.recompute->span;
     index.rank_of_stage[*block.stage] = block.devices.front();
     index.stages = std::max(index.stages, *block.stage + 1);
   }
@@ -141,9 +200,16 @@ TimingIndex index_of(const Schedule& schedule, const std::vector<std::vector<Tra
       int step = static_cast<int>(i / std::max<size_t>(per_step, 1));
       index.by_step[r][step].push_back(&trace[r][i]);
       index.ran[{step, trace[r][i].name}] = &trace[r][i];
+      if (i > 0 && is_recompute(trace[r][i].kind)) index.nested[&trace[r][i - 1]] += trace[r][i].duration;
     }
   }
   return index;
+}
+
+// An action's time without the recompute nested in it.
+double own_time(const TimingIndex& index, const TracedAction& a) {
+  auto inside = index.nested.find(&a);
+  return a.duration - (inside == index.nested.end() ? 0.0 : inside->second);
 }
 
 double median_scale(const TimingIndex& index) {
@@ -152,7 +218,7 @@ double median_scale(const TimingIndex& index) {
     const TracedAction& a = *entry.second;
     auto span = index.span.find(block_key(a));
     if (is_compute(a.kind) && span != index.span.end() && span->second > 0)
-      ratios.push_back(a.duration / static_cast<double>(span->second));
+      ratios.push_back(own_time(index, a) / static_cast<double>(span->second));
   }
   if (ratios.empty()) return 0;
   std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
@@ -179,6 +245,13 @@ void account(const TimingIndex& index, double scale, int step, const std::vector
              double begin, double end, RankTime& time) {
   double cursor = begin;
   for (const TracedAction* a : actions) {
+    if (is_recompute(a->kind)) {  // inside its backward: compute, no gap, the cursor already past it
+      time.compute += a->duration;
+      time.recompute += a->duration;
+      auto span = index.span.find(block_key(*a));
+      if (span != index.span.end()) time.over_plan += std::max(0.0, a->duration - scale * span->second);
+      continue;
+    }
     const TracedAction* producer = remote_producer(index, *a, step);
     double gap = std::max(0.0, a->start - cursor);
     double waited = 0;
@@ -187,9 +260,9 @@ void account(const TimingIndex& index, double scale, int step, const std::vector
     time.dependency_wait += waited;
     time.other += gap - waited;
     if (is_compute(a->kind)) {
-      time.compute += a->duration;
+      time.compute += own_time(index, *a);
       auto span = index.span.find(block_key(*a));
-      if (span != index.span.end()) time.over_plan += std::max(0.0, a->duration - scale * span->second);
+      if (span != index.span.end()) time.over_plan += std::max(0.0, own_time(index, *a) - scale * span->second);
     } else if (a->kind.rfind("RECV_", 0) == 0) {
       double before_send = producer ? std::clamp(producer->start - a->start, 0.0, a->duration) : 0.0;
       time.receive_wait += before_send;
@@ -222,7 +295,7 @@ void time_run(const Schedule& schedule, const std::vector<std::vector<TracedActi
         auto span = index.span.find(block_key(*a));
         if (!is_compute(a->kind) || span == index.span.end() || check.scale <= 0) continue;
         double planned = check.scale * span->second;
-        slow.push_back({a->rank, step, a->name, a->duration, planned, a->duration / planned});
+        slow.push_back({a->rank, step, a->name, own_time(index, *a), planned, own_time(index, *a) / planned});
       }
     }
   }

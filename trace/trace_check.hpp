@@ -16,6 +16,14 @@
 // receives once the peer had sent), waiting for a receive (a receive posted
 // before the peer's send started), waiting for a dependency (idle until a
 // compute action's producer on another rank had finished) and the rest.
+//
+// A planned recompute run (the schedule's `recomputes`) is matched with the
+// `tessel:recompute <stage>F<micro>` range `tessel run` nests inside the
+// first backward (B, or I when split) of that stage and micro-batch: in
+// the rank's list it follows that backward, and it must lie inside the
+// backward's range. Its time counts as compute (and against the offer's
+// span), the enclosing backward's own time being the rest. Copies to host
+// memory leave no range, so a schedule with transfers is refused.
 #pragma once
 
 #include <string>
@@ -41,7 +49,8 @@ struct TraceMismatch {
 struct RankTime {
   int rank = 0;
   double window = 0;             // the steps' windows, summed (microseconds)
-  double compute = 0;            // compute ranges
+  double compute = 0;            // compute ranges (recomputes included)
+  double recompute = 0;          // part of compute spent running forwards again
   double over_plan = 0;          // part of compute beyond scale x planned span
   double communication = 0;      // sends, and receives after the peer had sent
   double receive_wait = 0;       // receives before the peer's send started
@@ -70,9 +79,16 @@ struct TraceCheck {
   std::vector<SlowAction> slowest;  // the slowest compute actions against plan, worst first (at most 5)
 };
 
-// The planned action list of each rank (the comms table's rows). Throws
-// InputError when the schedule cannot be lowered (blocks without stages,
-// fused units).
+// How a traced or planned action is named in a trace: `PP:<name>`, or a
+// recompute range's own name.
+inline std::string range_name(const std::string& name) {
+  return name.rfind(kRecomputeRange, 0) == 0 ? name : "PP:" + name;
+}
+
+// The planned action list of each rank (the comms table's rows, each
+// recompute after the backward it is nested in). Throws InputError when
+// the schedule cannot be lowered (blocks without stages, fused units,
+// transfers).
 std::vector<std::vector<std::string>> planned_actions(const Schedule& schedule);
 
 // Conformance, then (when the trace conforms) the timing.

@@ -30,7 +30,9 @@ std::string share(double part, double whole) {
 }
 
 void rank_line(std::ostringstream& out, const RankTime& t) {
-  out << "  rank " << t.rank << ": compute " << ms(t.compute) << " (" << ms(t.over_plan) << " over plan), "
+  out << "  rank " << t.rank << ": compute " << ms(t.compute) << " (" << ms(t.over_plan) << " over plan";
+  if (t.recompute > 0) out << "; recomputing " << ms(t.recompute);
+  out << "), "
       << "communication " << ms(t.communication) << ", waiting for a receive " << ms(t.receive_wait)
       << ", waiting for a dependency " << ms(t.dependency_wait) << ", other " << ms(t.other) << " ("
       << share(t.other, t.window) << " of " << ms(t.window) << ")\n";
@@ -49,7 +51,7 @@ void attribution(std::ostringstream& out, const TraceCheck& check) {
   if (!check.slowest.empty()) {
     char ratio[16];
     std::snprintf(ratio, sizeof ratio, "%.2fx", check.slowest.front().ratio);
-    out << ", slowest action PP:" << check.slowest.front().name << " on rank " << check.slowest.front().rank
+    out << ", slowest action " << range_name(check.slowest.front().name) << " on rank " << check.slowest.front().rank
         << " at " << ratio << " its planned time";
   }
   out << "; most waiting: rank " << waits->rank << " (" << ms(waits->receive_wait + waits->dependency_wait) << ")\n";
@@ -75,7 +77,7 @@ std::string trace_check_text(const TraceCheck& check) {
   for (const SlowAction& s : check.slowest) {
     char ratio[16];
     std::snprintf(ratio, sizeof ratio, "%.2fx", s.ratio);
-    out << " PP:" << s.name << " (rank " << s.rank << ", step " << s.step + 1 << ", " << ratio << ")";
+    out << " " << range_name(s.name) << " (rank " << s.rank << ", step " << s.step + 1 << ", " << ratio << ")";
   }
   out << "\n";
   attribution(out, check);
@@ -99,7 +101,7 @@ nlohmann::json trace_check_json(const TraceCheck& check) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankTime& t : check.rank_times)
     ranks.push_back({{"rank", t.rank}, {"window_us", t.window}, {"compute_us", t.compute},
-                     {"over_plan_us", t.over_plan}, {"communication_us", t.communication},
+                     {"over_plan_us", t.over_plan}, {"recompute_us", t.recompute}, {"communication_us", t.communication},
                      {"receive_wait_us", t.receive_wait}, {"dependency_wait_us", t.dependency_wait},
                      {"other_us", t.other}});
   out["rank_times"] = ranks;

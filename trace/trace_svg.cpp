@@ -17,6 +17,7 @@ const char* colour(const std::string& kind) {
   if (kind == "B") return "#59a14f";
   if (kind == "I") return "#f28e2b";
   if (kind == "W") return "#b07aa1";
+  if (kind == kRecomputeKind) return "#e15759";
   return "#aaaaaa";
 }
 
@@ -33,11 +34,12 @@ void draw_panel(std::ostringstream& out, const std::string& title, const std::ve
     out << "<text x=\"4\" y=\"" << top + r * kRow + 15 << "\" font-size=\"11\">rank " << r << "</text>\n";
   for (const Box& b : boxes) {
     double x = kLeft + b.start * per_unit, w = std::max(0.5, b.duration * per_unit);
-    bool compute = b.kind == "F" || b.kind == "B" || b.kind == "I" || b.kind == "W";
+    bool recompute = b.kind == kRecomputeKind;
+    bool compute = b.kind == "F" || b.kind == "B" || b.kind == "I" || b.kind == "W" || recompute;
     double y = top + b.rank * kRow + (compute ? 1 : kRow - 5), h = compute ? kRow - 6 : 3;
     out << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h << "\" fill=\""
-        << colour(b.kind) << "\"><title>PP:" << b.label << "</title></rect>\n";
-    if (compute && w > 18)
+        << colour(b.kind) << "\"><title>" << range_name(b.label) << "</title></rect>\n";
+    if (compute && !recompute && w > 18)
       out << "<text x=\"" << x + 2 << "\" y=\"" << y + 12 << "\" font-size=\"9\" fill=\"white\">" << b.label
           << "</text>\n";
   }
@@ -56,6 +58,12 @@ std::string trace_svg(const Schedule& schedule, const std::vector<std::vector<Tr
                      : block.kind == BlockKind::BackwardInput ? "I" : "W";
     std::string label = (block.stage ? std::to_string(*block.stage) : block.id) + kind + std::to_string(instance.micro);
     planned.push_back({block.devices.front(), instance.start * scale, block.span * scale, kind, label});
+  }
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = schedule.placement.blocks[run.block];
+    std::string label = std::string(kRecomputeRange) + (block.stage ? std::to_string(*block.stage) : block.id) + "F" +
+                        std::to_string(run.micro);
+    planned.push_back({block.devices.front(), run.start * scale, block.recompute->span * scale, kRecomputeKind, label});
   }
   // The first step: each rank's first len(plan) actions, from the step's start.
   double begin = 1e300;

@@ -4,7 +4,8 @@
 # memory D and 2D, without offers and with recomputation offered on every
 # forward block at its own span (cases/bench/offer_recompute.py). Prints one
 # row per case: makespan without, with, the change, what was recomputed,
-# the search's seconds with offers; every schedule is checked by
+# the period kept, the one found with a recompute chosen per forward and the
+# proven period bound, the search's seconds with offers; every schedule is checked by
 # `tessel verify`. A second table offers offload at memory D (each copy as
 # long as the forward), alone and beside recomputation.
 # Usage: cases/bench/recompute_table.sh [build/tessel]
@@ -31,8 +32,8 @@ change() {
 here=$(dirname "$0")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "| case | D | memory | without | with recompute | change | recomputed | seconds (with) |"
-echo "|---|---:|---:|---:|---:|---:|---|---:|"
+echo "| case | D | memory | without | with recompute | change | recomputed | period kept; chosen; proven >= | seconds (with) |"
+echo "|---|---:|---:|---:|---:|---:|---|---|---:|"
 for case in nnshape mllm; do
   for d in 8 16; do
     "$tessel" placement --case "$case" --ndevs "$d" -o "$work/p.json" >/dev/null
@@ -49,7 +50,13 @@ for case in nnshape mllm; do
       case "$traded" in *x*) count=$(echo "$traded" | tr ',' '\n' | sed 's/.*x//' | paste -sd+ | bc)
                               traded="$count instances ($(echo "$traded" | tr ',' '\n' | wc -l) blocks)";; esac
       change=$(echo "scale=1; 100 * ($b - $a) / $a" | bc)
-      printf '| %s | %s | %s | %s | %s | %s%% | %s | %.1f |\n' "$case" "$d" "$memory" "$a" "$b" "$change" "$traded" "$seconds"
+      # The period kept, the one found with a recompute chosen per forward, the proven bound.
+      kept=$(sed -n 's/^period  *\([0-9]*\) .*/\1/p' "$work/b.txt")
+      chosen=$(sed -n 's/^with recompute   period \([0-9]*\).*/\1/p' "$work/b.txt")
+      proven=$(sed -n 's/^period .*proven lower bound \([0-9]*\).*/\1/p' "$work/b.txt")
+      periods="$kept; ${chosen:--}; $proven"
+      printf '| %s | %s | %s | %s | %s | %s%% | %s | %s | %.1f |\n' "$case" "$d" "$memory" "$a" "$b" "$change" "$traded" \
+        "$periods" "$seconds"
     done
   done
 done

@@ -24,19 +24,26 @@ const json& events_of(const json& document, const std::string& file) {
   throw InputError(file, "traceEvents", "not a Chrome trace (a list of events, or an object with \"traceEvents\")");
 }
 
+bool is_recompute_range(const std::string& name) { return name.rfind(kRecomputeRange, 0) == 0; }
+
 TracedAction parse_action(const json& event, const std::string& file, size_t index) {
   static const std::regex cell(R"(^(\d+)([A-Z_]+?)(\d+)$)");
+  static const std::regex forward(R"(^(\d+)(F)(\d+)$)");
   const std::string field = "traceEvents[" + std::to_string(index) + "]";
-  const std::string name = event["name"].get<std::string>().substr(3);
+  const std::string full = event["name"].get<std::string>();
+  const bool recompute = is_recompute_range(full);
+  const std::string name = recompute ? full.substr(std::string(kRecomputeRange).size()) : full.substr(3);
   std::smatch match;
-  if (!std::regex_match(name, match, cell) || match[1].length() > 6 || match[3].length() > 9)
+  if (recompute && (!std::regex_match(name, match, forward) || match[1].length() > 6 || match[3].length() > 9))
+    throw InputError(file, field + ".name", "'" + full + "' is not " + kRecomputeRange + "<stage>F<micro-batch>");
+  if (!recompute && (!std::regex_match(name, match, cell) || match[1].length() > 6 || match[3].length() > 9))
     throw InputError(file, field + ".name", "'PP:" + name + "' is not PP:<stage><action><micro-batch> (PP:0F1)");
   if (!event.contains("ts") || !event["ts"].is_number() || !event.contains("dur") || !event["dur"].is_number())
-    throw InputError(file, field, "the range 'PP:" + name + "' has no numeric ts and dur");
+    throw InputError(file, field, "the range '" + full + "' has no numeric ts and dur");
   TracedAction action;
-  action.name = name;
+  action.name = recompute ? full : name;
   action.stage = std::stoi(match[1].str());
-  action.kind = match[2].str();
+  action.kind = recompute ? kRecomputeKind : match[2].str();
   action.micro = std::stoi(match[3].str());
   action.start = event["ts"].get<double>();
   action.duration = event["dur"].get<double>();
@@ -47,7 +54,8 @@ TracedAction parse_action(const json& event, const std::string& file, size_t ind
 bool is_action(const json& event) {
   if (!event.is_object() || !event.contains("name") || !event["name"].is_string()) return false;
   if (!event.contains("ph") || event["ph"] != "X") return false;
-  return event["name"].get<std::string>().rfind("PP:", 0) == 0;
+  const std::string& name = event["name"].get_ref<const std::string&>();
+  return name.rfind("PP:", 0) == 0 || is_recompute_range(name);
 }
 
 void order_by_start(std::vector<TracedAction>& actions) {

@@ -5,6 +5,9 @@
 // PyTorch's `_PipelineScheduleRuntime` (and `tessel run`) give the actions
 // it runs, `<stage><kind><micro-batch>` as in the CSV tables (`PP:0F1`,
 // `PP:1SEND_F3`). Times are microseconds, as the files hold them.
+// `tessel run` also names each recomputation of a forward, nested inside
+// the backward that needed it: `tessel:recompute <stage>F<micro>`; those
+// ranges are kept too, with kind kRecomputeKind and the range's whole name.
 #pragma once
 
 #include <string>
@@ -12,11 +15,15 @@
 
 namespace tessel {
 
+inline constexpr const char* kRecomputeRange = "tessel:recompute ";
+inline constexpr const char* kRecomputeKind = "RECOMPUTE";
+
 struct TracedAction {
   int rank = 0;
-  std::string name;    // the action, without "PP:" (`1SEND_F3`)
+  std::string name;    // the action, without "PP:" (`1SEND_F3`); a recompute: the range's name
+                       // (`tessel:recompute 1F3`)
   int stage = 0;
-  std::string kind;    // F, B, I, W, SEND_F, RECV_F, SEND_B, RECV_B, ...
+  std::string kind;    // F, B, I, W, SEND_F, RECV_F, SEND_B, RECV_B, ..., RECOMPUTE
   int micro = 0;
   double start = 0;    // microseconds
   double duration = 0;

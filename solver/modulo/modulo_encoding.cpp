@@ -16,10 +16,12 @@
 #include "solver/modulo/modulo_encoding.hpp"
 
 #include "solver/modulo/component_shift.hpp"
+#include "solver/modulo/optional_recompute.hpp"
 #include "solver/modulo/placement_symmetry.hpp"
 #include "solver/modulo/steady_memory.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +39,20 @@ namespace {
 // only the g >= 1 cases depend on P. With a delay longer than a period
 // more levels constrain: as many as the shortest period of the run needs.
 
+// The literals an edge of a recompute to choose holds under (none for the
+// placement's own edges).
+std::vector<Lit> edge_presence(const ModuloEncoding& encoding, const Edge& edge) {
+  std::vector<Lit> when;
+  for (int b : {edge.from, edge.to})
+    if (encoding.optional_of[b] >= 0) when.push_back(encoding.chosen[encoding.optional_of[b]]);
+  return when;
+}
+
+std::vector<Lit> with(std::vector<Lit> guard, const std::vector<Lit>& more) {
+  guard.insert(guard.end(), more.begin(), more.end());
+  return guard;
+}
+
 // Gap levels that can constrain edge constant c at periods >= period.
 int dependency_levels(long long c, int period) { return static_cast<int>(std::max<long long>(1, (c - 1 + period - 1) / period + 1)); }
 
@@ -50,17 +66,18 @@ bool add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Pl
     const IntVar t_from = encoding.phases[edge.from], t_to = encoding.phases[edge.to];
     const long long c = placement.blocks[edge.from].span + edge.delay;
     const int levels = std::min(dependency_levels(c, encoding.first_period), encoding.max_in_flight);
-    backend.add_difference(q_to, q_from, 0);
+    const std::vector<Lit> when = edge_presence(encoding, edge);
+    backend.add_difference(q_to, q_from, 0, when);
     std::vector<Lit> at_least(levels + 1);  // at_least[j] = G_j, j >= 1
     for (int j = 1; j <= levels; ++j) {
       at_least[j] = backend.new_bool();
-      backend.add_difference(q_to, q_from, j, {at_least[j]});
-      backend.add_difference(q_from, q_to, -(j - 1), {~at_least[j]});
+      backend.add_difference(q_to, q_from, j, with({at_least[j]}, when));
+      backend.add_difference(q_from, q_to, -(j - 1), with({~at_least[j]}, when));
       if (j > 1) backend.add_clause({~at_least[j], at_least[j - 1]});
     }
     for (int j = 0; j < levels; ++j) {
       if (j == 0) {
-        backend.add_difference(t_to, t_from, static_cast<int>(c), {~at_least[1]});
+        backend.add_difference(t_to, t_from, static_cast<int>(c), with({~at_least[1]}, when));
         continue;
       }
       for (int period = encoding.first_period; period <= encoding.last_period; ++period) {
@@ -68,7 +85,7 @@ bool add_dependencies(Backend& backend, const ModuloEncoding& encoding, const Pl
         const long long need = c - static_cast<long long>(j) * period;
         if (need <= -(period - 1)) continue;  // void at this period
         backend.add_difference(t_to, t_from, static_cast<int>(need),
-                               {~at_least[j + 1], period_assumption(encoding, period)});
+                               with({~at_least[j + 1], period_assumption(encoding, period)}, when));
       }
     }
   }
@@ -86,10 +103,11 @@ bool add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Pla
     std::vector<IntVar> phases;
     std::vector<int> spans;
     for (size_t b = 0; b < placement.blocks.size(); ++b)
-      if (on_device(placement.blocks[b], device)) {
+      if (on_device(placement.blocks[b], device) && encoding.optional_of[b] < 0) {
         phases.push_back(encoding.phases[b]);
         spans.push_back(placement.blocks[b].span);
       }
+    if (!encoding.chosen.empty()) add_optional_exclusivity(backend, encoding, placement, device);
     if (phases.size() < 2) continue;
     for (int period = encoding.first_period; period <= encoding.last_period; ++period)
       backend.add_no_overlap_modulo(phases, spans, period, {period_assumption(encoding, period)});
@@ -140,20 +158,28 @@ void add_distance_implications(Backend& backend, const ModuloEncoding& encoding,
 }
 
 bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
-                       const std::vector<long long>& memory_limit, const Deadline& deadline) {
+                       const std::vector<long long>& memory_limit, const ModuloRules& rules, const Deadline& deadline) {
   if (memory_limit.empty()) return true;
-  // Longest paths from one block, computed once per allocating block.
+  // Longest paths from one block, computed once per allocating block (on
+  // the placement without recomputes to choose: their paths hold only when
+  // chosen).
+  const Placement& paths = rules.without_optional ? *rules.without_optional : placement;
   std::map<size_t, std::vector<Time>> distance_cache;
   auto distances = [&](size_t from) -> const std::vector<Time>& {
     auto found = distance_cache.find(from);
     if (found != distance_cache.end()) return found->second;
-    return distance_cache.emplace(from, start_distances_from(placement, static_cast<int>(from))).first->second;
+    return distance_cache.emplace(from, start_distances_from(paths, static_cast<int>(from))).first->second;
   };
+  const Savings savings = define_savings(backend, encoding, rules.optional);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
     const long long limit = memory_limit[device];
+    // Where a forward may recompute, what the pairs hold with everything
+    // kept may pass the limit: their gaps are not cut by it.
+    const bool saves = device_may_recompute(rules.optional, placement, device);
+    const long long pair_limit = saves ? std::numeric_limits<long long>::max() / 4 : limit;
     const std::optional<DeviceMemory> memory =
-        encode_device_memory(backend, placement, device, encoding.quotients, encoding.max_in_flight, limit);
+        encode_device_memory(backend, placement, device, encoding.quotients, encoding.max_in_flight, pair_limit);
     if (!memory) continue;
     const std::vector<size_t>& blocks = memory->blocks;
     const HeldMemory& held = memory->held;
@@ -164,13 +190,16 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
       // long period (a delay of 100 steps under memory 125) built 3.5 GB in
       // 50 s past a 5 s limit between two checks per device.
       if (deadline.expired()) return false;
-      LinearSum sum = held.held;
+      PhaseBound at{held.held, limit};
       for (size_t b : blocks)
-        sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
-      backend.add_linear_at_most(sum, limit);
+        at.sum.bools.push_back({placement.blocks[b].memory, backend.at_most(encoding.phases[b], phase)});
+      if (saves) add_savings(backend, encoding, savings, placement, device, phase, at);
+      backend.add_linear_at_most(at.sum, at.bound);
     }
     // The end of a period (every tau <= phase): held alone.
-    if (!held.held.ints.empty()) backend.add_linear_at_most(held.held, limit);
+    PhaseBound end{held.held, limit};
+    if (saves) add_savings(backend, encoding, savings, placement, device, encoding.last_period - 1, end);
+    if (!end.sum.ints.empty() || (saves && !end.sum.bools.empty())) backend.add_linear_at_most(end.sum, end.bound);
   }
   return true;
 }
@@ -183,15 +212,18 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
                      int bound, Lit guard) {
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const int span = placement.blocks[b].span;
+    // A recompute to choose is bound only when chosen.
+    std::vector<Lit> unless{~guard};
+    if (encoding.optional_of[b] >= 0) unless.push_back(~encoding.chosen[encoding.optional_of[b]]);
     for (int j = 0; j < encoding.max_in_flight; ++j) {
       const int last_phase = bound - span - j * period;
       if (last_phase >= period - 1) continue;
       const Lit below_j = j == 0 ? ~backend.true_lit() : backend.at_most(encoding.quotients[b], j - 1);
       if (last_phase < 0) {
-        backend.add_clause({~guard, below_j});  // larger j follow from the order of q
+        backend.add_clause(with(unless, {below_j}));  // larger j follow from the order of q
         break;
       }
-      backend.add_clause({~guard, below_j, backend.at_most(encoding.phases[b], last_phase)});
+      backend.add_clause(with(unless, {below_j, backend.at_most(encoding.phases[b], last_phase)}));
     }
   }
 }
@@ -281,7 +313,14 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   const int first_period = periods.first, last_period = periods.last;
   if (first_period < 1 || last_period < first_period || max_in_flight < 1)
     throw std::invalid_argument("encode_modulo: need 1 <= first_period <= last_period and Kmax >= 1");
-  ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}};
+  if (!rules.optional.empty() && rules.copies != 1)
+    throw std::invalid_argument("encode_modulo: recomputes are chosen in windows of one micro-batch only");
+  ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}, {}, {}};
+  encoding.optional_of.assign(placement.blocks.size(), -1);
+  for (size_t i = 0; i < rules.optional.size(); ++i) {
+    encoding.optional_of[rules.optional[i].recompute] = static_cast<int>(i);
+    encoding.chosen.push_back(backend.new_bool());
+  }
   const bool single = first_period == last_period;
   for (int period = first_period; period <= last_period; ++period)
     encoding.period_selectors.push_back(single ? backend.true_lit() : backend.new_bool());
@@ -297,8 +336,11 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     if (deadline.expired()) return incomplete(encoding);
     const Lit selected = period_assumption(encoding, period);
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
-      // A block longer than the period can never repeat every P steps.
-      if (placement.blocks[b].span > period) {
+      // A block longer than the period can never repeat every P steps (a
+      // recompute to choose is then not chosen).
+      if (placement.blocks[b].span > period && encoding.optional_of[b] >= 0) {
+        backend.add_clause({~selected, ~encoding.chosen[encoding.optional_of[b]]});
+      } else if (placement.blocks[b].span > period) {
         backend.add_clause({~selected});
         break;
       }
@@ -310,16 +352,10 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
 
   if (!add_dependencies(backend, encoding, placement, deadline) ||
       !add_exclusivity(backend, encoding, placement, deadline) ||
-      !add_memory_bounds(backend, encoding, placement, memory_limit, deadline))
+      !add_memory_bounds(backend, encoding, placement, memory_limit, rules, deadline))
     return incomplete(encoding);
   if (rules.symmetry) add_symmetry_rules(backend, encoding, placement, memory_limit, rules.copies);
   return encoding;
-}
-
-Lit period_assumption(const ModuloEncoding& encoding, int period) {
-  if (period < encoding.first_period || period > encoding.last_period)
-    throw std::invalid_argument("period_assumption: period " + std::to_string(period) + " is not encoded");
-  return encoding.period_selectors[period - encoding.first_period];
 }
 
 Lit latency_literal(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,

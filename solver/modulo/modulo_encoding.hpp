@@ -15,18 +15,9 @@
 
 #include "model/placement.hpp"
 #include "sat/backend.hpp"
+#include "solver/modulo/modulo_variables.hpp"
 
 namespace tessel {
-
-struct ModuloEncoding {
-  int first_period = 0;
-  int last_period = 0;
-  int max_in_flight = 0;             // Kmax: q(b) < Kmax
-  std::vector<IntVar> quotients;     // q(b) in [0, Kmax)
-  std::vector<IntVar> phases;        // tau(b) in [0, last_period)
-  std::vector<Lit> period_selectors; // [p - first_period]: "the period is p"
-  bool complete = true;              // false: the deadline struck while encoding
-};
 
 // What encode_modulo may add beyond the constraints of the question.
 struct ModuloRules {
@@ -36,6 +27,10 @@ struct ModuloRules {
   // The placement is a window placement (window_placement.hpp) of this many
   // interchangeable copies, whose order the symmetry rules then fix.
   int copies = 1;
+  // Recomputes to choose (k = 1 only: copies must be 1), and the placement
+  // without their blocks, whose longest paths the memory implications use.
+  std::vector<OptionalRecompute> optional;
+  const Placement* without_optional = nullptr;
 };
 
 // Periods periods.first .. periods.last in one encoding; ask for one with
@@ -52,9 +47,6 @@ struct PeriodRange {
 ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
                              const std::vector<long long>& memory_limit, PeriodRange periods, int max_in_flight,
                              const ModuloRules& rules = {}, const Deadline& deadline = {});
-
-// The assumption selecting `period` (first_period <= period <= last_period).
-Lit period_assumption(const ModuloEncoding& encoding, int period);
 
 // A fresh literal that, assumed together with the period's, bounds every
 // s(b) + span(b) by `latency` (the latency of one micro-batch, the minimum s

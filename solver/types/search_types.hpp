@@ -61,6 +61,13 @@ struct PeriodReport {
   Time cooldown = 0;
   std::vector<WindowAttempt> windows;
   std::optional<Construction> construction;  // fast
+  // Offered recomputation, windows of one micro-batch: the periods below
+  // the one found decided with a recompute chosen per offering forward
+  // (solver/solve/recompute_choice_search.hpp). `recompute_period`: the least one
+  // found there, with `recompute_choice` saying which forwards recompute.
+  bool recompute_decided = false;
+  std::optional<Time> recompute_period;
+  std::string recompute_choice;
 };
 
 // The makespan question at N micro-batches.

@@ -1,6 +1,6 @@
 // Reading PP: ranges out of Chrome traces (model/formats/chrome_trace_read.hpp):
 // the profiler's list form and the object form, ranks from files or from
-// process ids, and errors that name the file and the event.
+// process ids, recompute ranges, and errors that name the file and the event.
 #include <catch2/catch.hpp>
 
 #include "model/formats/chrome_trace_read.hpp"
@@ -61,4 +61,20 @@ TEST_CASE("a directory: ranks from otherData.rank or the file name; gaps and bad
                     Catch::Contains("no numeric ts and dur"));
   CHECK_THROWS_AS(read_traced_actions(R"({"events": []})", "x.json", 0), InputError);
   CHECK_THROWS_WITH(read_trace_ranks(dir.file("nowhere")), Catch::Contains("no such trace"));
+}
+
+TEST_CASE("a recompute range is read inside its backward; a malformed one is named", "[trace][formats]") {
+  const std::string text = R"([
+    {"name": "PP:1B2", "ph": "X", "ts": 10, "dur": 8, "pid": 0, "tid": 1},
+    {"name": "tessel:recompute 1F2", "ph": "X", "ts": 10, "dur": 3, "pid": 0, "tid": 1}])";
+  auto actions = read_traced_actions(text, "t.json", 1);
+  REQUIRE(actions.size() == 2);
+  CHECK(actions[0].name == "1B2");  // the outer, longer range first at a tie
+  CHECK(actions[1].name == "tessel:recompute 1F2");
+  CHECK(actions[1].kind == kRecomputeKind);
+  CHECK(actions[1].stage == 1);
+  CHECK(actions[1].micro == 2);
+  const std::string bad = R"([{"name": "tessel:recompute 1B2", "ph": "X", "ts": 10, "dur": 3}])";
+  CHECK_THROWS_WITH(read_traced_actions(bad, "t.json", 1),
+                    Catch::Contains("traceEvents[0].name") && Catch::Contains("tessel:recompute <stage>F<micro-batch>"));
 }

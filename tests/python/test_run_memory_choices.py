@@ -3,7 +3,10 @@ memory_choices.json): a plan made with `--recompute all` runs every marked
 forward without autograd and again before its backward, and its gradients
 still equal the unpipelined model's; forwards marked offload send their
 saved activations through the host-memory hooks (a no-op copy on CPU);
-a memory_choices.json naming a micro-batch the plan lacks is bad input."""
+a memory_choices.json naming a micro-batch the plan lacks is bad input.
+The recomputing run's traces pass `tessel verify --trace` (each planned
+recompute matched with its range inside the backward), and a trace with a
+recompute moved out of its backward or removed is rejected with the reason."""
 
 import json
 import os
@@ -58,6 +61,39 @@ def test_a_plan_that_recomputes_everything_recomputes_and_agrees(tmp_path):
         names = [e.get("name", "") for e in events]
         assert sum(n.startswith("tessel:recompute %dF" % rank) for n in names) == 2 * 4
     assert any(line.startswith("recomputed 16 forward(s)") for line in runtime.summary(result, plan))
+    # The trace check matches each planned recompute with its nested range.
+    schedule = os.path.join(plan, "schedule.json")
+    checked = subprocess.run([BINARY, "verify", "--trace", traces, "--schedule", schedule], capture_output=True,
+                             text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "conforms: 2 rank(s), 2 step(s)" in checked.stdout and "recomputing" in checked.stdout
+    assert_corrupted_recompute_is_rejected(tmp_path, traces, schedule)
+
+
+def assert_corrupted_recompute_is_rejected(tmp_path, traces, schedule):
+    """A recompute range moved out of its backward, and one removed, are named."""
+    events_of = lambda: json.load(open(os.path.join(traces, "rank1.json")))
+    for corruption in ("moved", "removed"):
+        document = events_of()
+        events = document["traceEvents"]
+        index = next(i for i, e in enumerate(events) if e.get("name") == "tessel:recompute 1F2")
+        backward = next(e for e in events if e.get("name") == "PP:1B2")
+        if corruption == "moved":
+            events[index]["ts"] = backward["ts"] + backward["dur"] - 0.5  # still after PP:1B2 starts
+        else:
+            del events[index]
+        corrupted = tmp_path / ("traces_" + corruption)
+        corrupted.mkdir()
+        json.dump(document, open(str(corrupted / "rank1.json"), "w"))
+        json.dump(json.load(open(os.path.join(traces, "rank0.json"))), open(str(corrupted / "rank0.json"), "w"))
+        checked = subprocess.run([BINARY, "verify", "--trace", str(corrupted), "--schedule", schedule],
+                                 capture_output=True, text=True)
+        assert checked.returncode == 1, checked.stdout + checked.stderr
+        assert "does not conform" in checked.stdout
+        if corruption == "moved":
+            assert "tessel:recompute 1F2 ran outside PP:1B2" in checked.stdout, checked.stdout
+        else:
+            assert "planned tessel:recompute 1F2, ran PP:" in checked.stdout, checked.stdout
 
 
 def test_a_plan_that_keeps_everything_recomputes_nothing(tmp_path):

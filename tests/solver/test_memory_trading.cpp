@@ -15,23 +15,7 @@ using namespace tessel;
 
 namespace {
 
-// Every forward with memory offers recomputation at its own span, before the
-// first later block on its devices that frees its memory (what
-// cases/bench/offer_recompute.py does to a file).
-Placement offering(Placement placement) {
-  const std::vector<std::vector<char>> after = descendants(placement);
-  for (size_t f = 0; f < placement.blocks.size(); ++f) {
-    Block& block = placement.blocks[f];
-    if (block.kind != BlockKind::Forward || block.memory <= 0) continue;
-    for (int b : topological_order(placement)) {
-      const Block& other = placement.blocks[b];
-      if (!after[f][b] || other.devices != block.devices || other.memory > -block.memory) continue;
-      block.recompute = RecomputeOffer{block.span, b, 0};
-      break;
-    }
-  }
-  return placement;
-}
+Placement offering(Placement placement) { return testing::offering_recompute(std::move(placement)); }
 
 int recomputed(const Schedule& schedule) { return static_cast<int>(schedule.recomputes.size()); }
 
@@ -83,9 +67,11 @@ TEST_CASE("the choice counts name each block and the device time added", "[solve
 }
 
 // The period and full searches keep every activation: with recomputation
-// offered, what they refute is no bound, and "proven" may rest only on L
-// and the bound without memory (vshape 4 at memory 2: period 8 is the
-// least without recomputing, but recomputing every forward reaches about 5).
+// offered, what they refute is no bound. "Proven" rests on L, the bound
+// without memory, and the periods decided again with a recompute chosen per
+// forward (solver/solve/recompute_choice_search.hpp; vshape 4 at memory 2: period
+// 8 is the least without recomputing, recomputing reaches 5, 4 is refuted
+// for every choice).
 TEST_CASE("with recomputation offered, nothing refuted without it is called proven", "[solver][memory-choice]") {
   const Placement plain = make_case("vshape", 4, false);
   SearchRequest request;
@@ -94,9 +80,23 @@ TEST_CASE("with recomputation offered, nothing refuted without it is called prov
   request.total_micros = 32;
   request.threads = 1;
   Progress quiet;
-  const SearchReport offered = solve(request, quiet);
+  SearchReport offered = solve(request, quiet);
   REQUIRE(offered.period);
   REQUIRE(offered.makespan);
+  REQUIRE(offered.period->recompute_period);
+  CHECK(offered.period->recompute_decided);
+  CHECK(*offered.period->recompute_period < offered.period->period);
+  CHECK(offered.period->proven_lower_bound == *offered.period->recompute_period);
+  CHECK_FALSE(offered.period->optimal);
+  bool candidate = false;
+  for (const Candidate& c : offered.makespan->candidates)
+    candidate = candidate || c.name.rfind("repetend, recompute chosen", 0) == 0;
+  CHECK(candidate);
+  // Without that decision only L stays.
+  request.tuning.recompute_choice_seconds = 0;
+  offered = solve(request, quiet);
+  REQUIRE(offered.period);
+  CHECK_FALSE(offered.period->recompute_period);
   CHECK(offered.period->proven_lower_bound == offered.period->lower_bound);
   CHECK(offered.period->optimal == (offered.period->period == offered.period->lower_bound));
   for (const WindowAttempt& window : offered.period->windows) {

@@ -2,7 +2,8 @@
 // plan (a tiny GPT, V mapping, split backward, 4 ranks, 4 micro-batches):
 // a run as planned conforms on the plan's own scale; two actions of a rank
 // swapped, one missing or one extra are named; a forward that takes three
-// times its planned time is found on its rank and its next stage waits.
+// times its planned time is found on its rank and its next stage waits; a
+// planned recompute is matched with its range inside its backward.
 #include <catch2/catch.hpp>
 
 #include "model/schedule_json.hpp"
@@ -126,4 +127,45 @@ TEST_CASE("two steps are matched step by step; compute-only traces are held to c
   check = check_trace(schedule, trace);
   CHECK(check.mismatch.conforms);
   CHECK(check.steps == 2);
+}
+
+TEST_CASE("a planned recompute is matched with its range inside the backward that needs it", "[trace]") {
+  // `tessel plan --recompute all` of the tiny GPT on 2 ranks (chain, N = 4): every forward recomputed.
+  const Schedule schedule =
+      read_schedule_file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/runtime/gpt_chain2_recompute.schedule.json");
+  REQUIRE(schedule.recomputes.size() == 8);
+  const auto planned = planned_actions(schedule);
+  const auto at = [&](int rank, const std::string& name) {
+    return std::find(planned[rank].begin(), planned[rank].end(), name) - planned[rank].begin();
+  };
+  CHECK(at(1, "tessel:recompute 1F2") == at(1, "1B2") + 1);
+  CHECK(at(0, "tessel:recompute 0F0") == at(0, "0B0") + 1);
+
+  auto trace = simulated_trace(schedule);
+  TraceCheck check = check_trace(schedule, trace);
+  REQUIRE(check.mismatch.conforms);
+  // Recomputing is compute, counted once: the backward's own time is what is left of its range.
+  for (const RankTime& t : check.rank_times) {
+    CHECK(t.recompute > 0);
+    CHECK(t.over_plan == Approx(0).margin(1e-6));
+  }
+  CHECK_THAT(trace_check_text(check), Catch::Contains("recomputing"));
+
+  SECTION("a recompute that leaves its backward's range is named") {
+    auto& rank = trace[1];
+    auto inner = std::find_if(rank.begin(), rank.end(), [](const TracedAction& a) { return a.name == "tessel:recompute 1F2"; });
+    REQUIRE(inner != rank.end());
+    const TracedAction& outer = *(inner - 1);
+    inner->start = outer.start + outer.duration - 1;
+    check = check_trace(schedule, trace);
+    REQUIRE_FALSE(check.mismatch.conforms);
+    CHECK_THAT(check.mismatch.reason, Catch::Contains("tessel:recompute 1F2 ran outside PP:1B2"));
+  }
+  SECTION("a missing recompute is named where the plan has it") {
+    auto& rank = trace[1];
+    rank.erase(std::find_if(rank.begin(), rank.end(), [](const TracedAction& a) { return a.name == "tessel:recompute 1F2"; }));
+    check = check_trace(schedule, trace);
+    REQUIRE_FALSE(check.mismatch.conforms);
+    CHECK_THAT(check.mismatch.reason, Catch::Contains("planned tessel:recompute 1F2, ran PP:"));
+  }
 }

@@ -3,7 +3,9 @@
 // does: sends and receives are posted (1 us each), a compute action starts
 // no earlier than its planned start (100 us per step) nor before the send
 // of the data it received, and lasts its planned span; any compute action
-// can be made slower. What a real run's trace looks like, with known answers.
+// can be made slower. A planned recompute runs at the start of the backward
+// it follows, which grows by the offer's span (as `tessel run` nests it).
+// What a real run's trace looks like, with known answers.
 #pragma once
 
 #include <map>
@@ -22,6 +24,13 @@ inline TracedAction action_named(int rank, const std::string& name) {
   TracedAction a;
   a.rank = rank;
   a.name = name;
+  if (name.rfind(kRecomputeRange, 0) == 0) {  // `tessel:recompute <stage>F<micro>`
+    const std::string cell = name.substr(std::string(kRecomputeRange).size());
+    a.kind = kRecomputeKind;
+    a.stage = std::stoi(cell.substr(0, cell.find('F')));
+    a.micro = std::stoi(cell.substr(cell.find('F') + 1));
+    return a;
+  }
   size_t begin = name.find_first_not_of("0123456789"), end = name.find_last_not_of("0123456789");
   a.stage = std::stoi(name.substr(0, begin));
   a.kind = name.substr(begin, end - begin + 1);
@@ -52,6 +61,18 @@ inline std::vector<std::vector<TracedAction>> simulated_trace(const Schedule& sc
       while (next[r] < planned[r].size()) {
         TracedAction a = action_named(static_cast<int>(r), planned[r][next[r]]);
         a.start = cursor[r], a.duration = 1;
+        if (a.kind == kRecomputeKind) {  // nested at the start of the backward before it
+          TracedAction& backward = trace[r].back();
+          a.start = backward.start;
+          for (const Block& block : schedule.placement.blocks)
+            if (block.recompute && block.stage == a.stage) a.duration = block.recompute->span * kMicrosPerStep;
+          backward.duration += a.duration;
+          cursor[r] = backward.start + backward.duration;
+          trace[r].push_back(a);
+          ++next[r];
+          progress = true;
+          continue;
+        }
         if (a.kind == "RECV_F" || a.kind == "RECV_B") {
           posted[r][std::to_string(a.stage) + a.kind.back() + std::to_string(a.micro)] = true;
         } else if (a.kind == "SEND_F" || a.kind == "SEND_B") {

@@ -1,0 +1,171 @@
+// The period decided with recomputation chosen (recompute_choice.hpp).
+#include "solver/solve/recompute_choice.hpp"
+
+#include <algorithm>
+
+#include "sat/backend.hpp"
+#include "solver/makespan/improvements/neighbourhood.hpp"
+
+namespace tessel {
+
+std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original) {
+  std::optional<RecomputedPlacement> runs = recompute_every_offer(original);
+  if (!runs) return std::nullopt;
+  RecomputeChoicePlacement choice;
+  choice.placement = runs->placement;
+  const int blocks = static_cast<int>(original.blocks.size());
+  for (size_t i = 0; i < runs->forward_of.size(); ++i) {
+    const int forward = runs->forward_of[i], run = blocks + static_cast<int>(i);
+    choice.placement.blocks[forward].memory = original.blocks[forward].memory;  // kept unless chosen
+    choice.placement.blocks[run].memory = 0;                                     // counted by the encoding
+    choice.optional.push_back({forward, run, original.blocks[forward].memory - original.blocks[forward].recompute->checkpoint_memory});
+  }
+  choice.runs = std::move(*runs);
+  return choice;
+}
+
+namespace {
+
+// One micro-batch's first start to last end over the blocks that run.
+Time latency_of(const std::vector<int>& starts, const Placement& placement, const ModuloEncoding& encoding,
+                const std::vector<bool>& chosen) {
+  long long first = starts.empty() ? 0 : starts[0], last = 0;
+  for (size_t b = 0; b < starts.size(); ++b) {
+    const int optional = encoding.optional_of[b];
+    if (optional >= 0 && !chosen[optional]) continue;
+    first = std::min<long long>(first, starts[b]);
+    last = std::max<long long>(last, starts[b] + placement.blocks[b].span);
+  }
+  return last - first;
+}
+
+void read_answer(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,
+                 RecomputeChoiceAnswer& answer) {
+  answer.starts = decode_starts(backend, encoding, period);
+  answer.chosen.clear();
+  for (Lit lit : encoding.chosen) answer.chosen.push_back(backend.value(lit));
+  answer.latency = latency_of(answer.starts, placement, encoding, answer.chosen);
+}
+
+// Bisects the latency of one micro-batch at the found period, down to the
+// critical path, keeping the last answer found.
+// `low`: the critical path without recomputes.
+void shorten_latency(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,
+                     Time low, RecomputeChoiceAnswer& answer, const Deadline& deadline) {
+  while (low < answer.latency) {
+    const Time middle = low + (answer.latency - low) / 2;
+    const Lit bounded = latency_literal(backend, encoding, placement, period, static_cast<int>(middle));
+    const Answer got = backend.solve({period_assumption(encoding, period), bounded}, deadline);
+    if (got == Answer::Unknown) return;
+    if (got == Answer::Unsat) low = middle + 1;
+    else read_answer(backend, encoding, placement, period, answer);
+  }
+  answer.latency_minimal = true;
+}
+
+// Recomputing costs device time: where the period and latency found hold
+// with every activation kept, keep them all.
+void keep_where_possible(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,
+                         RecomputeChoiceAnswer& answer, const Deadline& deadline) {
+  if (std::find(answer.chosen.begin(), answer.chosen.end(), true) == answer.chosen.end()) return;
+  std::vector<Lit> keep{period_assumption(encoding, period),
+                        latency_literal(backend, encoding, placement, period, static_cast<int>(answer.latency))};
+  for (Lit lit : encoding.chosen) keep.push_back(~lit);
+  if (backend.solve(keep, deadline) == Answer::Sat) read_answer(backend, encoding, placement, period, answer);
+}
+
+}  // namespace
+
+RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQuestion& question,
+                                                        const Deadline& deadline) {
+  RecomputeChoiceAnswer answer;
+  answer.proven_lower_bound = question.periods.first;
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(*question.placement);
+  if (!choice || question.periods.last < question.periods.first) return answer;
+  std::unique_ptr<Backend> backend = make_backend(question.backend);
+  ModuloRules rules;
+  rules.optional = choice->optional;
+  rules.without_optional = question.placement;
+  const ModuloEncoding encoding = encode_modulo(*backend, choice->placement, question.memory_limit,
+                                                question.periods, question.max_in_flight, rules, deadline);
+  answer.decided = false;
+  if (!encoding.complete) return answer;
+  for (int period = question.periods.first; period <= question.periods.last; ++period) {
+    const Answer got = backend->solve({period_assumption(encoding, period)}, deadline);
+    if (got == Answer::Unknown) return answer;
+    if (got == Answer::Unsat) {
+      answer.proven_lower_bound = period + 1;
+      ++answer.refuted;
+      continue;
+    }
+    answer.period = period;
+    read_answer(*backend, encoding, choice->placement, period, answer);
+    if (question.minimise_latency)
+      shorten_latency(*backend, encoding, choice->placement, period, critical_path(*question.placement), answer,
+                      deadline);
+    keep_where_possible(*backend, encoding, choice->placement, period, answer, deadline);
+    break;
+  }
+  answer.decided = true;
+  return answer;
+}
+
+Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                                     const Placement& original, const std::vector<Memory>& limits, int nmicros) {
+  Schedule schedule = empty_schedule(original, limits, nmicros);
+  const Time period = *answer.period;
+  for (int m = 0; m < nmicros; ++m) {
+    for (size_t b = 0; b < original.blocks.size(); ++b)
+      schedule.instances.push_back({static_cast<int>(b), m, m * period + answer.starts[b]});
+    for (size_t i = 0; i < choice.optional.size(); ++i)
+      if (answer.chosen[i])
+        schedule.recomputes.push_back({choice.optional[i].forward, m, m * period + answer.starts[choice.optional[i].recompute]});
+  }
+  sort_instances(schedule);
+  return schedule;
+}
+
+Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
+  // The placement with the chosen recomputes only, as blocks after the original ones.
+  Placement chosen = original;
+  std::vector<int> forward_of;
+  for (size_t i = 0; i < choice.optional.size(); ++i) {
+    if (!answer.chosen[i]) continue;
+    const int run = static_cast<int>(chosen.blocks.size());
+    chosen.blocks.push_back(choice.placement.blocks[choice.optional[i].recompute]);
+    chosen.edges.push_back({choice.optional[i].forward, run, 0});
+    chosen.edges.push_back({run, original.blocks[choice.optional[i].forward].recompute->before, 0});
+    forward_of.push_back(choice.optional[i].forward);
+  }
+  const Schedule plain = unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
+  Schedule laid = empty_schedule(chosen, limits, nmicros);
+  laid.instances = plain.instances;
+  const int blocks = static_cast<int>(original.blocks.size());
+  for (const RecomputeRun& run : plain.recomputes) {
+    const int index = static_cast<int>(std::find(forward_of.begin(), forward_of.end(), run.block) - forward_of.begin());
+    laid.instances.push_back({blocks + index, run.micro, run.start});
+  }
+  const Schedule tight = compacted(laid);
+  Schedule back = empty_schedule(original, limits, nmicros);
+  for (const Instance& instance : tight.instances) {
+    if (instance.block < blocks) back.instances.push_back(instance);
+    else back.recomputes.push_back({forward_of[instance.block - blocks], instance.micro, instance.start});
+  }
+  sort_instances(back);
+  return back;
+}
+
+std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer) {
+  std::string names;
+  int count = 0;
+  for (size_t i = 0; i < choice.optional.size(); ++i) {
+    if (!answer.chosen[i]) continue;
+    names += (count++ ? ", " : "") + choice.placement.blocks[choice.optional[i].forward].id;
+  }
+  if (count == 0) return "nothing recomputed";
+  return names + " recomputed (" + std::to_string(count) + " of " + std::to_string(choice.optional.size()) +
+         " offering forwards)";
+}
+
+}  // namespace tessel

@@ -1,0 +1,93 @@
+// The period decided with recomputation chosen, inside the search
+// (recompute_choice_search.hpp).
+#include "solver/solve/recompute_choice_search.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/schedule_json.hpp"
+#include "solver/solve/recompute_choice.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel {
+
+namespace {
+
+bool offers(const Placement& placement, bool recompute) {
+  for (const Block& block : placement.blocks)
+    if (recompute ? block.recompute.has_value() : block.offload.has_value()) return true;
+  return false;
+}
+
+// The answer's repetend unrolled at N with its recomputes: a candidate,
+// taken when shorter than the answer in hand.
+void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement& choice,
+                    const RecomputeChoiceAnswer& answer, double seconds, SearchReport& report, Progress& progress) {
+  Candidate candidate;
+  candidate.name = "repetend, recompute chosen (period " + std::to_string(*answer.period) + ")";
+  candidate.shape = Shape::Aperiodic;
+  candidate.seconds = seconds;
+  Schedule schedule =
+      unrolled_choosing_recompute(choice, answer, request.placement, request.memory_limit, request.total_micros);
+  verify::Report checked = verify::check_schedule(schedule_to_json(schedule));
+  // Compacted it is usually shorter; the verifier decides whether it still fits.
+  Schedule tight =
+      compacted_choosing_recompute(choice, answer, request.placement, request.memory_limit, request.total_micros);
+  verify::Report tight_checked = verify::check_schedule(schedule_to_json(tight));
+  const bool compacted = tight_checked.valid && (!checked.valid || tight_checked.makespan < checked.makespan);
+  if (compacted) schedule = std::move(tight), checked = tight_checked;
+  if (!checked.valid) {
+    report.rejected.push_back({candidate.name, checked.violations.empty() ? "invalid"
+                                               : checked.violations.front().kind + ": " +
+                                                     checked.violations.front().message});
+    return;
+  }
+  candidate.makespan = checked.makespan;
+  candidate.note = chosen_text(choice, answer) + (compacted ? ", every micro-batch one period apart, compacted"
+                                                              : ", every micro-batch one period apart");
+  MakespanReport& at = *report.makespan;
+  if (checked.makespan < at.makespan) {
+    at.makespan = checked.makespan;
+    at.shape = Shape::Aperiodic;
+    at.construction = candidate.name;
+    at.bubble_ratio = checked.bubble_ratio;
+    at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
+    at.proven_optimal = at.makespan == at.proven_lower_bound;
+    report.best = schedule;
+    progress.improved(schedule, Shape::Aperiodic, at.makespan);
+  }
+  at.candidates.push_back(std::move(candidate));
+}
+
+}  // namespace
+
+void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
+                                 const SearchOptions& options, SearchReport& report, Progress& progress) {
+  if (request.strategy != Strategy::Repetend || !report.period || report.period->micros_per_window != 1 ||
+      request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
+      request.deadline.expired())
+    return;
+  const auto begin = std::chrono::steady_clock::now();
+  PeriodReport& period = *report.period;
+  RecomputeChoiceQuestion question;
+  question.placement = &placement;
+  question.memory_limit.assign(options.memory_limit.begin(), options.memory_limit.end());
+  question.backend = options.backend;
+  question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
+  question.max_in_flight = options.in_flight.value_or(static_cast<int>(placement.blocks.size()));
+  if (question.periods.last < question.periods.first) return;  // the period is the load already
+  const RecomputeChoiceAnswer answer =
+      decide_periods_choosing_recompute(question, request.deadline.within(request.tuning.recompute_choice_seconds));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!offers(placement, false)) period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
+  period.recompute_decided = answer.decided && !offers(placement, false);
+  if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;
+  if (!answer.period) return;
+  period.optimal = false;  // a shorter period recomputes
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement);
+  period.recompute_period = answer.period;
+  period.recompute_choice = chosen_text(*choice, answer);
+  if (report.makespan && report.best) offer_at_total(request, *choice, answer, seconds, report, progress);
+}
+
+}  // namespace tessel

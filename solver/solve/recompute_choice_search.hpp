@@ -1,0 +1,25 @@
+// After the period search on a placement offering recomputation: the
+// periods below the one found are decided again with a recompute chosen per
+// offering forward (solver/solve/recompute_choice.hpp), so that a refuted period
+// bounds every schedule, whatever it keeps, and the report's proven period
+// bound is a true one again (docs/algorithms.md, "Memory traded for time").
+// A shorter period found there is offered as a candidate at N (the
+// repetend's micro-batches one period apart, verified); the derived
+// recompute-every-forward search (recompute_search.hpp) still follows.
+#pragma once
+
+#include "solver/types/search_result.hpp"
+#include "solver/types/search_types.hpp"
+
+namespace tessel {
+
+// `placement`: as the period search saw it (static memory off, limits in
+// `options`). Does nothing for strategies other than repetend, windows of
+// more than one micro-batch, placements without recompute offers, a
+// resolution, or recompute_choice_seconds = 0. Raises report.period's proven
+// bound only when every period up to it was refuted and no block offers
+// offload (a copy is not chosen here).
+void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
+                                 const SearchOptions& options, SearchReport& report, Progress& progress);
+
+}  // namespace tessel

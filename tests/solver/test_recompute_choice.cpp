@@ -1,0 +1,123 @@
+// The period decided with a recompute chosen per offering forward
+// (solver/solve/recompute_choice.hpp): where keeping everything needs a long
+// period, choosing recomputes reaches a shorter one, both backends agree on
+// the least period (every shorter one refuted for every choice), the
+// repetend unrolled passes the verifier, and with room nothing is
+// recomputed; inside the search the proven period bound is the one decided
+// with the choice, on both backends.
+#include <catch2/catch.hpp>
+
+#include "cases/builtin_cases.hpp"
+#include "sat/backend.hpp"
+#include "solver/solve/recompute_choice.hpp"
+#include "solver/search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+RecomputeChoiceAnswer decide(const Placement& placement, long long memory, const std::string& backend, int first,
+                             int last) {
+  RecomputeChoiceQuestion question;
+  question.placement = &placement;
+  question.memory_limit.assign(placement.ndevs, memory);
+  question.backend = backend;
+  question.periods = {first, last};
+  question.max_in_flight = static_cast<int>(placement.blocks.size());
+  return decide_periods_choosing_recompute(question, Deadline::after_seconds(60));
+}
+
+verify::Report unrolled_verdict(const Placement& placement, const RecomputeChoiceAnswer& answer, long long memory,
+                                int nmicros, int& recomputes) {
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement);
+  REQUIRE(choice);
+  const Schedule schedule = unrolled_choosing_recompute(*choice, answer, placement,
+                                                        std::vector<Memory>(placement.ndevs, memory), nmicros);
+  recomputes = static_cast<int>(schedule.recomputes.size());
+  return testing::verify_schedule(schedule);
+}
+
+}  // namespace
+
+TEST_CASE("vshape 4/2: recomputing reaches a shorter period, proven by both backends", "[solver][memory-choice]") {
+  const Placement placement = testing::offering_recompute(make_case("vshape", 4, false));
+  const Time load = period_lower_bound(placement);
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    const RecomputeChoiceAnswer answer = decide(placement, 2, backend, static_cast<int>(load), 8);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(*answer.period < 8);  // keeping everything needs 8 (below)
+    CHECK(answer.proven_lower_bound == *answer.period);
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    CHECK(std::count(answer.chosen.begin(), answer.chosen.end(), true) > 0);
+    int recomputes = 0;
+    const verify::Report report = unrolled_verdict(placement, answer, 2, 12, recomputes);
+    for (const verify::Violation& violation : report.violations) FAIL(violation.kind + ": " + violation.message);
+    CHECK(report.valid);
+    CHECK(recomputes > 0);
+    CHECK(report.makespan == 11 * *answer.period + answer.latency);
+  }
+}
+
+TEST_CASE("vshape 4/2 keeping everything: every period below 8 refuted", "[solver][memory-choice]") {
+  // What makes the choice needed: the same encoding without recomputes to choose.
+  const Placement placement = make_case("vshape", 4, false);
+  std::unique_ptr<Backend> backend = make_backend("cadical");
+  const int first = static_cast<int>(period_lower_bound(placement));
+  const ModuloEncoding encoding = encode_modulo(*backend, placement, std::vector<long long>(4, 2), {first, 8},
+                                                static_cast<int>(placement.blocks.size()));
+  for (int period = first; period < 8; ++period)
+    CHECK(backend->solve({period_assumption(encoding, period)}, Deadline::after_seconds(60)) == Answer::Unsat);
+  CHECK(backend->solve({period_assumption(encoding, 8)}, Deadline::after_seconds(60)) == Answer::Sat);
+}
+
+TEST_CASE("with room (memory 2D) the period is the load and nothing is recomputed", "[solver][memory-choice]") {
+  for (const char* name : {"vshape", "nnshape"}) {
+    INFO(name);
+    const Placement placement = testing::offering_recompute(make_case(name, 4, false));
+    const int load = static_cast<int>(period_lower_bound(placement));
+    const RecomputeChoiceAnswer answer = decide(placement, 8, "cadical", load, load);
+    REQUIRE(answer.period);
+    CHECK(*answer.period == load);
+    CHECK(std::count(answer.chosen.begin(), answer.chosen.end(), true) == 0);
+    int recomputes = -1;
+    const verify::Report report = unrolled_verdict(placement, answer, 8, 8, recomputes);
+    CHECK(report.valid);
+    CHECK(recomputes == 0);
+  }
+}
+
+TEST_CASE("the search proves its period with the choice, and with room decides nothing", "[solver][memory-choice]") {
+  SearchRequest request;
+  request.placement = testing::offering_recompute(make_case("nnshape", 4, false));
+  request.total_micros = 16;
+  request.threads = 1;
+  Progress quiet;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    request.backend = backend;
+    request.memory_limit = std::vector<Memory>(4, 4);  // D
+    const SearchReport tight = solve(request, quiet);
+    REQUIRE(tight.period);
+    REQUIRE(tight.best);
+    CHECK(testing::verify_schedule(*tight.best).valid);
+    // Decided with the choice: every period below the bound refuted for every choice.
+    REQUIRE(tight.period->period > tight.period->lower_bound);  // memory binds when everything is kept
+    CHECK(tight.period->recompute_decided);
+    const Time least = tight.period->recompute_period.value_or(tight.period->period);
+    CHECK(tight.period->proven_lower_bound == least);
+    CHECK(tight.period->optimal == !tight.period->recompute_period.has_value());
+    request.memory_limit = std::vector<Memory>(4, 8);  // 2D
+    const SearchReport roomy = solve(request, quiet);
+    REQUIRE(roomy.period);
+    REQUIRE(roomy.best);
+    CHECK(roomy.period->period == roomy.period->lower_bound);
+    CHECK_FALSE(roomy.period->recompute_period);
+    CHECK(roomy.best->recomputes.empty());
+    CHECK(testing::verify_schedule(*roomy.best).valid);
+  }
+}
