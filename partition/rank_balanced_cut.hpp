@@ -1,5 +1,5 @@
 // A stage cut balanced for the RANKS, not the stages. The partitioner
-// (solver/partition_search) minimises the slowest stage; with several stages
+// (partition/partition_search) minimises the slowest stage; with several stages
 // per rank (interleaved, v) what bounds the pipeline is the busiest rank, the
 // sum of its stages, which a bottleneck-optimal cut can leave lopsided (a
 // huge last layer makes every other stage's size free). This cut takes the

@@ -246,7 +246,7 @@ void bind_search(py::module_& module) {
              py::arg("tune") = std::map<std::string, double>{}, py::arg("on_improved") = py::none(), py::arg("certify") = std::nullopt,
              py::arg("certify_seconds") = kDefaultCertifySeconds,
              "Find a schedule (the same search as `tessel search`); see docs/python.md.");
-  // The knob table (solver/tuning.hpp): the names `tune` takes, from the
+  // The knob table (solver/knobs/tuning.hpp): the names `tune` takes, from the
   // same rows as `tessel search --tune help-all`.
   module.def(
       "tuning_knobs",

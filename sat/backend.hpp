@@ -125,7 +125,7 @@ class Backend {
   Deadline build_deadline_ = Deadline::none();
 };
 
-// Measured alternatives inside a backend (solver/tuning.hpp sets them):
+// Measured alternatives inside a backend (solver/knobs/tuning.hpp sets them):
 // CaDiCaL's cardinality encoding for memory sums (0 totalizer, 1 sequential
 // counter) and its configuration (0 default, 1 "sat", 2 "unsat").
 struct BackendSettings {

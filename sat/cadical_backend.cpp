@@ -32,7 +32,7 @@
 // the most frequent literals (cheap), so the depth asked is always reached.
 //
 // Measured alternatives (cardinality encoding, configuration) arrive as
-// BackendSettings from the search's tuning table (solver/tuning.hpp).
+// BackendSettings from the search's tuning table (solver/knobs/tuning.hpp).
 #include <cadical.hpp>
 
 #include <cstdlib>

@@ -25,10 +25,10 @@
 
 namespace tessel {
 
-// From the tuning table (solver/tuning.hpp): cube_depth, cube_after_seconds,
+// From the tuning table (solver/knobs/tuning.hpp): cube_depth, cube_after_seconds,
 // cube_split_seconds.
 // The search fills these from its knobs (cube_depth, cube_after_seconds,
-// cube_split_seconds, cube_resplit_seconds: solver/tuning.hpp, whose rows
+// cube_split_seconds, cube_resplit_seconds: solver/knobs/tuning.hpp, whose rows
 // hold the defaults); zero here is "never split".
 struct CubeSettings {
   int depth = 0;              // 0: never split

@@ -42,7 +42,7 @@ struct Deadline {
     return own;
   }
   // A phase's budget: `seconds`, or with a time limit the `share` of the
-  // time left if that is more (solver/tuning.hpp, lns_share, improve_share).
+  // time left if that is more (solver/knobs/tuning.hpp, lns_share, improve_share).
   Deadline within_budget(double seconds, double share) const {
     if (!unlimited()) seconds = std::max(seconds, share * seconds_left());
     return within(seconds);

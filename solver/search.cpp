@@ -21,20 +21,20 @@
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
 #include "sat/background_free.hpp"
-#include "solver/budget.hpp"
-#include "solver/fast_search.hpp"
-#include "solver/full_search.hpp"
-#include "solver/makespan/build_candidates.hpp"
-#include "solver/makespan/constructions/memory_trading.hpp"
-#include "solver/recompute_search.hpp"
+#include "solver/makespan/bounds/makespan_gap.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
+#include "solver/makespan/build_candidates.hpp"
 #include "solver/makespan/constructions/family_replay.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
-#include "solver/makespan_gap.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/resolution.hpp"
-#include "solver/unit_step_problem.hpp"
+#include "solver/solve/budget.hpp"
+#include "solver/solve/recompute_search.hpp"
+#include "solver/solve/resolution.hpp"
+#include "solver/solve/unit_step_problem.hpp"
+#include "solver/strategies/fast_search.hpp"
+#include "solver/strategies/full_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -438,7 +438,7 @@ std::string seconds_text(double seconds) {
 // Verifying the answer is not optional, and its cost grows with its
 // instances: the repetend schedule holds blocks x micro-batches in flight
 // (about the critical path over L), the full search's N x blocks. The
-// budget keeps verify_seconds_per_instance for each (solver/budget.hpp).
+// budget keeps verify_seconds_per_instance for each (solver/solve/budget.hpp).
 double answer_instances(const SearchRequest& request, const Placement& placement, const SearchOptions& options) {
   if (placement.blocks.empty()) return 0;
   const double blocks = static_cast<double>(placement.blocks.size());

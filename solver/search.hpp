@@ -17,7 +17,7 @@
 // deadline expires, with outcome Timeout or Interrupted and whatever it has.
 #pragma once
 
-#include "solver/search_types.hpp"
+#include "solver/types/search_types.hpp"
 
 namespace tessel {
 

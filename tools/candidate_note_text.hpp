@@ -1,4 +1,4 @@
-// A candidate's note (solver/report_types.hpp, Candidate) in words: one text
+// A candidate's note (solver/types/report_types.hpp, Candidate) in words: one text
 // for `tessel search`'s candidate list, its JSON ("note") and the Python
 // module's candidates. solver/ hands back the kind and its numbers; what they
 // are called is decided here, once.
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "solver/report_types.hpp"
+#include "solver/types/report_types.hpp"
 
 namespace tessel {
 

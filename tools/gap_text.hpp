@@ -1,4 +1,4 @@
-// The makespan gap (solver/report_types.hpp, MakespanGap) in words: one
+// The makespan gap (solver/types/report_types.hpp, MakespanGap) in words: one
 // sentence for `tessel search`'s text and JSON ("makespan_gap_reason") and
 // for the Python module's Result.gap_reason. solver/ hands back the cause and
 // its numbers; what they are called is decided here, once.
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "solver/report_types.hpp"
+#include "solver/types/report_types.hpp"
 
 namespace tessel {
 

@@ -267,7 +267,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   nlohmann::json phases = nlohmann::json::object();
   for (const PhaseTime& phase : report.phases) phases[phase.phase] = phase.seconds;
   out["phase_seconds"] = phases;
-  // What the budget granted each phase (solver/budget.hpp): seconds since
+  // What the budget granted each phase (solver/solve/budget.hpp): seconds since
   // the search began; "until" null when only an interrupt ends it.
   nlohmann::json budget = nlohmann::json::array();
   for (const BudgetGrant& grant : report.budget)

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "model/formats/pytorch_csv.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 
 namespace tessel {
 

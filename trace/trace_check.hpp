@@ -65,7 +65,7 @@ struct TraceCheck {
   std::vector<double> step_times;   // microseconds, per step: first start to last end over all ranks
   double scale = 0;                 // microseconds per planned step
   long long planned_makespan = 0;   // steps
-  long long lower_bound = 0;        // steps (solver/makespan/bounds/makespan_bound: proven lower bound)
+  long long lower_bound = 0;        // steps (solver/makespan/closed_bound/makespan_bound: proven lower bound)
   std::vector<RankTime> rank_times;
   std::vector<SlowAction> slowest;  // the slowest compute actions against plan, worst first (at most 5)
 };

@@ -5,7 +5,7 @@
 # inference memory 4) beside the Python Tessel's makespan128, then the same
 # placements on 8 and 16 devices (training memory D and 2D, inference memory
 # D; ours alone). Columns: the repetend's period and L, the makespan at 128,
-# the idle-aware bound and the simple bound (solver/makespan/bounds/makespan_bound.hpp), the
+# the idle-aware bound and the simple bound (solver/makespan/closed_bound/makespan_bound.hpp), the
 # gap to the idle-aware bound in steps and %, and for gaps above 1% the
 # reason `tessel search` gives, and where it gives one, the staged schedule
 # `search` then builds (memory-free all-device blocks batched first and last,

@@ -97,7 +97,7 @@ def main(argv):
              "Makespan bound: `max(critical path, max_d(head_d + N load_d + tail_d))` (docs/algorithms.md (the makespan at N)), "
              "computed from the placement by the driver and compared with the reference's `lb_makespan32/128`; "
              "in parentheses after it, where higher, the idle-aware bound `tessel search` reports at 128 "
-             "(solver/makespan/bounds/makespan_bound: a device also idles while the first micro-batch reaches it and the last "
+             "(solver/makespan/closed_bound/makespan_bound: a device also idles while the first micro-batch reaches it and the last "
              "leaves). Periods of windows of k > 1 micro-batches read `12/2` (12 steps for 2 micro-batches); "
              "they are compared with the Python Tessel's by their average.",
              "", "## Headlines", "",

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
-#include "solver/encoding_budget.hpp"
-#include "solver/memory_rate_bound.hpp"
+#include "solver/knobs/encoding_budget.hpp"
+#include "solver/knobs/period_method.hpp"
+#include "solver/modulo/memory_rate_bound.hpp"
 #include "solver/period/program_decider.hpp"
-#include "solver/period_method.hpp"
 
 namespace tessel {
 

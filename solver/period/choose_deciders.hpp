@@ -16,13 +16,13 @@
 #include "model/placement.hpp"
 #include "solver/period/decider.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 
 // The program decides a period alone while its estimate stays within the
 // developer knob program_alone_seconds (about a second a period; knobs in
-// solver/tuning.hpp). Past those, up to program_reach_seconds, the solver
+// solver/knobs/tuning.hpp). Past those, up to program_reach_seconds, the solver
 // gets solver_head_start_seconds on a period and the program decides what
 // the solver leaves open. The solver decides most periods in milliseconds,
 // and where it does not the program costs seconds against the solver's

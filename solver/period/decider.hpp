@@ -9,16 +9,16 @@
 //     answer "a period <= P?" and so decide a whole window at once
 //     (order_period_search.hpp; chosen in choose_deciders.hpp).
 // A decider says what a period costs it (estimate) and opens the period's
-// work (PeriodWork, solver/chain_period.hpp), which any number of threads may
+// work (PeriodWork, solver/period/chain_period.hpp), which any number of threads may
 // join and which ends with Sat and the starts of one micro-batch, Unsat, or
 // Unknown when the deadline struck first. A refuted period settles every
-// smaller one (solver/period_stretch.hpp), whichever decider refuted it.
+// smaller one (solver/modulo/period_stretch.hpp), whichever decider refuted it.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "solver/chain_period.hpp"
+#include "solver/period/chain_period.hpp"
 
 namespace tessel {
 

@@ -1,11 +1,11 @@
 // The unit-step modulo encoding as a period decider (docs/architecture.md,
 // "The period deciders"): a SAT backend of the search's choice holding one
 // period (or a chunk of consecutive ones behind selector literals,
-// solver/modulo_encoding.hpp) is asked whether a repetend of that period
+// solver/modulo/modulo_encoding.hpp) is asked whether a repetend of that period
 // exists. It promises no time, so the scheduler may race other CaDiCaL
 // configurations against it, split a hard period into cubes, and give a
 // program the period after a head start. The solver that answered Sat is
-// kept: the latency is bisected on it (solver/latency_bisection.hpp).
+// kept: the latency is bisected on it (solver/strategies/latency_bisection.hpp).
 #pragma once
 
 #include <memory>
@@ -14,7 +14,7 @@
 
 #include "model/placement.hpp"
 #include "sat/backend.hpp"
-#include "solver/modulo_encoding.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
 #include "solver/period/decider.hpp"
 
 namespace tessel {

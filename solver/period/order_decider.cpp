@@ -1,10 +1,10 @@
 // The cyclic orders behind the PeriodDecider interface (see the header).
 #include "solver/period/order_decider.hpp"
 
-#include "solver/difference_logic_period.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/order_period_search.hpp"
-#include "solver/period_stretch.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/period_stretch.hpp"
+#include "solver/period/difference_logic_period.hpp"
+#include "solver/period/order_period_search.hpp"
 
 namespace tessel {
 

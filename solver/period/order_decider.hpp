@@ -3,9 +3,9 @@
 // (order_period_search.hpp) capped at the period asked. DifferenceLogicDecider
 // asks the cyclic orders as difference logic: the phases become integer
 // variables of a Z3 backend and the question "a repetend of period at most
-// P?" is one solver call (solver/difference_logic_period.hpp), whose cost
+// P?" is one solver call (solver/period/difference_logic_period.hpp), whose cost
 // does not grow with the time values. An answer at a smaller period is
-// stretched up to P (solver/period_stretch.hpp), so that Sat always comes
+// stretched up to P (solver/modulo/period_stretch.hpp), so that Sat always comes
 // with starts at the period asked. The repetend search asks these
 // questions inside its own top-down descent (order_period_search.hpp); this
 // decider asks them one period at a time, for a scheduler or a cross-check.
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/modulo_encoding.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
 #include "solver/period/decider.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

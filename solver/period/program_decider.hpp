@@ -1,7 +1,7 @@
 // The dynamic programs as period deciders (docs/architecture.md, "Period
-// deciders"): a placement that is one mirrored chain (solver/chain_period.hpp)
+// deciders"): a placement that is one mirrored chain (solver/period/chain_period.hpp)
 // or two chains crossing the same devices in opposite directions
-// (solver/crossed_chains.hpp) has its periods decided exactly, in
+// (solver/period/crossed_chains.hpp) has its periods decided exactly, in
 // milliseconds to seconds, where a SAT solver may take minutes. Each says
 // by its own estimate which periods it can afford.
 #pragma once
@@ -11,9 +11,9 @@
 #include <string>
 
 #include "model/placement.hpp"
-#include "solver/crossed_chains.hpp"
+#include "solver/knobs/tuning.hpp"
+#include "solver/period/crossed_chains.hpp"
 #include "solver/period/decider.hpp"
-#include "solver/tuning.hpp"
 
 namespace tessel {
 

@@ -23,7 +23,7 @@
 // rivals use the cores until then (docs/algorithms.md, "Threads").
 //
 // A refuted period settles every smaller one (a repetend of period P
-// stretches into one of P + 1, solver/period_stretch.hpp): their solvers
+// stretches into one of P + 1, solver/modulo/period_stretch.hpp): their solvers
 // are stopped and they are recorded as implied. Tried and left out: betting
 // on the period just below the smallest one known satisfiable (splitting it
 // into cubes at once and taking the threads off the smaller periods).
@@ -53,7 +53,7 @@ namespace {
 enum class PeriodState { Open, Unsat, Sat };
 
 // How often a period's own solver looks whether it should be split: the
-// developer knob split_check_seconds (solver/tuning.hpp).
+// developer knob split_check_seconds (solver/knobs/tuning.hpp).
 
 // An attempt the program took over after its solver's head start
 // (PeriodsQuestion::program_reach), told apart from CaDiCaL's

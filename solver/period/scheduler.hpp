@@ -17,7 +17,7 @@
 // answered first. Siblings stop as soon as an answer makes them moot (a
 // satisfiable period stops every larger one; a refutation stops the other
 // configurations on its period and every smaller period, which it settles:
-// solver/period_stretch.hpp). With cubes on (SearchOptions::cubes,
+// solver/modulo/period_stretch.hpp). With cubes on (SearchOptions::cubes,
 // CaDiCaL, two threads or more), a last hard period is raced by rival
 // configurations until it is split into cubes shared by the threads
 // (sat/cube_split.hpp): the period and its proven bound are the same, only
@@ -34,9 +34,9 @@
 
 #include "model/placement.hpp"
 #include "sat/backend.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
 #include "solver/period/decider.hpp"
-#include "solver/modulo_encoding.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

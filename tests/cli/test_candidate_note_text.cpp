@@ -1,4 +1,4 @@
-// The candidates' notes are data (solver/report_types.hpp, CandidateNote and
+// The candidates' notes are data (solver/types/report_types.hpp, CandidateNote and
 // its numbers) said in words by tools/candidate_note_text: each kind's words
 // carry its numbers and end with the candidate's own note; a search's list
 // candidate comes back as the kind with its count of runs.

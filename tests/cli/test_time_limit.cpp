@@ -95,7 +95,7 @@ TEST_CASE("full strategy refuses an encoding too large to build, promptly", "[ti
 // Issue 47 item 4: the answer of a large input (the 1024-device vshape: a
 // repetend schedule of 2 million instances) is verified and written within
 // about a second of the limit, its verification reserved by the budget
-// (solver/budget.hpp) and its teardown off the critical path. Measured
+// (solver/solve/budget.hpp) and its teardown off the critical path. Measured
 // 4.2-4.3 s of CPU at a 3 s limit (reading, the period search's share,
 // verifying and writing 2 million instances); 15 s before the reserve.
 TEST_CASE("a 1024-device search answers within the limit plus about a second", "[time-limit][search][budget]") {

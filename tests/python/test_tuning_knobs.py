@@ -1,5 +1,5 @@
 """The knob table reaches Python from the same rows as `tessel search --tune
-help-all` (solver/tuning.hpp): every name listed is one `search(tune=...)`
+help-all` (solver/knobs/tuning.hpp): every name listed is one `search(tune=...)`
 takes, and a name not listed is refused as bad input."""
 import subprocess
 import os

@@ -1,4 +1,4 @@
-// The period programs (solver/chain_period.hpp, solver/crossed_chains.hpp)
+// The period programs (solver/period/chain_period.hpp, solver/period/crossed_chains.hpp)
 // against the unit-step modulo encoding on both backends: the same status,
 // proven bound, period and least latency, and the program's repetend
 // through the verifier.
@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/unroll.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 namespace tessel::testing {

@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 
 #include "classic/schemes.hpp"
-#include "solver/full_search.hpp"
 #include "solver/makespan/bounds/device_relaxation.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/strategies/full_search.hpp"
 #include "tests/support.hpp"
 
 namespace tessel::testing {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "solver/period/scheduler.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel::testing {
 

@@ -8,9 +8,9 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/boundary_solver.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/strategies/boundary_solver.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

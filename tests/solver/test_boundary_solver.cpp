@@ -1,4 +1,4 @@
-// The boundary solver's encoding (solver/boundary_solver.cpp) narrows every
+// The boundary solver's encoding (solver/strategies/boundary_solver.cpp) narrows every
 // warmup and cooldown start to what the window's fixed starts leave and
 // states memory only where something may allocate. Narrowing must never cut
 // an answer: on random pipelines under tight memory both backends shorten
@@ -12,9 +12,9 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/boundary_solver.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/warmup_cooldown.hpp"
+#include "solver/modulo/warmup_cooldown.hpp"
+#include "solver/strategies/boundary_solver.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

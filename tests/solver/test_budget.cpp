@@ -1,4 +1,4 @@
-// The search's one budget (solver/budget.hpp): a phase with a budget of its
+// The search's one budget (solver/solve/budget.hpp): a phase with a budget of its
 // own gets its knob's seconds, at most its share of what the deadline it is
 // cut from has left, never past that deadline, and every grant is logged
 // with what limited it; strategy full's first schedule is granted so and
@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/budget.hpp"
 #include "solver/search.hpp"
+#include "solver/solve/budget.hpp"
 
 using namespace tessel;
 

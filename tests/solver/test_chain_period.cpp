@@ -1,4 +1,4 @@
-// The mirrored chain's program (solver/chain_period.hpp): which placements
+// The mirrored chain's program (solver/period/chain_period.hpp): which placements
 // it takes, and that it decides every period, and the least latency at the
 // answer, as the unit-step modulo encoding does on both backends: on the
 // paper's chains and on random mirrored chains with spans, delays,
@@ -12,8 +12,8 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/chain_period.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/period/chain_period.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/period_program_checks.hpp"
 #include "tests/support.hpp"
 

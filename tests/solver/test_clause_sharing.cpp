@@ -13,10 +13,10 @@
 #include <memory>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/modulo_encoding.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 

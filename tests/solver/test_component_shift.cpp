@@ -1,4 +1,4 @@
-// Independent parts moved by whole periods (solver/component_shift.hpp): the
+// Independent parts moved by whole periods (solver/modulo/component_shift.hpp): the
 // parts found are the ones whose every device balances, the parts holding a
 // copy's first block are left to the copies' order, and fixing a source of
 // each part at quotient 0 changes no optimum — period, proven bound and
@@ -12,9 +12,9 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/component_shift.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/window_placement.hpp"
+#include "solver/modulo/component_shift.hpp"
+#include "solver/modulo/window_placement.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

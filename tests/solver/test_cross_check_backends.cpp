@@ -11,8 +11,8 @@
 #include <optional>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/full_search.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/full_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

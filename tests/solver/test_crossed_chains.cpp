@@ -1,4 +1,4 @@
-// The crossed chains' program (solver/crossed_chains.hpp): which placements
+// The crossed chains' program (solver/period/crossed_chains.hpp): which placements
 // it takes, and that it decides every period as the unit-step modulo
 // encoding does on both backends, on xshape and on random crossed chains
 // with spans, delays, amounts and per-device memory limits. Every schedule
@@ -10,7 +10,7 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/crossed_chains.hpp"
+#include "solver/period/crossed_chains.hpp"
 #include "tests/solver/period_program_checks.hpp"
 #include "tests/support.hpp"
 

@@ -15,11 +15,11 @@
 
 #include "cases/builtin_cases.hpp"
 #include "sat/cube_split.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/modulo_encoding.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
+#include "solver/modulo/warmup_cooldown.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/warmup_cooldown.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 

@@ -1,5 +1,5 @@
 // The period questions of the cyclic-order search asked as guarded
-// differences (solver/difference_logic_period.hpp) against the two methods
+// differences (solver/period/difference_logic_period.hpp) against the two methods
 // they stand beside: the learned cycles on the same orders and the
 // unit-step encoding, which shares no code with either. On the paper's
 // 4-device placements with uneven spans, with communication delays, and
@@ -12,7 +12,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

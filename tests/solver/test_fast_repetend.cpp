@@ -9,11 +9,11 @@
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
-#include "solver/fast_repetend.hpp"
-#include "solver/fast_search.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/single_micro.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/strategies/fast_repetend.hpp"
+#include "solver/strategies/fast_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
+#include "solver/strategies/single_micro.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -1,4 +1,4 @@
-// The latency bisection (solver/latency_bisection.hpp): with a second solver
+// The latency bisection (solver/strategies/latency_bisection.hpp): with a second solver
 // beside it (two threads) it ends with the very window one thread ends with,
 // whichever of the two settles the least latency first; the window is a
 // repetend by the definition, of the least latency a one-thread bisection
@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/latency_bisection.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/modulo_encoding.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
+#include "solver/strategies/latency_bisection.hpp"
 #include "tests/solver/race_options.hpp"
 
 using namespace tessel;

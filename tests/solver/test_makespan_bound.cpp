@@ -1,4 +1,4 @@
-// The makespan lower bounds (solver/makespan/bounds/makespan_bound): the idle-aware bound on
+// The makespan lower bounds (solver/makespan/closed_bound/makespan_bound): the idle-aware bound on
 // the paper's all-device placements, and its soundness — a bound above an
 // optimum the full solver proves is a bug, so it is checked against proven
 // optima of the built-in cases and of random placements, on both backends.
@@ -7,9 +7,9 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/full_search.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
+#include "solver/strategies/full_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -1,4 +1,4 @@
-// The memory-capped ends of the makespan bound (solver/makespan/bounds/capped_ends):
+// The memory-capped ends of the makespan bound (solver/makespan/closed_bound/capped_ends):
 // it must never pass an optimum the full solver proves (hand-made families
 // at their own peaks and random pipelines under tight memory, both backends
 // agreeing on a share of them), and it must close the ties the older bound
@@ -9,8 +9,8 @@
 #include <random>
 
 #include "classic/schemes.hpp"
-#include "solver/full_search.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/strategies/full_search.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

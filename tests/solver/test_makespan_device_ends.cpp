@@ -12,7 +12,7 @@
 
 #include "solver/makespan/bounds/device_ends.hpp"
 #include "solver/makespan/bounds/device_relaxation.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

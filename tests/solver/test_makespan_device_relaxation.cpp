@@ -8,10 +8,10 @@
 
 #include <random>
 
-#include "solver/full_search.hpp"
 #include "solver/makespan/bounds/device_relaxation.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/strategies/full_search.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

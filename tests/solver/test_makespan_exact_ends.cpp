@@ -10,10 +10,10 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/full_search.hpp"
-#include "solver/makespan/candidates.hpp"
 #include "solver/makespan/bounds/exact_ends.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/makespan/portfolio/candidates.hpp"
+#include "solver/strategies/full_search.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 

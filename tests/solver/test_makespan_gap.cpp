@@ -4,9 +4,9 @@
 // full strategy, an optimum proven with the bound not tight.
 #include <catch2/catch.hpp>
 
-#include "solver/makespan_gap.hpp"
-#include "tools/gap_text.hpp"
+#include "solver/makespan/bounds/makespan_gap.hpp"
 #include "tests/support.hpp"
+#include "tools/gap_text.hpp"
 
 using namespace tessel;
 using testing::run_tessel;

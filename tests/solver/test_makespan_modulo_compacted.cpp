@@ -10,9 +10,9 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/constructions/modulo_compacted.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -220,7 +220,7 @@ TEST_CASE("search: ZB-H1's makespan meets the memory-aware bound; above it the f
           "[makespan][portfolio][cli]") {
   // ZB-H1 on 4 stages holds 4, 3, 2, 1 activations; at 16 micro-batches
   // nothing under that memory beats its 54 steps, 3 above the idle-aware
-  // bound: the memory term of the bound proves it (solver/makespan/bounds/makespan_bound.hpp).
+  // bound: the memory term of the bound proves it (solver/makespan/closed_bound/makespan_bound.hpp).
   testing::TempDir dir;
   const std::string placement = generated_placement(dir, "zb-h1 --stages 4 --nmicros 16");
   auto search = testing::run_tessel("search --placement " + placement + " --memory 4,3,2,1 --total-micros 16 --quiet --json");

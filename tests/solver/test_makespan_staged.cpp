@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/constructions/staged_schedule.hpp"
 #include "tests/support.hpp"
 

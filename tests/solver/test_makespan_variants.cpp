@@ -8,8 +8,8 @@
 #include "classic/schemes.hpp"
 #include "model/unroll.hpp"
 #include "solver/makespan/constructions/repetend_variants.hpp"
-#include "solver/repetend_search.hpp"
 #include "solver/search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

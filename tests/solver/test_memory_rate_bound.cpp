@@ -1,4 +1,4 @@
-// The memory-rate bound on the period (solver/memory_rate_bound.hpp): its
+// The memory-rate bound on the period (solver/modulo/memory_rate_bound.hpp): its
 // value on chains where it is known by hand, and its soundness — every period
 // between L and the bound must be one the solver refutes, and the period the
 // repetend search proves optimal is never below it. Checked on random
@@ -15,10 +15,10 @@
 #include "cases/builtin_cases.hpp"
 #include "classic/schemes.hpp"
 #include "sat/backend.hpp"
-#include "solver/memory_rate_bound.hpp"
-#include "solver/modulo_encoding.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/window_placement.hpp"
+#include "solver/modulo/memory_rate_bound.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
+#include "solver/modulo/window_placement.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

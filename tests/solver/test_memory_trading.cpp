@@ -1,11 +1,11 @@
-// The memory-trading list scheduler (solver/makespan/memory_trading.hpp):
+// The memory-trading list scheduler (solver/makespan/constructions/memory_trading.hpp):
 // where memory binds it recomputes, its schedules pass the verifier, and a
 // roomy limit leaves every activation kept.
 #include <catch2/catch.hpp>
 
 #include "cases/builtin_cases.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/constructions/list_scheduling.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/search.hpp"
 #include "tests/support.hpp"

@@ -1,4 +1,4 @@
-// The period decided on cyclic orders (solver/order_period_search.hpp)
+// The period decided on cyclic orders (solver/period/order_period_search.hpp)
 // against the unit-step encoding it stands in for: the maximum cycle ratio
 // on graphs whose answer is known by hand, and on the paper's 4-device
 // placements with unequal spans the same proven optimal period from both
@@ -11,8 +11,8 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/unroll.hpp"
-#include "solver/max_cycle_ratio.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/modulo/max_cycle_ratio.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

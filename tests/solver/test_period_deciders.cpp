@@ -12,14 +12,14 @@
 #include <memory>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/modulo_check.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/warmup_cooldown.hpp"
 #include "solver/period/choose_deciders.hpp"
 #include "solver/period/modulo_decider.hpp"
 #include "solver/period/order_decider.hpp"
 #include "solver/period/program_decider.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/warmup_cooldown.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 

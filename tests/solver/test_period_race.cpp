@@ -13,12 +13,12 @@
 #include <thread>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/chain_period.hpp"
-#include "solver/modulo_check.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/window_placement.hpp"
+#include "solver/period/chain_period.hpp"
 #include "solver/period/program_decider.hpp"
 #include "solver/period/scheduler.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/window_placement.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"
 

@@ -1,4 +1,4 @@
-// A repetend of period P stretches into one of P + 1 (solver/period_stretch):
+// A repetend of period P stretches into one of P + 1 (solver/modulo/period_stretch):
 // the fact that lets a refuted period settle every smaller one in the
 // period race. Where the answer is known (small placements, each period
 // decided on its own solver): the minimal period's solution stretched at
@@ -19,10 +19,10 @@
 #include <stdexcept>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/modulo_encoding.hpp"
-#include "solver/period_stretch.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
+#include "solver/modulo/period_stretch.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/pipelines.hpp"
 #include "tests/solver/race_options.hpp"
 #include "tests/support.hpp"

@@ -1,4 +1,4 @@
-// Mirrored placements (solver/placement_symmetry.hpp): the automorphisms
+// Mirrored placements (solver/modulo/placement_symmetry.hpp): the automorphisms
 // found are real ones (devices renamed, every edge and block kept), none is
 // claimed where there is none (single chains, unequal memory limits), and
 // fixing the first source on top of them changes no optimum — period,
@@ -12,8 +12,8 @@
 #include <tuple>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/placement_symmetry.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/modulo/placement_symmetry.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

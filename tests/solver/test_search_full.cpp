@@ -14,10 +14,10 @@
 #include <functional>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/full_search.hpp"
-#include "solver/search.hpp"
-#include "tests/solver/pipelines.hpp"
 #include "model/input_error.hpp"
+#include "solver/search.hpp"
+#include "solver/strategies/full_search.hpp"
+#include "tests/solver/pipelines.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

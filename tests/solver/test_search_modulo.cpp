@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cases/builtin_cases.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

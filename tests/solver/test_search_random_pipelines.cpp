@@ -12,9 +12,9 @@
 
 #include "model/unroll.hpp"
 #include "solver/makespan/build_candidates.hpp"
-#include "solver/repetend_search.hpp"
 #include "solver/search.hpp"
-#include "solver/unit_step_problem.hpp"
+#include "solver/solve/unit_step_problem.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/solver/random_pipelines.hpp"
 #include "tests/support.hpp"
 

@@ -5,8 +5,8 @@
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
-#include "solver/memory_rate_bound.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/modulo/memory_rate_bound.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -1,4 +1,4 @@
-// Every knob of the tuning table (solver/tuning.hpp) refuses a value below
+// Every knob of the tuning table (solver/knobs/tuning.hpp) refuses a value below
 // its minimum, above its maximum, a fraction where it takes whole numbers,
 // and an unknown name, each as an input error naming `--tune` (exit 2 at the
 // command line); its own bounds are taken.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/input_error.hpp"
-#include "solver/tuning.hpp"
+#include "solver/knobs/tuning.hpp"
 
 using namespace tessel;
 

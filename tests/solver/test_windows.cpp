@@ -11,8 +11,8 @@
 #include "cases/builtin_cases.hpp"
 #include "model/placement_json.hpp"
 #include "model/unroll.hpp"
-#include "solver/repetend_search.hpp"
-#include "solver/window_placement.hpp"
+#include "solver/modulo/window_placement.hpp"
+#include "solver/strategies/repetend_search.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;

@@ -10,7 +10,7 @@
 #include "model/placement.hpp"
 #include "sat/backend.hpp"
 #include "sat/deadline.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

@@ -1,5 +1,5 @@
 // The idle a device cannot avoid at each end of a long run (part of the
-// makespan lower bound, solver/makespan/bounds/makespan_bound): the one-device relaxation
+// makespan lower bound, solver/makespan/closed_bound/makespan_bound): the one-device relaxation
 // (solver/makespan/bounds/device_relaxation) cut into its two ends.
 //
 // A device with work W (its blocks' spans times N) is idle T - W steps of a

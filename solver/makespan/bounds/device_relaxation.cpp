@@ -341,7 +341,7 @@ DeviceRelaxation device_relaxation_bound(const DeviceRelaxationInput& input) {
 // Less time than this is not worth the encoding: it is built before the
 // first question sees the deadline, and on 16 ranks at N 128 building it
 // took 0.8 s past a default search's plan, for no answer.
-// (the developer knob least_relaxation_seconds, solver/tuning.hpp)
+// (the developer knob least_relaxation_seconds, solver/knobs/tuning.hpp)
 
 MakespanBound raised_by_device_relaxation(const Placement& placement, long long total_micros, const SearchOptions& options,
                                           long long best, const MakespanBound& bound, double left_share,

@@ -1,5 +1,5 @@
 // The one-device relaxation (part of the makespan lower bound,
-// solver/makespan/bounds/makespan_bound): keep one device whole over the whole horizon (its
+// solver/makespan/closed_bound/makespan_bound): keep one device whole over the whole horizon (its
 // blocks never overlap, its memory stays within the limit at every step)
 // and relax every other device to unlimited capacity. What is left of the
 // others is time: an instance cannot start before the chains that lead to
@@ -29,8 +29,8 @@
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
 #include "solver/makespan/bounds/device_relaxation_input.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/search_result.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

@@ -1,5 +1,5 @@
 // The exact ends of a device (part of the makespan lower bound,
-// solver/makespan/bounds/makespan_bound): instead of a closed formula for how long a device
+// solver/makespan/closed_bound/makespan_bound): instead of a closed formula for how long a device
 // must idle while the pipeline fills and drains, a small exact problem is
 // solved for each end. Take the first `window` steps of any schedule: the
 // instances that start in them, with every device's no-overlap, the
@@ -26,8 +26,8 @@
 
 #include "model/placement.hpp"
 #include "solver/makespan/bounds/bound_question.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/search_result.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

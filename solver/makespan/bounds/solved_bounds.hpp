@@ -11,8 +11,8 @@
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/search_result.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "solver/makespan/improvements/neighbourhood.hpp"
-#include "solver/schedule_check.hpp"
+#include "solver/modulo/schedule_check.hpp"
 
 namespace tessel {
 

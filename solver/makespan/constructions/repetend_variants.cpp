@@ -12,12 +12,12 @@
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
 #include "sat/backend.hpp"
-#include "solver/boundary_solver.hpp"
-#include "solver/modulo_check.hpp"
-#include "solver/modulo_encoding.hpp"
-#include "solver/period_method.hpp"
-#include "solver/warmup_cooldown.hpp"
-#include "solver/window_placement.hpp"
+#include "solver/knobs/period_method.hpp"
+#include "solver/modulo/modulo_check.hpp"
+#include "solver/modulo/modulo_encoding.hpp"
+#include "solver/modulo/warmup_cooldown.hpp"
+#include "solver/modulo/window_placement.hpp"
+#include "solver/strategies/boundary_solver.hpp"
 
 namespace tessel {
 namespace {

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "model/schedule.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

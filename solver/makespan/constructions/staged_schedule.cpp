@@ -15,9 +15,9 @@
 
 #include "model/input_error.hpp"
 #include "model/unroll.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
-#include "solver/repetend_search.hpp"
+#include "solver/strategies/repetend_search.hpp"
 
 namespace tessel {
 namespace {

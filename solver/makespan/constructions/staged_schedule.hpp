@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "model/schedule.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 
@@ -35,7 +35,7 @@ std::optional<StagedSchedule> staged_schedule(const Placement& placement, const 
 
 // No staged schedule of N micro-batches is shorter than this: the batched
 // blocks' steps, N times, plus the middle's makespan bound under `limits`
-// (solver/makespan/bounds/makespan_bound.hpp). 0 when there is nothing to batch. Cheap: the
+// (solver/makespan/closed_bound/makespan_bound.hpp). 0 when there is nothing to batch. Cheap: the
 // makespan search skips the middle's repetend search when this is not below
 // the best schedule it already has.
 long long staged_lower_bound(const Placement& placement, const std::vector<Memory>& limits, int total_micros);

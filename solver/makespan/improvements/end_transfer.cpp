@@ -7,7 +7,7 @@
 #include <exception>
 
 #include "classic/order_execution.hpp"
-#include "solver/schedule_check.hpp"
+#include "solver/modulo/schedule_check.hpp"
 
 namespace tessel {
 namespace {

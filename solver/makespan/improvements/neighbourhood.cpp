@@ -11,12 +11,12 @@
 
 #include "classic/order_timing.hpp"
 #include "solver/makespan/improvements/window_resolve.hpp"
-#include "solver/schedule_check.hpp"
+#include "solver/modulo/schedule_check.hpp"
 
 namespace tessel {
 namespace {
 
-// The search's effort, developer knobs (solver/tuning.hpp) read from
+// The search's effort, developer knobs (solver/knobs/tuning.hpp) read from
 // options.tuning:
 //  - lns_max_window_literals: encodings above this many order literals are
 //    not built (a window over long spans, or grown too far); the window is

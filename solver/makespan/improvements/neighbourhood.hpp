@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "model/schedule.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

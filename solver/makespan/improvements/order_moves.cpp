@@ -15,7 +15,7 @@
 namespace tessel {
 namespace {
 
-// The search's effort, developer knobs (solver/tuning.hpp, tabu_*), read
+// The search's effort, developer knobs (solver/knobs/tuning.hpp, tabu_*), read
 // from the Tuning the search was given.
 struct Effort {
   unsigned seed = 0;            // the random choices repeat from run to run

@@ -22,8 +22,8 @@
 
 #include "model/schedule.hpp"
 #include "sat/deadline.hpp"
+#include "solver/knobs/tuning.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
-#include "solver/tuning.hpp"
 
 namespace tessel {
 

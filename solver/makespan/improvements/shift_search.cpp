@@ -9,13 +9,13 @@
 #include <limits>
 
 #include "solver/makespan/bounds/device_work_bounds.hpp"
-#include "solver/full_encoding.hpp"
-#include "solver/schedule_check.hpp"
+#include "solver/modulo/schedule_check.hpp"
+#include "solver/strategies/full_encoding.hpp"
 
 namespace tessel {
 namespace {
 
-// The first shift is the developer knob shift_first (4, solver/tuning.hpp):
+// The first shift is the developer knob shift_first (4, solver/knobs/tuning.hpp):
 // on the hand-made ties of papers/g_handmade a few steps already shorten
 // (interleaved zero bubble, 16 ranks: 4 finds 204 of 205).
 

@@ -21,7 +21,7 @@
 
 #include "model/schedule.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
-#include "solver/search_result.hpp"
+#include "solver/types/search_result.hpp"
 
 namespace tessel {
 

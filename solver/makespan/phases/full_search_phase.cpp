@@ -1,4 +1,4 @@
-// The full search (solver/full_search.hpp) started from the best, last: it
+// The full search (solver/strategies/full_search.hpp) started from the best, last: it
 // shortens it or proves it optimal (small problems only: its encoding grows
 // with N x the makespan). With two threads or more it runs on the side
 // thread beside the neighbourhoods, from the same start: they find
@@ -13,9 +13,9 @@
 #include <chrono>
 
 #include "model/input_error.hpp"
-#include "solver/full_search.hpp"
 #include "solver/makespan/phases/phases.hpp"
 #include "solver/makespan/portfolio/portfolio.hpp"
+#include "solver/strategies/full_search.hpp"
 
 namespace tessel {
 namespace {

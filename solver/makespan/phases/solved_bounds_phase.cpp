@@ -5,10 +5,10 @@
 // usually closed by the improvements (nnshape, 8 devices, memory 16: 1053
 // against 1052, which the ends cannot prove and the neighbourhoods reach),
 // and the report asks them afterwards if it is not.
+#include "solver/makespan/bounds/makespan_gap.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
 #include "solver/makespan/phases/phases.hpp"
 #include "solver/makespan/portfolio/portfolio.hpp"
-#include "solver/makespan_gap.hpp"
 
 namespace tessel {
 

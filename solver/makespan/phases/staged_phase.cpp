@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "solver/makespan_gap.hpp"
+#include "solver/makespan/bounds/makespan_gap.hpp"
 #include "solver/makespan/constructions/staged_schedule.hpp"
 #include "solver/makespan/phases/phases.hpp"
 #include "solver/makespan/portfolio/portfolio.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/improvements/end_transfer.hpp"
 #include "solver/makespan/improvements/shift_search.hpp"
 #include "solver/makespan/phases/phases.hpp"
@@ -14,7 +14,7 @@
 namespace tessel {
 namespace {
 
-// The smaller N: the developer knob transfer_micros (solver/tuning.hpp).
+// The smaller N: the developer knob transfer_micros (solver/knobs/tuning.hpp).
 int transfer_micros(const CandidateInput& input) { return static_cast<int>(input.options.tuning.transfer_micros); }
 
 // The constructions at the smaller N, judged; the shortest plain one kept

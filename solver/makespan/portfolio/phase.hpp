@@ -9,7 +9,7 @@
 #include <functional>
 #include <optional>
 
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/portfolio/candidates.hpp"
 
 namespace tessel {
 

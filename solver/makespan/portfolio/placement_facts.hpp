@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
-#include "solver/makespan/bounds/makespan_bound.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
 
 namespace tessel {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/makespan/candidates.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/makespan/portfolio/candidates.hpp"
 #include "solver/makespan/portfolio/phase.hpp"
 #include "solver/makespan/portfolio/placement_facts.hpp"
 

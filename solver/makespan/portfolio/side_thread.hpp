@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "sat/deadline.hpp"
-#include "solver/makespan/candidates.hpp"
+#include "solver/makespan/portfolio/candidates.hpp"
 
 namespace tessel {
 

@@ -1,0 +1,56 @@
+// Windows of several micro-batches as copies of the placement (see the header).
+//
+// Why copies and not a new encoding: the k micro-batches of a window are
+// independent of each other, so "k micro-batches per period" is exactly one
+// micro-batch per period of a placement made of k disjoint copies. The memory
+// limit counts every copy on a device, the load and with it the period bound
+// become k L, and the modulo encoding, the latency bisection, warmup and
+// cooldown and the boundary solver all apply unchanged.
+#include "solver/modulo/window_placement.hpp"
+
+#include <stdexcept>
+
+namespace tessel {
+
+Placement window_placement(const Placement& placement, int k) {
+  if (k < 1) throw std::invalid_argument("window_placement: k must be >= 1");
+  if (k == 1) return placement;
+  Placement window;
+  window.name = placement.name;
+  window.ndevs = placement.ndevs;
+  window.time_decimals = placement.time_decimals;  // the same ticks, and their delays
+  window.memory_decimals = placement.memory_decimals;
+  const int n = static_cast<int>(placement.blocks.size());
+  for (int copy = 0; copy < k; ++copy) {
+    for (const Block& block : placement.blocks) {
+      Block copied = block;
+      copied.id = block.id + "@" + std::to_string(copy);
+      window.blocks.push_back(copied);
+    }
+    for (const Edge& edge : placement.edges)
+      window.edges.push_back({copy * n + edge.from, copy * n + edge.to, edge.delay});
+  }
+  return window;
+}
+
+Schedule schedule_from_window(const Schedule& window_schedule, const Placement& placement, int k) {
+  if (k == 1) {
+    Schedule same = window_schedule;
+    same.placement = placement;
+    return same;
+  }
+  const int n = static_cast<int>(placement.blocks.size());
+  Schedule schedule = window_schedule;
+  schedule.placement = placement;
+  schedule.nmicros = window_schedule.nmicros * k;
+  schedule.instances.clear();
+  for (const Instance& instance : window_schedule.instances) {
+    const int copy = instance.block / n;
+    schedule.instances.push_back({instance.block % n, instance.micro * k + copy, instance.start});
+  }
+  if (schedule.repetend) schedule.repetend->micros_per_period = window_schedule.repetend->micros_per_period * k;
+  sort_instances(schedule);
+  return schedule;
+}
+
+}  // namespace tessel

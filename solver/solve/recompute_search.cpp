@@ -1,0 +1,210 @@
+// Recompute every offered forward, searched by solve() itself
+// (recompute_search.hpp).
+#include "solver/solve/recompute_search.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/input_error.hpp"
+#include "model/schedule_json.hpp"
+#include "model/unroll.hpp"
+#include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/makespan/constructions/memory_trading.hpp"
+#include "solver/makespan/recompute_all.hpp"
+#include "solver/solve/budget.hpp"
+#include "verify/verify.hpp"
+
+namespace tessel {
+
+namespace {
+
+// The nested search's answer at N micro-batches, mapped back; nullopt with
+// `why` set when there is none.
+std::optional<Schedule> answer_at_total(const SearchRequest& request, const RecomputedPlacement& derived,
+                                        const SearchReport& nested, std::string& why) {
+  if (!nested.best) {
+    why = nested.message.empty() ? "no schedule" : nested.message;
+    return std::nullopt;
+  }
+  Schedule best = *nested.best;
+  if (best.nmicros != request.total_micros) best = unroll(best, request.total_micros);
+  best.repetend.reset();
+  std::optional<Schedule> mapped = schedule_with_recomputes(best, derived, request.placement, request.memory_limit);
+  if (!mapped) why = "its answer uses fused units, which do not map back";
+  return mapped;
+}
+
+void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
+                    SearchReport& report, Progress& progress) {
+  MakespanReport& at = *report.makespan;
+  at.makespan = checked.makespan;
+  at.shape = Shape::Aperiodic;
+  at.construction = name;
+  at.bubble_ratio = checked.bubble_ratio;
+  at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
+  at.proven_optimal = at.makespan == at.proven_lower_bound;
+  report.best = schedule;
+  progress.improved(schedule, Shape::Aperiodic, at.makespan);
+}
+
+}  // namespace
+
+namespace {
+
+// The derived search, its answer mapped back and judged.
+struct DerivedAnswer {
+  Candidate candidate;
+  std::optional<Schedule> schedule;  // valid, with the choices marked
+  verify::Report checked;
+};
+
+// `seconds`: what the derived search was granted; under the plan its phases
+// plan for that, and `deadline` (the hard stop) is a second later.
+DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
+                                     const Deadline& deadline, double seconds, SearchReport& report,
+                                     NestedSolve solve) {
+  const auto begin = std::chrono::steady_clock::now();
+  SearchRequest sub = request;
+  sub.placement = derived.placement;
+  // Under the plan its phases end half a second before `seconds` (at least
+  // half a second after its period search), leaving its answer at N the
+  // rest and a second more before the hard stop: with `seconds` as a time
+  // limit the nested search may skip building its answer at N (too close to
+  // the limit) and hand back its repetend unrolled (nnshape 8/8: 1200, not
+  // the 1186 of its answer at N).
+  sub.deadline = deadline;
+  if (planned(request.tuning)) {
+    sub.tuning.plan_seconds = std::max(0.5, seconds - 0.5);
+    sub.tuning.least_plan_seconds = std::min(sub.tuning.least_plan_seconds, 0.5);
+  }
+  for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
+  DerivedAnswer answer;
+  Candidate& candidate = answer.candidate;
+  candidate.name = "recompute every offered forward";
+  candidate.shape = Shape::Aperiodic;
+  std::optional<Schedule> mapped;
+  try {
+    Progress quiet;
+    const SearchReport nested = solve(sub, quiet);
+    mapped = answer_at_total(request, derived, nested, candidate.note);
+    if (nested.makespan) candidate.name += " (" + nested.makespan->construction + ")";
+  } catch (const InputError& error) {
+    candidate.note = error.reason;  // e.g. one micro-batch no longer fits the lowered limit
+  }
+  candidate.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!mapped) return answer;
+  answer.checked = verify::check_schedule(schedule_to_json(*mapped));
+  if (!answer.checked.valid) {
+    const std::vector<verify::Violation>& violations = answer.checked.violations;
+    report.rejected.push_back({candidate.name, violations.empty() ? "invalid"
+                                                                  : violations.front().kind + ": " + violations.front().message});
+    return answer;
+  }
+  candidate.makespan = answer.checked.makespan;
+  candidate.note = choices_summary(*mapped) + "; searched as a placement of its own under the limit lowered by "
+                   "what a running forward holds beyond its checkpoint";
+  answer.schedule = std::move(mapped);
+  return answer;
+}
+
+}  // namespace
+
+namespace {
+
+bool offers_recompute(const Placement& placement) {
+  for (const Block& block : placement.blocks)
+    if (block.recompute) return true;
+  return false;
+}
+
+}  // namespace
+
+Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
+  Tuning tuning = request.tuning;
+  if (request.strategy == Strategy::Full || tuning.recompute_all_seconds <= 0 || !planned(tuning) ||
+      !offers_recompute(request.placement))
+    return tuning;
+  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - tuning.recompute_all_seconds);
+  return tuning;
+}
+
+void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
+                              double spent, NestedSolve solve) {
+  // The derived search's own budget (--tune recompute_all_seconds): its
+  // period is usually decided fast (no memory binds once every forward
+  // recomputes), and the default search on 16 devices should not take twice
+  // as long because forwards offer recomputation (nnshape 16/16: the 1227
+  // of its derived search within 0.5 s). Under the plan it also ends when
+  // the plan does, given at least half a second.
+  double seconds = request.tuning.recompute_all_seconds;
+  if (planned(request.tuning)) seconds = std::min(seconds, std::max(0.5, request.tuning.plan_seconds - spent));
+  if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
+      seconds <= 0 || report.makespan->makespan <= report.makespan->proven_lower_bound)
+    return;
+  const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
+  if (!derived) return;
+  const double hard_stop = planned(request.tuning) ? seconds + 1.0 : seconds;
+  const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, hard_stop);
+  DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
+  if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
+    take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
+  report.makespan->candidates.push_back(std::move(answer.candidate));
+}
+
+namespace {
+
+// A block whose own memory (with its device's static memory) passes the
+// limit cannot run under any choice: recomputing runs it again, offloading
+// copies it out only after it ran. The proof that stays when offers exist.
+std::optional<std::string> block_above_limit(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  for (const Block& block : placement.blocks)
+    for (int device : block.devices) {
+      const Memory needed = static_memory_of(placement, device) + std::max<Memory>(block.memory, 0);
+      if (needed > request.memory_limit[device])
+        return "block " + block.id + " alone needs more than device " + std::to_string(device) +
+               "'s memory limit, under any choice of keeping, recomputing or offloading";
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
+                                      Progress& progress, NestedSolve solve) {
+  if (report.outcome != Outcome::Infeasible || !offers_memory_choice(request.placement)) return;
+  if (std::optional<std::string> alone = block_above_limit(request)) {
+    report.message += "; " + *alone;
+    return;
+  }
+  const std::string kept = report.message;
+  const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
+  DerivedAnswer answer;
+  if (derived && !request.deadline.expired()) {
+    const double seconds = std::max(request.tuning.recompute_all_seconds, request.tuning.recompute_all_least_seconds);
+    const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, seconds);
+    answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
+  }
+  if (!answer.schedule) {
+    // Not proven: schedules mixing keep, recompute and offload per
+    // micro-batch are not searched, so "no schedule exists" would be a guess.
+    report.outcome = Outcome::Timeout;
+    report.message = "no schedule that keeps every activation exists (" + kept +
+                     "), and recomputing every offered forward found none" +
+                     (answer.candidate.note.empty() ? "" : " (" + answer.candidate.note + ")") +
+                     "; schedules that mix the choices per micro-batch are not searched, so none is proven impossible";
+    return;
+  }
+  MakespanReport at;
+  at.total_micros = request.total_micros;
+  at.bound = makespan_bound(request.placement, request.total_micros);
+  at.proven_lower_bound = at.bound.value;
+  report.makespan = at;
+  take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
+  report.makespan->candidates.push_back(std::move(answer.candidate));
+  report.outcome = Outcome::Found;
+  report.message = "every schedule that keeps every activation is proven impossible (" + kept +
+                   "); the answer recomputes every offered forward";
+}
+
+}  // namespace tessel

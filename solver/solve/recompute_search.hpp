@@ -1,0 +1,47 @@
+// The search's answer with recomputation (docs/algorithms.md, "Memory
+// traded for time"): on a placement whose forwards offer it, the whole
+// search is run again on the placement that recomputes every offered
+// forward of every micro-batch (solver/makespan/recompute_all.hpp), its
+// answer mapped back, verified, listed as a candidate and taken when it is
+// shorter. Kept apart from search.cpp: it only wraps solve().
+#pragma once
+
+#include "solver/types/search_types.hpp"
+
+namespace tessel {
+
+// The nested search: solve() itself (solver/search.hpp), passed in by it,
+// so that this unit sits below the entry it wraps instead of including it.
+using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& progress);
+
+struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadline
+
+// The tuning the main search runs under: where the derived search will
+// follow it (the default, planned search of a placement offering
+// recomputation), the plan's seconds are shared, the main search's phases
+// ending recompute_all_seconds earlier (never below least_plan_seconds),
+// so that offering recomputation does not make the default search take
+// recompute_all_seconds longer. Otherwise the request's own tuning.
+Tuning tuning_beside_recomputing_all(const SearchRequest& request);
+
+// Adds the candidate to `report` (which solve() built for `request`), and
+// makes it the answer when it is shorter. Does nothing for strategy full,
+// without offers, without a makespan report, past the deadline, or when
+// the answer already meets the bound without memory (nothing is shorter).
+// `spent`: the seconds the search has run; under the plan (plan_seconds)
+// the derived search ends with it.
+// Its deadline is granted by `budget` (recompute_all_seconds).
+void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
+                              double spent, NestedSolve solve);
+
+// A search proven infeasible with every activation kept, on a placement
+// that offers recomputation or offload: the placement that recomputes every
+// offered forward is searched (at least recompute_all_least_seconds, granted
+// by `budget`); its answer is taken, or
+// the outcome becomes "gave up" (Timeout) with the reason, since schedules
+// mixing the choices per micro-batch are not searched and nothing proves
+// them impossible.
+void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
+                                      Progress& progress, NestedSolve solve);
+
+}  // namespace tessel

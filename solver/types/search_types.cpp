@@ -1,0 +1,78 @@
+// The names of the search's enums as the report and the command line spell
+// them, and the small rules on a request that callers apply before solve().
+#include "solver/types/search_types.hpp"
+
+#include <cstdlib>
+
+#include "model/input_error.hpp"
+
+namespace tessel {
+
+const char* strategy_name(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::Repetend: return "repetend";
+    case Strategy::Full: return "full";
+    case Strategy::Fast: return "fast";
+  }
+  return "repetend";
+}
+
+std::optional<Strategy> parse_strategy(const std::string& text) {
+  for (Strategy strategy : {Strategy::Repetend, Strategy::Full, Strategy::Fast})
+    if (text == strategy_name(strategy)) return strategy;
+  return std::nullopt;
+}
+
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Found: return "found";
+    case Outcome::Infeasible: return "infeasible";
+    case Outcome::Timeout: return "timeout";
+    case Outcome::Interrupted: return "interrupted";
+  }
+  return "found";
+}
+
+const char* budget_phase_name(BudgetPhase phase) {
+  switch (phase) {
+    case BudgetPhase::Strategy: return "strategy";
+    case BudgetPhase::Makespan: return "makespan";
+    case BudgetPhase::Answer: return "answer";
+    case BudgetPhase::FullStart: return "full_start";
+    case BudgetPhase::FullList: return "full_list";
+    case BudgetPhase::RecomputeAll: return "recompute_all";
+  }
+  return "strategy";
+}
+
+const char* budget_limit_name(BudgetLimit limit) {
+  switch (limit) {
+    case BudgetLimit::None: return "none";
+    case BudgetLimit::TimeLimit: return "time_limit";
+    case BudgetLimit::AnswerReserve: return "answer_reserve";
+    case BudgetLimit::TenthOfLimit: return "tenth_of_limit";
+    case BudgetLimit::Plan: return "plan_seconds";
+    case BudgetLimit::LeastAfterPeriod: return "least_plan_seconds";
+    case BudgetLimit::Grace: return "answer_grace_seconds";
+    case BudgetLimit::PhaseSeconds: return "phase_seconds";
+    case BudgetLimit::ShareOfLeft: return "share_of_time_left";
+  }
+  return "none";
+}
+
+void apply_nmicros(SearchRequest& request, std::optional<int> nmicros) {
+  if (nmicros && *nmicros < 1) throw InputError("", "--nmicros", "must be >= 1");
+  if (request.strategy != Strategy::Full) {
+    request.in_flight = nmicros;
+    return;
+  }
+  if (!nmicros) throw InputError("", "--nmicros", "strategy full needs the number of micro-batches (--nmicros N)");
+  request.total_micros = *nmicros;
+}
+
+bool strict_candidates() {
+  const char* value = std::getenv("TESSEL_STRICT_CANDIDATES");
+  return value && std::string(value) == "1";
+}
+
+}  // namespace tessel
