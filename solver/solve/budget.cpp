@@ -90,11 +90,6 @@ Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, do
   return granted;
 }
 
-bool affords_encoding(double terms_per_second, double terms, const Deadline& until) {
-  if (until.unlimited()) return true;
-  return terms <= terms_per_second * std::max(0.0, until.seconds_left());
-}
-
 bool grant_answer(Budget& budget, double seconds) {
   if (budget.limit.unlimited()) {
     log_grant(budget, BudgetPhase::Answer, budget.limit, BudgetLimit::None, seconds);

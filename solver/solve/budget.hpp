@@ -58,15 +58,6 @@ bool grant_answer(Budget& budget, double seconds);
 // `share` of what `from` has left (share 0: no such cap); logged.
 Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double share = 0);
 
-// Whether a time-indexed encoding of `terms` (its own estimate: order
-// literals, plus steps squared for a count over a window's steps) can be
-// built and asked in what `until` has left, at `terms_per_second` (the
-// developer knob encoding_terms_per_second). The rule that makes a solved
-// bound's effort follow the problem rather than the spans' scale: spans
-// x1000 make its windows 1000 times longer and its counts a million times
-// larger, for the same instances. Always true without a deadline.
-bool affords_encoding(double terms_per_second, double terms, const Deadline& until);
-
 // Whether the plan is on: plan_seconds > 0 and no phase budget set by hand
 // unless plan_seconds was set too.
 bool planned(const Tuning& tuning);

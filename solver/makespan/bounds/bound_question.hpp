@@ -22,7 +22,7 @@ struct BoundQuestion {
   BackendSettings settings;
   Deadline deadline;
   ProgressSink progress;  // a line per question or window, if set
-  // What an encoding may hold for the time it has (budget.hpp,
+  // What an encoding may hold for the time it has (knobs/encoding_budget.hpp,
   // affords_encoding): the developer knob encoding_terms_per_second.
   double terms_per_second = kDefaultTuning.encoding_terms_per_second;
 };

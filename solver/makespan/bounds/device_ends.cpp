@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "solver/budget.hpp"
+#include "solver/knobs/encoding_budget.hpp"
 #include "solver/makespan/bounds/relaxed_windows.hpp"
 
 namespace tessel {
@@ -180,7 +180,7 @@ long long least_idle(const DeviceRelaxationInput& input, const DeviceCopies& cop
   for (const EndCopy& copy : problem.copies) literals += window - copy.head + 1;
   if (literals > input.most_literals) return 0;
   // Its count over the window's steps is about window squared terms: past
-  // what the time left affords (budget.hpp), nothing is learned here.
+  // what the time left affords (knobs/encoding_budget.hpp), nothing is learned here.
   const double terms = static_cast<double>(literals) + static_cast<double>(window) * static_cast<double>(window);
   if (!affords_encoding(input.terms_per_second, terms, input.deadline)) {
     if (input.progress)

@@ -33,7 +33,7 @@
 // end's least idle, and each device keeps the best found.
 #include "solver/makespan/bounds/exact_ends.hpp"
 
-#include "solver/budget.hpp"
+#include "solver/knobs/encoding_budget.hpp"
 
 #include <algorithm>
 #include <array>
@@ -478,7 +478,7 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
     }
     // Building takes time too: not begun when it would take half of what is
     // left, nor when its size (order literals, and each end's count over the
-    // window's steps) is more than the time left affords (budget.hpp).
+    // window's steps) is more than the time left affords (knobs/encoding_budget.hpp).
     if (input.deadline.expired() || seconds_per_literal * literals > input.deadline.seconds_left() / 2) {
       complete = false;
       break;
