@@ -9,6 +9,10 @@
 // keep memory and the time limit, not a trade of time between phases.
 #pragma once
 
+#include <algorithm>
+
+#include "sat/deadline.hpp"
+
 namespace tessel {
 
 constexpr long long kMaxMemoryTerms = 150000;
@@ -20,5 +24,18 @@ constexpr long long kMaxMemoryTerms = 150000;
 // many literals in all, they are refused (full: exit 2 with the reason) or
 // skipped (the boundary: the schedule in hand stays).
 constexpr long long kMaxOrderLiterals = 4000000;
+
+// Whether a time-indexed encoding of `terms` (its own estimate: order
+// literals, plus steps squared for a count over a window's steps) can be
+// built and asked in what `until` has left, at `terms_per_second` (the
+// developer knob encoding_terms_per_second, tuning.hpp). Unlike the caps
+// above this is a trade of time: it makes a solved bound's effort follow
+// the problem rather than the spans' scale (spans x1000 make its windows
+// 1000 times longer and its counts a million times larger, for the same
+// instances). Always true without a deadline.
+inline bool affords_encoding(double terms_per_second, double terms, const Deadline& until) {
+  if (until.unlimited()) return true;
+  return terms <= terms_per_second * std::max(0.0, until.seconds_left());
+}
 
 }  // namespace tessel

@@ -157,6 +157,11 @@ enum class KnobLevel { User, Developer };
        "neighbourhood search: a window's solver calls stop after this long, or an eighth of the time left if more") \
   KNOB(least_relaxation_seconds, 0.1, 0, 3600, false, Developer, false,                                            \
        "one-device relaxation: less time than this is not worth building its encoding")                            \
+  KNOB(encoding_terms_per_second, 1e7, 1, 1e12, false, Developer, false,                                         \
+       "solved bounds (exact ends, one-device relaxation and its ends): the terms of a time-indexed encoding "     \
+       "(order literals, plus window steps squared for a count over the window's steps) built and asked in a "     \
+       "second; an encoding larger than its time left affords is skipped, with the reason (its size grows with "   \
+       "the spans' scale, not with the problem: spans x1000 make a window of 8000 steps)")                          \
   KNOB(program_steps_per_second, 3e9, 1, 1e15, false, Developer, false,                                              \
        "period programs (chain, crossed chains): the inner steps their estimates count that run in a second "        \
        "(a chain's levels x 2 P^3 per phase choice, crossed chains' stages x (4 P^3 holds + P^5)); the "             \

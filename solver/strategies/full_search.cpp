@@ -46,11 +46,9 @@ Schedule serial_schedule(const Placement& placement, const std::vector<long long
   return schedule;
 }
 
-// Each start's domain within `horizon`, or InputError when the encoding on
-// them would not fit (encoding_budget.hpp). `room`: every domain is
-// non-empty.
-StartDomains admitted_domains(const Placement& placement, const SearchOptions& options, int total_micros, Time horizon,
-                              bool& room) {
+// Each start's domain within `horizon`: between the work its device must do
+// before it and after it. `room`: every domain is non-empty.
+StartDomains start_domains(const Placement& placement, int total_micros, Time horizon, bool& room) {
   const DeviceWorkBounds work(placement, total_micros);
   const int nblocks = static_cast<int>(placement.blocks.size());
   StartDomains domains(nblocks);
@@ -62,23 +60,36 @@ StartDomains admitted_domains(const Placement& placement, const SearchOptions& o
       domains[b].push_back({earliest, std::max(earliest, latest)});
       room = room && latest >= earliest;
     }
+  return domains;
+}
+
+// Why the encoding on `domains` would not fit (encoding_budget.hpp), or nothing.
+std::optional<std::string> refusal(const Placement& placement, const SearchOptions& options, int total_micros,
+                                   Time horizon, const StartDomains& domains) {
   const EncodingSize size = full_encoding_size(placement, options.memory_limit, total_micros, domains);
   if (size.memory_terms > kMaxMemoryTerms)
-    throw InputError("", "--nmicros",
-                     std::to_string(total_micros) + " micro-batches are too many for strategy full: its memory "
-                     "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
-                     std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
-                     " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
-                     "micro-batches with 'tessel unroll') or fewer --nmicros");
+    return std::to_string(total_micros) + " micro-batches are too many for strategy full: its memory "
+           "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
+           std::to_string(horizon) + " steps), more than the " + std::to_string(kMaxMemoryTerms) +
+           " that fit in memory; use --strategy repetend (its schedule unrolls to any number of "
+           "micro-batches with 'tessel unroll') or fewer --nmicros";
   if (size.literals > kMaxOrderLiterals)
-    throw InputError("", "--nmicros",
-                     std::to_string(total_micros) + " micro-batches over a horizon of " + std::to_string(horizon) +
-                         " ticks are too many for strategy full: its start variables would take " +
-                         std::to_string(size.literals) + " literals, more than the " +
-                         std::to_string(kMaxOrderLiterals) +
-                         " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
-                         "repetend, fewer --nmicros, or --resolution");
+    return std::to_string(total_micros) + " micro-batches over a horizon of " + std::to_string(horizon) +
+           " ticks are too many for strategy full: its start variables would take " +
+           std::to_string(size.literals) + " literals, more than the " + std::to_string(kMaxOrderLiterals) +
+           " that fit in memory (the unit-step encoding grows with the time values); use --strategy "
+           "repetend, fewer --nmicros, or --resolution";
+  return std::nullopt;
+}
 
+// Each start's domain within `horizon`, or InputError when the encoding on
+// them would not fit (encoding_budget.hpp). `room`: every domain is
+// non-empty.
+StartDomains admitted_domains(const Placement& placement, const SearchOptions& options, int total_micros, Time horizon,
+                              bool& room) {
+  StartDomains domains = start_domains(placement, total_micros, horizon, room);
+  if (std::optional<std::string> why = refusal(placement, options, total_micros, horizon, domains))
+    throw InputError("", "--nmicros", *why);
   return domains;
 }
 
@@ -231,6 +242,13 @@ void bisect_makespan(FullRun& run, FullEncoding& encoding) {
 }
 
 }  // namespace
+
+std::optional<std::string> full_encoding_refusal(const Placement& placement, const SearchOptions& options,
+                                                 int total_micros, Time horizon) {
+  if (horizon > std::numeric_limits<int>::max() / 2) return std::string("a horizon past 32-bit integers");
+  bool room = true;
+  return refusal(placement, options, total_micros, horizon, start_domains(placement, total_micros, horizon, room));
+}
 
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "model/placement.hpp"
 #include "model/schedule.hpp"
@@ -24,5 +25,12 @@ namespace tessel {
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule = std::nullopt,
                          const MakespanBound* known_bound = nullptr);
+
+// Why the encoding of `total_micros` micro-batches within `horizon` steps
+// would be refused (solver/encoding_budget.hpp: too many order literals or
+// memory terms), or nothing when it fits: asked before anything is spent on
+// a search that would be refused (the makespan portfolio's last phase).
+std::optional<std::string> full_encoding_refusal(const Placement& placement, const SearchOptions& options,
+                                                 int total_micros, Time horizon);
 
 }  // namespace tessel

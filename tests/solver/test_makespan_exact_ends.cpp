@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cases/builtin_cases.hpp"
+#include "solver/knobs/encoding_budget.hpp"
 #include "solver/makespan/bounds/exact_ends.hpp"
 #include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/makespan/portfolio/candidates.hpp"
@@ -248,4 +249,55 @@ TEST_CASE("exact ends: asked within one critical path of the bound; once run, no
   raised.ends_asked_at = 115;
   CHECK(raised.ends_settled(112));
   CHECK_FALSE(Candidates{}.ends_settled(112));  // never asked
+}
+
+TEST_CASE("encoding budget: an encoding is afforded by the time left at the knob's rate", "[makespan][budget]") {
+  CHECK(affords_encoding(10, 1e12, Deadline::none()));
+  const Deadline second = Deadline::after_seconds(1);
+  CHECK(affords_encoding(10, 5, second));
+  CHECK_FALSE(affords_encoding(10, 50, second));
+  CHECK_FALSE(affords_encoding(1e9, 1, Deadline::after_seconds(0)));
+}
+
+TEST_CASE("exact ends: a window its time cannot afford is skipped with the reason, on spans x1000 only",
+          "[makespan][budget]") {
+  // The same chain on unit spans and on spans x1000: the same instances,
+  // windows 1000 times longer. At 1000 terms a second and a 1 s budget the
+  // unit windows are afforded, the scaled ones are not.
+  for (const Time scale : {Time{1}, Time{1000}}) {
+    const Placement placement =
+        testing::block_chain("two-device chain", 2, {"f0", "f1", "b1", "b0"}, {0, 1, 1, 0},
+                             {scale, scale, scale, scale}, {1, 1, -1, -1});
+    ExactEndsInput input;
+    static_cast<BoundQuestion&>(input) = testing::test_question(placement, 8, {2, 2}, "cadical");
+    input.deadline = Deadline::after_seconds(1);
+    input.terms_per_second = 1000;
+    input.floor = makespan_lower_bound(placement, 8, {2, 2});
+    std::vector<std::string> lines;
+    input.progress = [&lines](const std::string& line) { lines.push_back(line); };
+    const auto begin = Deadline::Clock::now();
+    const ExactEnds ends = exact_ends_bound(input);
+    const bool skipped = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+      return line.find("skipped") != std::string::npos && line.find("encoding_terms_per_second") != std::string::npos;
+    });
+    INFO("scale " << scale);
+    CHECK(skipped == (scale > 1));
+    if (scale > 1) {
+      CHECK_FALSE(ends.complete);
+      CHECK(seconds_since(begin) < 0.5);
+    }
+  }
+}
+
+TEST_CASE("full search: its encoding's refusal is known before anything is spent", "[makespan][full]") {
+  const Placement unit = testing::block_chain("two-device chain", 2, {"f0", "f1", "b1", "b0"}, {0, 1, 1, 0},
+                                              {1, 1, 1, 1}, {1, 1, -1, -1});
+  SearchOptions options;
+  options.memory_limit = {2, 2};
+  CHECK_FALSE(full_encoding_refusal(unit, options, 4, 20));
+  const Placement scaled = testing::block_chain("two-device chain", 2, {"f0", "f1", "b1", "b0"}, {0, 1, 1, 0},
+                                                {1000, 1000, 1000, 1000}, {1, 1, -1, -1});
+  const std::optional<std::string> why = full_encoding_refusal(scaled, options, 128, 600000);
+  REQUIRE(why);
+  CHECK(why->find("too many for strategy full") != std::string::npos);
 }

@@ -22,14 +22,18 @@ struct BoundQuestion {
   BackendSettings settings;
   Deadline deadline;
   ProgressSink progress;  // a line per question or window, if set
+  // What an encoding may hold for the time it has (knobs/encoding_budget.hpp,
+  // affords_encoding): the developer knob encoding_terms_per_second.
+  double terms_per_second = kDefaultTuning.encoding_terms_per_second;
 };
 
 // `placement` at `total_micros` under the search's memory limits, backend,
 // settings and progress, ending at `deadline`.
 inline BoundQuestion bound_question(const Placement& placement, long long total_micros, const SearchOptions& options,
                                     const Deadline& deadline) {
-  return {&placement, total_micros, options.memory_limit, options.backend, options.backend_settings, deadline,
-          options.progress};
+  return {&placement,       total_micros,     options.memory_limit,
+          options.backend,  options.backend_settings, deadline,
+          options.progress, options.tuning.encoding_terms_per_second};
 }
 
 }  // namespace tessel

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/knobs/encoding_budget.hpp"
 #include "solver/makespan/bounds/relaxed_windows.hpp"
 
 namespace tessel {
@@ -178,6 +179,11 @@ long long least_idle(const DeviceRelaxationInput& input, const DeviceCopies& cop
   long long literals = 0;
   for (const EndCopy& copy : problem.copies) literals += window - copy.head + 1;
   if (literals > input.most_literals) return 0;
+  // Its count over the window's steps is about window squared terms: past
+  // what the time left affords (knobs/encoding_budget.hpp), nothing is learned here.
+  const double terms = static_cast<double>(literals) + static_cast<double>(window) * static_cast<double>(window);
+  // (Not a line per window skipped: every larger window is skipped too.)
+  if (!affords_encoding(input.terms_per_second, terms, input.deadline)) return 0;
   EndSolver solver(problem, input);
   if (!solver.build()) return 0;
   // Least feasible idle in (low, high]: low refuted, high feasible (every

@@ -28,6 +28,7 @@
 #include "solver/makespan/bounds/device_ends.hpp"
 #include "solver/makespan/bounds/exact_ends.hpp"
 #include "solver/makespan/bounds/relaxed_windows.hpp"
+#include "solver/knobs/encoding_budget.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -62,6 +63,13 @@ class Relaxation {
       }
     }
     if (literals > in_.most_literals) return Built::TooLarge;
+    // Its order literals past what the time left affords (knobs/encoding_budget.hpp): not built.
+    if (!affords_encoding(in_.terms_per_second, static_cast<double>(literals), in_.deadline)) {
+      if (in_.progress)
+        in_.progress("relaxation: device " + std::to_string(device_) + " skipped: " + std::to_string(literals) +
+                     " literals, more than " + std::to_string(in_.deadline.seconds_left()) + " s afford");
+      return Built::TooLarge;
+    }
     return encode() ? Built::Ok : Built::OutOfTime;
   }
 

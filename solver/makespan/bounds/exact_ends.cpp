@@ -33,6 +33,8 @@
 // end's least idle, and each device keeps the best found.
 #include "solver/makespan/bounds/exact_ends.hpp"
 
+#include "solver/knobs/encoding_budget.hpp"
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -412,6 +414,21 @@ void report_window(const ExactEndsInput& input, Time window, long long literals,
                  " literals): " + found + (input.deadline.expired() ? ", out of time" : ""));
 }
 
+// Whether the encodings of a window (`literals` order literals for both
+// ends, and per end a count over its `window` idle steps) fit the time
+// left (affords_encoding); a progress line says why not.
+bool affords_window(const ExactEndsInput& input, Time window, long long literals) {
+  const double terms = static_cast<double>(literals) + 2.0 * static_cast<double>(window) * static_cast<double>(window);
+  if (affords_encoding(input.terms_per_second, terms, input.deadline)) return true;
+  if (input.progress)
+    input.progress("exact ends: windows of " + std::to_string(window) + " steps skipped: their encodings would hold " +
+                   std::to_string(static_cast<long long>(terms)) + " terms (" + std::to_string(literals) +
+                   " literals and the steps' counts), more than " + std::to_string(input.deadline.seconds_left()) +
+                   " s afford at " + std::to_string(static_cast<long long>(input.terms_per_second)) +
+                   " terms per second (--tune encoding_terms_per_second)");
+  return false;
+}
+
 ExactEnds finished(ExactEnds best, bool complete) {
   best.complete = complete;
   return best;
@@ -459,8 +476,14 @@ ExactEnds exact_ends_bound(const ExactEndsInput& input) {
       if (!problems[end]->enumerate()) return finished(best, complete);  // larger windows are larger still
       literals += problems[end]->literals();
     }
-    // Building takes time too: not begun when it would take half of what is left.
+    // Building takes time too: not begun when it would take half of what is
+    // left, nor when its size (order literals, and each end's count over the
+    // window's steps) is more than the time left affords (knobs/encoding_budget.hpp).
     if (input.deadline.expired() || seconds_per_literal * literals > input.deadline.seconds_left() / 2) {
+      complete = false;
+      break;
+    }
+    if (!affords_window(input, window, literals)) {
       complete = false;
       break;
     }
