@@ -39,7 +39,11 @@ TEST_CASE("search recomputes where memory binds and keeps where it does not", "[
   REQUIRE(tight.exit_code == 0);
   CHECK(tight.out.find("memory traded    recomputes f0 x32") != std::string::npos);
   const Schedule chosen = read_schedule_file(dir.file("tight.json"));
-  CHECK(chosen.recomputes.size() == 8 * 32);
+  // Whole blocks recompute, every micro-batch of each: all eight forwards
+  // (the derived search) or fewer (the choice in the period search, k = 1).
+  CHECK_FALSE(chosen.recomputes.empty());
+  CHECK(chosen.recomputes.size() % 32 == 0);
+  CHECK(chosen.recomputes.size() <= 8 * 32);
   CHECK(verify_schedule(chosen).valid);
   CHECK(run_tessel("verify " + dir.file("tight.json")).exit_code == 0);
 
