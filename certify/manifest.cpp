@@ -56,7 +56,6 @@ void add_relaxation(const ManifestClaim& claim, nlohmann::json& item) {
                     {"idle", end.question.idle}, {"cnf", end.cnf}, {"cnf_sha256", end.cnf_sha256},
                     {"proof", end.proof}, {"solve_seconds", end.solve_seconds}});
   item["ends"] = ends;
-  item["solver"] = claim.solver;
 }
 
 }  // namespace
@@ -70,10 +69,11 @@ nlohmann::json manifest_to_json(const Manifest& manifest) {
     else item["period"] = claim.claim.period, item["max_in_flight"] = claim.claim.max_in_flight;
     if (claim.claim.latency_at_most) item["latency_at_most"] = *claim.claim.latency_at_most;
     if (!claim.reason.empty()) item["reason"] = claim.reason;
-    if (!claim.cnf.empty()) {
+    if (!claim.cnf.empty())
       item["cnf"] = claim.cnf, item["cnf_sha256"] = claim.cnf_sha256, item["proof"] = claim.proof;
-      item["solver"] = claim.solver, item["solve_seconds"] = claim.solve_seconds;
-    }
+    // The solver's time on the claim, certified or not (a claim that ran out of
+    // --certify-seconds keeps the seconds it was given).
+    if (!claim.solver.empty()) item["solver"] = claim.solver, item["solve_seconds"] = claim.solve_seconds;
     if (claim.kind == ClaimKind::Makespan && claim.relaxation != Relaxation::None) add_relaxation(claim, item);
     claims.push_back(item);
   }
@@ -196,6 +196,13 @@ ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& whe
   if (!certified.is_boolean()) throw MalformedError(where + ".certified: not true or false");
   claim.certified = certified.get<bool>();
   if (item.contains("reason")) claim.reason = text(item, "reason", where);
+  if (item.contains("solver")) claim.solver = text(item, "solver", where);
+  if (item.contains("solve_seconds")) {
+    const nlohmann::json& seconds = item.at("solve_seconds");
+    if (!seconds.is_number() || seconds.get<double>() < 0)
+      throw MalformedError(where + ".solve_seconds: not a number of seconds >= 0");
+    claim.solve_seconds = seconds.get<double>();
+  }
   if (claim.certified && claim.kind == ClaimKind::Makespan) relaxation_from_json(item, claim, where);
   else if (claim.certified && claim.kind != ClaimKind::Load) {
     claim.cnf = text(item, "cnf", where), claim.proof = text(item, "proof", where);

@@ -164,7 +164,7 @@ void prove_makespan(const std::string& directory, const std::string& stem, const
   for (int device : devices_by_load(placement, hint.device)) {
     const long long work = micros * device_load(placement, device);
     if (work >= below) {
-      claim.relaxation = Relaxation::Load, claim.device = device;
+      claim.relaxation = Relaxation::Load, claim.device = device, claim.solve_seconds = search.solve_seconds;
       return;
     }
     if (prove_ends(search, device, below - work, work, hint, stem + "-d" + std::to_string(device), claim)) {

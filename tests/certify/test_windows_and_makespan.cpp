@@ -172,6 +172,10 @@ TEST_CASE("certificate: a claim whose solve times out is listed not certified, w
   CHECK_FALSE(written.claims[0].certified);
   CHECK(written.claims[0].solve_seconds < 5);
   CHECK_THAT(written.claims[0].reason, Catch::Contains("did not refute") && Catch::Contains("within 0.05 s"));
+  // The manifest keeps the time the claim was given (it ran the whole 0.05 s).
+  const nlohmann::json manifest = nlohmann::json::parse(certify::read_file(certificate + "/manifest.json"));
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() >= 0.04);
+  CHECK(manifest["claims"][0]["solver"].get<std::string>().rfind("CaDiCaL", 0) == 0);
   const auto failed = failures(certificate);
   REQUIRE(failed.size() == 1);
   CHECK_THAT(failed[0].reason, Catch::StartsWith("not certified: CaDiCaL did not refute"));
@@ -198,6 +202,10 @@ TEST_CASE("certificate: a makespan claim the ends cannot reach says why", "[cert
   const certify::ManifestClaim& makespan = written.claims[0];
   CHECK_FALSE(makespan.certified);
   CHECK(makespan.solve_seconds < 10);
+  // Not certified, and still the seconds its ends' CNFs took are kept.
+  const nlohmann::json manifest = nlohmann::json::parse(certify::read_file(certificate + "/manifest.json"));
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() > 0.5);
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() == Approx(makespan.solve_seconds));
   CHECK_THAT(makespan.reason, Catch::Contains("reached 780 within the time given") &&
                                   Catch::Contains("device 3 needs 12 idle steps") &&
                                   Catch::Contains("fs, bs can fill its first 128 and last 128 steps"));
