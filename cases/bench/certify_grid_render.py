@@ -10,7 +10,8 @@ EXTRA_WORK_DIR: rows rerun apart (e.g. with a longer CERTIFY_SECONDS), listed be
 A work directory's COMMIT file names the commit its binary was built from
 (else this checkout's HEAD). Environment: EARLIER="DIR=COMMIT,..." takes
 a row missing from WORK_DIR from the first such directory that has it
-(rows an earlier commit ran whose code is unchanged for them).
+(rows an earlier commit ran whose code is unchanged for them). A
+WORK_DIR/NOTES.md is copied under the summary.
 """
 import json
 import os
@@ -68,6 +69,9 @@ def row_result(directory):
         "solve": solve, "unsolved": unsolved, "check": checked, "search_wall": t1 - t0, "check_wall": t2 - t1,
         "not_certified": [(c["claim"], c.get("reason", "")) for c in claims if not c["certified"]],
         "claims": claims,
+        # (check s, solve s, claim) of each certified claim, in the manifest's order (check.json keeps it)
+        "pairs": [(k.get("seconds", 0.0), claim_solve(c), c["claim"])
+                  for c, k in zip(claims, check.get("claims", [])) if c["certified"]],
     }
 
 
@@ -115,6 +119,11 @@ def summary(results, unfinished):
         key, worst = max(timed, key=lambda kr: kr[1]["check"] / kr[1]["solve"])
         lines.append(f"- Worst check/solve ratio among rows solving >= 1 s: {ratio(worst)} ({key}: "
                      f"{worst['check']:.1f} s checking, {worst['solve']:.1f} s solving with proof).")
+    pairs = [(key, p) for key, r in results.items() if r for p in r["pairs"] if p[1] >= 1.0]
+    if pairs:
+        key, (check, solve, claim) = max(pairs, key=lambda kp: kp[1][0] / kp[1][1])
+        lines.append(f"- Worst check/solve ratio of one claim solving >= 1 s: {check / solve:.1f} ({key}, {claim}: "
+                     f"{check:.1f} s checking, {solve:.1f} s solving with proof).")
     every = [(key, r) for key, r in results.items() if r and r["solve"] > 0]
     if every:
         key, worst = max(every, key=lambda kr: kr[1]["check"] / kr[1]["solve"])
@@ -131,14 +140,16 @@ def summary(results, unfinished):
 
 def main():
     work, output = sys.argv[1], sys.argv[2]
-    results, unfinished, table, shas = {}, [], [], set()
+    results, unfinished, table, shas, rerun = {}, [], [], set(), []
     for c, d, m in rows():
         key = f"{c} {d}/{m}"
         directory, sha = os.path.join(work, f"{c}-{d}-{m}"), commit(work)
         r = row_result(directory)
-        for earlier, earlier_sha in earlier_dirs() if r is None and not os.path.exists(directory) else []:
+        for earlier, earlier_sha in earlier_dirs() if r is None else []:
             r = row_result(os.path.join(earlier, f"{c}-{d}-{m}"))
             if r:
+                if os.path.exists(directory):
+                    rerun.append(f"{key} (on {sha}, started, not finished; the row is {earlier_sha}'s)")
                 directory, sha = os.path.join(earlier, f"{c}-{d}-{m}"), earlier_sha
                 break
         results[key] = r
@@ -156,6 +167,12 @@ def main():
            "(the commit column); command: `cases/bench/certify_grid.sh build/tessel WORK_DIR` (rows may run in "
            "pieces, see its header).", ""]
     out += summary(results, unfinished)
+    notes = read(os.path.join(work, "NOTES.md"))  # what the runner noted about this run (load, rows stopped)
+    if notes:
+        out += ["", notes]
+    if rerun:
+        out.append("- Rows rerun on a newer commit that did not finish (their earlier results shown): "
+                   + ", ".join(rerun) + ".")
     header = ("| case | D | memory | commit | search exit | period | k | period claims | latency claims | "
               "makespan claims | CaDiCaL s | CaDiCaL s, not certified | check s | check/solve | check exit | "
               "search wall s | check wall s | not certified: why |")
