@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "certify/symmetry.hpp"
+
 namespace tessel::certify {
 namespace {
 
@@ -142,6 +144,26 @@ void encode_memory(Builder& builder, const Layout& layout, const Placement& wind
   }
 }
 
+// The symmetry rules (certify/symmetry.hpp; docs/algorithms.md says why each
+// keeps a repetend of every claim): each component that may move by whole
+// periods has a block starting before P, and the copies of a component
+// start their first blocks in copy order.
+void encode_symmetry(Builder& builder, const Layout& layout, const WindowSymmetry& symmetry) {
+  const int n = symmetry.n;
+  for (const Component& part : symmetry.components) {
+    for (int c = 0; c < symmetry.k && part.shiftable; ++c) {
+      std::vector<int> early;  // stays short when some block always starts before P
+      for (int b : part.blocks)
+        if (layout.last[c * n + b] >= layout.period) early.push_back(-ge(layout, c * n + b, layout.period));
+      if (early.size() == part.blocks.size()) builder.add(early);
+    }
+    const int first = part.blocks.front();
+    for (int c = 0; c + 1 < symmetry.k; ++c)
+      for (long long t = 1; t <= layout.last[first]; ++t)
+        builder.add({-ge(layout, c * n + first, t), ge(layout, (c + 1) * n + first, t)});
+  }
+}
+
 void require_balance(const Placement& placement) {
   std::vector<long long> balance(placement.ndevs, 0);
   for (const Block& block : placement.blocks)
@@ -181,6 +203,7 @@ Cnf encode_claim(const Placement& placement, const std::vector<long long>& memor
   encode_edges(builder, layout, window);
   encode_circles(builder, layout, window);
   if (!memory_limit.empty()) encode_memory(builder, layout, window, memory_limit);
+  encode_symmetry(builder, layout, window_symmetry(placement, claim.k, !memory_limit.empty()));
   return builder.cnf;
 }
 

@@ -1,11 +1,12 @@
 // The verifier's encoder: the claim "no repetend of period P ..." written as
 // CNF straight from the problem definition (docs/algorithms.md, "The
 // repetend as a modulo schedule" and "Certificates"), with none of the
-// solver's encodings, implied constraints or symmetry rules. The CNF is
-// satisfiable exactly when a repetend of the claim's shape exists, so a
-// checked refutation of it proves the claim. Plain and deliberately naive:
-// a start variable per block and step, a phase per block, occupation of the
-// circle, and the steady-state memory as a sequential weighted counter.
+// solver's encodings or implied constraints. The CNF is satisfiable exactly
+// when a repetend of the claim's shape exists, so a checked refutation of it
+// proves the claim. Plain and deliberately naive: a start variable per block
+// and step, a phase per block, occupation of the circle, the steady-state
+// memory as a sequential weighted counter, and two symmetry rules of its own
+// (certify/symmetry, each with the map that keeps a repetend).
 #pragma once
 
 #include <optional>

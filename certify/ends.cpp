@@ -186,6 +186,27 @@ long long micros_in_window(const Placement& placement, long long window, long lo
   return std::min(count, micros);
 }
 
+std::optional<Placement> without_fillers(const Placement& placement) {
+  Placement rest = placement;
+  rest.blocks.clear(), rest.edges.clear();
+  std::vector<int> index(placement.blocks.size(), -1);
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    std::vector<int> devices = block.devices;
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    if (block.memory == 0 && static_cast<int>(devices.size()) == placement.ndevs) continue;  // a filler
+    index[b] = static_cast<int>(rest.blocks.size());
+    rest.blocks.push_back(block);
+  }
+  if (rest.blocks.empty() || rest.blocks.size() == placement.blocks.size()) return std::nullopt;
+  for (const Edge& edge : placement.edges) {
+    if (edge.delay != 0) return std::nullopt;
+    if (index[edge.from] >= 0 && index[edge.to] >= 0) rest.edges.push_back({index[edge.from], index[edge.to], 0});
+  }
+  return rest;
+}
+
 long long critical_path(const Placement& placement) {
   const std::vector<long long> lo = earliest(placement);
   long long longest = 0;

@@ -14,6 +14,7 @@
 // freed at the ends of blocks, counted down from the level after all N).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "certify/clauses.hpp"
@@ -41,6 +42,19 @@ Cnf encode_end(const Placement& placement, const std::vector<long long>& memory_
 // steps: each has a source block there, and the copies of a source do not
 // overlap (at most ceil(W / span) of them), capped by N.
 long long micros_in_window(const Placement& placement, long long window, long long micros);
+
+// The placement with its fillers cut out: the memory-free blocks that run on
+// every device, with their edges. While a filler runs no other block runs
+// anywhere, so cutting its steps out of any schedule (and the later steps
+// moved up) leaves a schedule of the rest, N x (the fillers' spans) shorter:
+// no other block loses a step, the order of steps is kept (so no overlap
+// and, with every edge's delay 0, every edge holds), and memory takes the
+// same levels (fillers hold none). So the makespan is at least N x the
+// fillers' spans plus the least makespan without them, and a device's ends
+// may be asked of the placement without them. Empty when there is no
+// filler, no other block, or an edge with a delay (which the cut could
+// shorten).
+std::optional<Placement> without_fillers(const Placement& placement);
 
 // One micro-batch's longest chain (spans and delays).
 long long critical_path(const Placement& placement);

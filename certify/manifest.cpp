@@ -29,6 +29,7 @@ const char* relaxation_name(Relaxation relaxation) {
     case Relaxation::CriticalPath: return "critical_path";
     case Relaxation::Load: return "load";
     case Relaxation::Ends: return "ends";
+    case Relaxation::EndsWithoutFillers: return "ends_without_fillers";
   }
   return "?";
 }
@@ -49,14 +50,13 @@ void add_relaxation(const ManifestClaim& claim, nlohmann::json& item) {
   item["relaxation"] = relaxation_name(claim.relaxation);
   if (claim.relaxation == Relaxation::CriticalPath) return;
   item["device"] = claim.device;
-  if (claim.relaxation != Relaxation::Ends) return;
+  if (claim.relaxation != Relaxation::Ends && claim.relaxation != Relaxation::EndsWithoutFillers) return;
   nlohmann::json ends = nlohmann::json::array();
   for (const EndProof& end : claim.ends)
     ends.push_back({{"end", end.question.tail ? "tail" : "head"}, {"window", end.question.window},
                     {"idle", end.question.idle}, {"cnf", end.cnf}, {"cnf_sha256", end.cnf_sha256},
                     {"proof", end.proof}, {"solve_seconds", end.solve_seconds}});
   item["ends"] = ends;
-  item["solver"] = claim.solver;
 }
 
 }  // namespace
@@ -70,10 +70,11 @@ nlohmann::json manifest_to_json(const Manifest& manifest) {
     else item["period"] = claim.claim.period, item["max_in_flight"] = claim.claim.max_in_flight;
     if (claim.claim.latency_at_most) item["latency_at_most"] = *claim.claim.latency_at_most;
     if (!claim.reason.empty()) item["reason"] = claim.reason;
-    if (!claim.cnf.empty()) {
+    if (!claim.cnf.empty())
       item["cnf"] = claim.cnf, item["cnf_sha256"] = claim.cnf_sha256, item["proof"] = claim.proof;
-      item["solver"] = claim.solver, item["solve_seconds"] = claim.solve_seconds;
-    }
+    // The solver's time on the claim, certified or not (a claim that ran out of
+    // --certify-seconds keeps the seconds it was given).
+    if (!claim.solver.empty()) item["solver"] = claim.solver, item["solve_seconds"] = claim.solve_seconds;
     if (claim.kind == ClaimKind::Makespan && claim.relaxation != Relaxation::None) add_relaxation(claim, item);
     claims.push_back(item);
   }
@@ -158,10 +159,11 @@ void relaxation_from_json(const nlohmann::json& item, ManifestClaim& claim, cons
   if (name == "critical_path") claim.relaxation = Relaxation::CriticalPath;
   else if (name == "load") claim.relaxation = Relaxation::Load;
   else if (name == "ends") claim.relaxation = Relaxation::Ends;
-  else throw MalformedError(where + ".relaxation: '" + name + "' is not critical_path, load or ends");
+  else if (name == "ends_without_fillers") claim.relaxation = Relaxation::EndsWithoutFillers;
+  else throw MalformedError(where + ".relaxation: '" + name + "' is not critical_path, load, ends or ends_without_fillers");
   if (claim.relaxation == Relaxation::CriticalPath) return;
   claim.device = static_cast<int>(number(item, "device", where, 0));
-  if (claim.relaxation != Relaxation::Ends) return;
+  if (claim.relaxation != Relaxation::Ends && claim.relaxation != Relaxation::EndsWithoutFillers) return;
   const nlohmann::json& ends = need(item, "ends", where);
   if (!ends.is_array() || ends.empty() || ends.size() > 2) throw MalformedError(where + ".ends: not a list of one or two ends");
   for (size_t e = 0; e < ends.size(); ++e) {
@@ -196,6 +198,13 @@ ManifestClaim claim_from_json(const nlohmann::json& item, const std::string& whe
   if (!certified.is_boolean()) throw MalformedError(where + ".certified: not true or false");
   claim.certified = certified.get<bool>();
   if (item.contains("reason")) claim.reason = text(item, "reason", where);
+  if (item.contains("solver")) claim.solver = text(item, "solver", where);
+  if (item.contains("solve_seconds")) {
+    const nlohmann::json& seconds = item.at("solve_seconds");
+    if (!seconds.is_number() || seconds.get<double>() < 0)
+      throw MalformedError(where + ".solve_seconds: not a number of seconds >= 0");
+    claim.solve_seconds = seconds.get<double>();
+  }
   if (claim.certified && claim.kind == ClaimKind::Makespan) relaxation_from_json(item, claim, where);
   else if (claim.certified && claim.kind != ClaimKind::Load) {
     claim.cnf = text(item, "cnf", where), claim.proof = text(item, "proof", where);
@@ -293,7 +302,9 @@ ClaimCheck check_refutation(const std::string& directory, const Placement& place
 
 // The arithmetic of a makespan claim's relaxation, re-derived from the
 // placement (certify/ends.hpp); the reason is empty when it implies the claim.
-std::string relaxation_reason(const Placement& placement, const ManifestClaim& claim) {
+// `asked`: the placement the ends were asked of (without the fillers, for
+// ends_without_fillers), whose work bounds the ends' windows.
+std::string relaxation_reason(const Placement& placement, const Placement& asked, const ManifestClaim& claim) {
   const long long micros = claim.claim.k, below = claim.below;
   if (claim.relaxation == Relaxation::CriticalPath) {
     const long long path = critical_path(placement);
@@ -301,11 +312,13 @@ std::string relaxation_reason(const Placement& placement, const ManifestClaim& c
   }
   if (claim.device >= placement.ndevs) return "device " + std::to_string(claim.device) + " is not in the placement";
   const long long work = micros * device_load(placement, claim.device);
+  const long long asked_work = micros * device_load(asked, claim.device);
   long long idle = 0, windows = 0;
   for (const EndProof& end : claim.ends) idle += end.question.idle, windows += end.question.window;
-  if (windows > work)
+  if (windows > asked_work)
     return "the ends' windows (" + std::to_string(windows) + " steps) may overlap: device " +
-           std::to_string(claim.device) + " works only " + std::to_string(work) + " steps";
+           std::to_string(claim.device) + " works only " + std::to_string(asked_work) + " steps" +
+           (claim.relaxation == Relaxation::EndsWithoutFillers ? " without the fillers" : "");
   if (work + idle < below)
     return "device " + std::to_string(claim.device) + " works " + std::to_string(work) + " steps and idles at least " +
            std::to_string(idle) + ", below " + std::to_string(below);
@@ -317,10 +330,16 @@ ClaimCheck check_makespan(const std::string& directory, const Placement& placeme
   ClaimCheck check;
   check.claim = claim_words(claim);
   const auto begin = std::chrono::steady_clock::now();
-  check.reason = relaxation_reason(placement, claim);
+  const std::optional<Placement> rest = without_fillers(placement);
+  const bool cut = claim.relaxation == Relaxation::EndsWithoutFillers;
+  if (cut && !rest)
+    check.reason = "ends_without_fillers: the placement has no filler to cut out (a memory-free block on every "
+                   "device, with some other block and no edge delay)";
+  const Placement& asked = cut && rest ? *rest : placement;
+  if (check.reason.empty()) check.reason = relaxation_reason(placement, asked, claim);
   for (const EndProof& end : claim.ends) {
     if (!check.reason.empty()) break;
-    check.reason = check_cnf_proof(directory, encode_end(placement, manifest.memory_limit, end.question), end.cnf,
+    check.reason = check_cnf_proof(directory, encode_end(asked, manifest.memory_limit, end.question), end.cnf,
                                    end.cnf_sha256, end.proof, check);
   }
   check.certified = check.reason.empty();

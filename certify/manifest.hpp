@@ -31,6 +31,7 @@ enum class Relaxation {
   CriticalPath,  // one micro-batch's longest chain >= below
   Load,          // N load(device) >= below
   Ends,          // N load(device) + the idle its ends prove >= below
+  EndsWithoutFillers,  // the same, the ends asked of the placement without its fillers (certify/ends.hpp)
 };
 const char* relaxation_name(Relaxation relaxation);
 

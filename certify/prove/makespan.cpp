@@ -158,16 +158,23 @@ void prove_makespan(const std::string& directory, const std::string& stem, const
   claim.solver = solver_name();
   claim.certified = true;
   if (critical_path(placement) >= below) return void(claim.relaxation = Relaxation::CriticalPath);
-  Search search{directory, placement, memory_limit, {}, 0};
+  // With fillers (memory-free all-device blocks) the ends are asked of the
+  // placement without them (certify/ends.hpp): the fillers no longer stand
+  // in for the idle at the ends, and the CNFs hold fewer copies.
+  const std::optional<Placement> rest = without_fillers(placement);
+  const Placement& asked = rest ? *rest : placement;
+  Search search{directory, asked, memory_limit, {}, 0};
   search.budget.limited = seconds > 0;
   search.budget.end = Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
   for (int device : devices_by_load(placement, hint.device)) {
     const long long work = micros * device_load(placement, device);
     if (work >= below) {
-      claim.relaxation = Relaxation::Load, claim.device = device;
+      claim.relaxation = Relaxation::Load, claim.device = device, claim.solve_seconds = search.solve_seconds;
       return;
     }
-    if (prove_ends(search, device, below - work, work, hint, stem + "-d" + std::to_string(device), claim)) {
+    const long long asked_work = micros * device_load(asked, device);
+    if (prove_ends(search, device, below - work, asked_work, hint, stem + "-d" + std::to_string(device), claim)) {
+      if (rest) claim.relaxation = Relaxation::EndsWithoutFillers;
       claim.solve_seconds = search.solve_seconds;
       return;
     }

@@ -12,6 +12,7 @@
 #include "cases/builtin_cases.hpp"
 #include "certify/encoder.hpp"
 #include "certify/manifest.hpp"
+#include "certify/symmetry.hpp"
 #include "model/placement_json.hpp"
 #include "solver/search.hpp"
 #include "tests/support.hpp"
@@ -120,6 +121,42 @@ TEST_CASE("certificate: bad --certify-seconds and unknown manifest keys are bad 
   CHECK_THAT(misspelt.err, Catch::Contains("claims[0].bellow: unknown key (did you mean 'below'?)"));
 }
 
+namespace {
+
+// CaDiCaL's answer on the verifier's CNF of `claim` with every block's start
+// fixed (10: the CNF holds that window; 20: it refuses it).
+int answer_with_starts(const certify::Placement& placement, const std::vector<long long>& memory,
+                       const certify::Claim& claim, const std::vector<long long>& starts) {
+  const certify::Cnf cnf = certify::encode_claim(placement, memory, claim);
+  CaDiCaL::Solver solver;
+  for (const auto& clause : cnf.clauses) {
+    for (int literal : clause) solver.add(literal);
+    solver.add(0);
+  }
+  for (size_t b = 0; b < starts.size(); ++b) {
+    const int literal = certify::start_literal(placement, claim, static_cast<int>(b), starts[b]);
+    REQUIRE(literal != 0);
+    solver.assume(literal);
+  }
+  return solver.solve();
+}
+
+// Window g of the unrolled repetend, well inside the steady state, shifted
+// to start at 0: copy c of block b at c n + b.
+std::vector<long long> steady_window(const Schedule& repetend, const PeriodReport& period, int n) {
+  const int k = period.micros_per_window;
+  const Schedule unrolled = unroll(repetend, 8 * period.in_flight + 8 * k);
+  const int g = (unrolled.nmicros / k) / 2;
+  std::vector<long long> starts(n * k, -1);
+  for (const Instance& instance : unrolled.instances)
+    if (instance.micro / k == g) starts[(instance.micro % k) * n + instance.block] = instance.start;
+  const long long earliest = *std::min_element(starts.begin(), starts.end());
+  for (long long& start : starts) start -= earliest;
+  return starts;
+}
+
+}  // namespace
+
 TEST_CASE("certificate: the solver's schedule satisfies the verifier's CNF of its period", "[certify]") {
   for (const auto& [name, ndevs, memory] : {std::tuple{"mshape", 4, 4}, {"vshape", 4, 2}, {"kshape", 4, 4}, {"xshape", 4, 2}}) {
     INFO(name << " " << ndevs << "/" << memory);
@@ -132,29 +169,32 @@ TEST_CASE("certificate: the solver's schedule satisfies the verifier's CNF of it
     REQUIRE(report.outcome == Outcome::Found);
     REQUIRE(report.repetend);
     const PeriodReport& period = *report.period;
-    const int k = period.micros_per_window;
-    certify::Claim claim{period.period, k, static_cast<int>(request.placement.blocks.size())};
+    const int n = static_cast<int>(request.placement.blocks.size());
+    const certify::Claim claim{period.period, period.micros_per_window, n};
     const certify::Placement placement =
         certify::placement_from_json(placement_to_json(request.placement), "placement");
-    const certify::Cnf cnf = certify::encode_claim(placement, {request.memory_limit.begin(), request.memory_limit.end()}, claim);
-    // Window g of the unrolled repetend, well inside the steady state.
-    const Schedule unrolled = unroll(*report.repetend, 8 * period.in_flight + 8 * k);
-    const int g = (unrolled.nmicros / k) / 2;
-    const int n = static_cast<int>(request.placement.blocks.size());
-    std::vector<long long> starts(n * k, -1);
-    for (const Instance& instance : unrolled.instances)
-      if (instance.micro / k == g) starts[(instance.micro % k) * n + instance.block] = instance.start;
-    const long long earliest = *std::min_element(starts.begin(), starts.end());
-    CaDiCaL::Solver solver;
-    for (const auto& clause : cnf.clauses) {
-      for (int literal : clause) solver.add(literal);
-      solver.add(0);
-    }
-    for (int b = 0; b < n * k; ++b) {
-      const int literal = certify::start_literal(placement, claim, b, starts[b] - earliest);
-      REQUIRE(literal != 0);
-      solver.assume(literal);
-    }
-    CHECK(solver.solve() == 10);
+    const std::vector<long long> limit(request.memory_limit.begin(), request.memory_limit.end());
+    // The verifier's symmetry rules hold of the window once mapped onto them
+    // (certify/symmetry): the mapped window is a repetend the CNF accepts.
+    const std::vector<long long> starts = steady_window(*report.repetend, period, n);
+    const std::vector<long long> canonical = certify::canonical_starts(placement, claim, true, starts);
+    CHECK(answer_with_starts(placement, limit, claim, canonical) == 10);
+    // The same repetend as a window of 2 micro-batches of period 2P (copy 1
+    // one period after copy 0): accepted once mapped, refused with the
+    // copies swapped (the order rule), and refused with a part that holds
+    // no start 0 moved a period later (the shift rule).
+    if (period.micros_per_window != 1) continue;
+    const certify::Claim doubled{2 * period.period, 2, n};
+    std::vector<long long> two = starts;
+    for (int b = 0; b < n; ++b) two.push_back(starts[b] + period.period);
+    const std::vector<long long> mapped = certify::canonical_starts(placement, doubled, true, two);
+    CHECK(answer_with_starts(placement, limit, doubled, mapped) == 10);
+    std::vector<long long> swapped(mapped.begin() + n, mapped.end());
+    swapped.insert(swapped.end(), mapped.begin(), mapped.begin() + n);
+    if (swapped[0] != mapped[0]) CHECK(answer_with_starts(placement, limit, doubled, swapped) == 20);
+    std::vector<long long> later = mapped;
+    for (int b = n; b < 2 * n; ++b) later[b] += doubled.period;
+    if (*std::min_element(mapped.begin(), mapped.begin() + n) == 0)
+      CHECK(answer_with_starts(placement, limit, doubled, later) == 20);
   }
 }

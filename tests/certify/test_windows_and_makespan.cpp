@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cases/builtin_cases.hpp"
+#include "certify/ends.hpp"
 #include "certify/manifest.hpp"
 #include "certify/prove/prove.hpp"
 #include "model/placement_json.hpp"
@@ -172,6 +173,10 @@ TEST_CASE("certificate: a claim whose solve times out is listed not certified, w
   CHECK_FALSE(written.claims[0].certified);
   CHECK(written.claims[0].solve_seconds < 5);
   CHECK_THAT(written.claims[0].reason, Catch::Contains("did not refute") && Catch::Contains("within 0.05 s"));
+  // The manifest keeps the time the claim was given (it ran the whole 0.05 s).
+  const nlohmann::json manifest = nlohmann::json::parse(certify::read_file(certificate + "/manifest.json"));
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() >= 0.04);
+  CHECK(manifest["claims"][0]["solver"].get<std::string>().rfind("CaDiCaL", 0) == 0);
   const auto failed = failures(certificate);
   REQUIRE(failed.size() == 1);
   CHECK_THAT(failed[0].reason, Catch::StartsWith("not certified: CaDiCaL did not refute"));
@@ -180,17 +185,62 @@ TEST_CASE("certificate: a claim whose solve times out is listed not certified, w
   CHECK_THAT(checked.err, Catch::Contains("period 19") && Catch::Contains("within 0.05 s"));
 }
 
-TEST_CASE("certificate: a makespan claim the ends cannot reach says why", "[certify]") {
+TEST_CASE("certificate: a makespan claim with fillers certified by the ends without them", "[certify]") {
   // mshape on 4 devices at memory 4: 780 is optimal at 128 micro-batches
   // (device 3 works 768 and idles during f0-f2 of the first micro-batch
-  // and b2-b0 of the last), but fs and bs run on every device and hold no
-  // memory: 128 copies of each can open and close device 3's run, so its
-  // ends idle only in windows longer than 128 steps. Within a second no
-  // such window is refuted; the reason says so.
+  // and b2-b0 of the last). fs and bs run on every device and hold no
+  // memory: 128 copies of each could open and close device 3's run, so its
+  // ends show idle only in windows longer than 128 steps, which were not
+  // refuted. Cut out (certify/ends.hpp, without_fillers), the ends are asked
+  // of the rest and the 12 steps come at once.
   TempDir dir;
   const std::string certificate = dir.file("cert");
   const nlohmann::json placement = placement_to_json(make_case("mshape", 4, false));
+  const certify::Placement read = certify::placement_from_json(placement, "placement");
+  const std::optional<certify::Placement> rest = certify::without_fillers(read);
+  REQUIRE(rest);
+  CHECK(rest->blocks.size() + 2 == read.blocks.size());
+  CHECK(certify::device_load(*rest, 3) + 2 == certify::device_load(read, 3));  // fs and bs: 1 step each
   certify::PlannedClaim claim = planned(certify::ClaimKind::Makespan, 0, 128, 780);
+  claim.hint = {3, 3, 9};
+  const certify::Manifest written =
+      certify::write_certificate(certificate, placement, {4, 4, 4, 4}, {claim}, 60, nullptr);
+  REQUIRE(written.claims.size() == 1);
+  const certify::ManifestClaim& makespan = written.claims[0];
+  REQUIRE(makespan.certified);
+  CHECK(makespan.relaxation == certify::Relaxation::EndsWithoutFillers);
+  CHECK(makespan.device == 3);
+  CHECK(failures(certificate).empty());
+
+  SECTION("read as the plain ends (fillers kept), the CNFs are not the verifier's") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][0]["relaxation"] = "ends"; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("is not the verifier's encoding"));
+  }
+  SECTION("one step more is not implied") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["claims"][0]["below"] = 781; });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("idles at least"));
+  }
+  SECTION("an edge with a delay: the cut could shorten it, so the fillers stay") {
+    edit_manifest(certificate, [](nlohmann::json& m) { m["placement"]["edges"][1].push_back(1); });
+    const auto failed = failures(certificate);
+    REQUIRE(failed.size() == 1);
+    CHECK_THAT(failed[0].reason, Catch::Contains("no filler to cut out"));
+  }
+}
+
+TEST_CASE("certificate: a makespan claim the ends cannot reach says why", "[certify]") {
+  // The same mshape claim with a delay on one edge: the fillers cannot be cut
+  // out (the cut could shorten the delay), and within a second no window
+  // longer than the fillers' 128 steps is refuted; the reason says so.
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  nlohmann::json placement = placement_to_json(make_case("mshape", 4, false));
+  placement["edges"][1].push_back(1);  // f0 -> f1 one step apart
+  certify::PlannedClaim claim = planned(certify::ClaimKind::Makespan, 0, 128, 781);
   claim.hint = {3, 3, 9};
   const certify::Manifest written =
       certify::write_certificate(certificate, placement, {4, 4, 4, 4}, {claim}, 1, nullptr);
@@ -198,8 +248,12 @@ TEST_CASE("certificate: a makespan claim the ends cannot reach says why", "[cert
   const certify::ManifestClaim& makespan = written.claims[0];
   CHECK_FALSE(makespan.certified);
   CHECK(makespan.solve_seconds < 10);
-  CHECK_THAT(makespan.reason, Catch::Contains("reached 780 within the time given") &&
-                                  Catch::Contains("device 3 needs 12 idle steps") &&
+  // Not certified, and still the seconds its ends' CNFs took are kept.
+  const nlohmann::json manifest = nlohmann::json::parse(certify::read_file(certificate + "/manifest.json"));
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() > 0.5);
+  CHECK(manifest["claims"][0]["solve_seconds"].get<double>() == Approx(makespan.solve_seconds));
+  CHECK_THAT(makespan.reason, Catch::Contains("reached 781 within the time given") &&
+                                  Catch::Contains("device 3 needs 13 idle steps") &&
                                   Catch::Contains("fs, bs can fill its first 128 and last 128 steps"));
   const auto failed = failures(certificate);
   REQUIRE(failed.size() == 1);
