@@ -119,6 +119,15 @@ TEST_CASE("certificate: bad --certify-seconds and unknown manifest keys are bad 
   const auto misspelt = run_tessel("check-certificate " + certificate);
   CHECK(misspelt.exit_code == 2);
   CHECK_THAT(misspelt.err, Catch::Contains("claims[0].bellow: unknown key (did you mean 'below'?)"));
+
+  for (const nlohmann::json& bad : {nlohmann::json(-1.0), nlohmann::json("fast")}) {
+    manifest["claims"][0].erase("bellow");
+    manifest["claims"][0]["solve_seconds"] = bad;
+    write_text(certificate + "/manifest.json", manifest.dump());
+    const auto timed = run_tessel("check-certificate " + certificate);
+    CHECK(timed.exit_code == 2);
+    CHECK_THAT(timed.err, Catch::Contains("claims[0].solve_seconds: not a number of seconds >= 0"));
+  }
 }
 
 namespace {

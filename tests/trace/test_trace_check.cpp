@@ -169,3 +169,11 @@ TEST_CASE("a planned recompute is matched with its range inside the backward tha
     CHECK_THAT(check.mismatch.reason, Catch::Contains("planned tessel:recompute 1F2, ran PP:"));
   }
 }
+
+TEST_CASE("a plan that offloads is refused as input naming its transfers", "[trace]") {
+  Schedule schedule =
+      read_schedule_file(std::string(TESSEL_SOURCE_DIR) + "/tests/data/runtime/gpt_chain2_recompute.schedule.json");
+  REQUIRE_NOTHROW(planned_actions(schedule));
+  schedule.transfers.push_back({0, 0, TransferDirection::Out, 1});
+  CHECK_THROWS_WITH(planned_actions(schedule), Catch::Contains("transfers") && Catch::Contains("cannot be checked"));
+}
