@@ -46,4 +46,13 @@ std::vector<std::vector<int>> shiftable_part_sources(const Placement& window, in
   return result;
 }
 
+void add_shiftable_part_rule(Backend& backend, const std::vector<IntVar>& quotients, const Placement& window,
+                             int copies) {
+  for (const std::vector<int>& sources : shiftable_part_sources(window, copies)) {
+    std::vector<Lit> some_at_zero;
+    for (int source : sources) some_at_zero.push_back(backend.at_most(quotients[source], 0));
+    backend.add_clause(some_at_zero);
+  }
+}
+
 }  // namespace tessel

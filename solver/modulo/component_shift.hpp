@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/placement.hpp"
+#include "sat/backend.hpp"
 
 namespace tessel {
 
@@ -26,5 +27,11 @@ namespace tessel {
 // to zero. Parts holding the first block of some copy are left out when
 // copies > 1: the rule ordering the copies reads those blocks' quotients.
 std::vector<std::vector<int>> shiftable_part_sources(const Placement& window, int copies);
+
+// The rule those parts allow, for an encoding that gives each block a
+// quotient (the modulo and the cyclic-order encodings): in every shiftable
+// part some source starts in the first period (quotient 0).
+void add_shiftable_part_rule(Backend& backend, const std::vector<IntVar>& quotients, const Placement& window,
+                             int copies);
 
 }  // namespace tessel

@@ -281,11 +281,7 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
     some_source_first.push_back(first);
   }
   backend.add_clause(some_source_first);
-  for (const std::vector<int>& sources : shiftable_part_sources(placement, copies)) {
-    std::vector<Lit> some_at_zero;
-    for (int source : sources) some_at_zero.push_back(backend.at_most(encoding.quotients[source], 0));
-    backend.add_clause(some_at_zero);
-  }
+  add_shiftable_part_rule(backend, encoding.quotients, placement, copies);
 
   if (copies < 2) return;
   const size_t per_copy = placement.blocks.size() / copies;

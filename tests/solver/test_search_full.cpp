@@ -221,7 +221,6 @@ TEST_CASE("full strategy: starts from the hand-made order on its own placement",
   request.memory_limit = made.peaks;
   request.strategy = Strategy::Full;
   request.total_micros = 16;
-  request.total_micros = 16;
   request.threads = 1;
   request.deadline = Deadline::after_seconds(4);
   request.tuning.relaxation_seconds = 0;
