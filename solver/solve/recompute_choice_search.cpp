@@ -7,6 +7,7 @@
 
 #include "model/schedule_json.hpp"
 #include "solver/solve/recompute_choice.hpp"
+#include "solver/solve/recompute_search.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -45,18 +46,8 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
   candidate.makespan = checked.makespan;
   candidate.note = chosen_text(choice, answer) + (compacted ? ", every micro-batch one period apart, compacted"
                                                               : ", every micro-batch one period apart");
-  MakespanReport& at = *report.makespan;
-  if (checked.makespan < at.makespan) {
-    at.makespan = checked.makespan;
-    at.shape = Shape::Aperiodic;
-    at.construction = candidate.name;
-    at.bubble_ratio = checked.bubble_ratio;
-    at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
-    at.proven_optimal = at.makespan == at.proven_lower_bound;
-    report.best = schedule;
-    progress.improved(schedule, Shape::Aperiodic, at.makespan);
-  }
-  at.candidates.push_back(std::move(candidate));
+  if (checked.makespan < report.makespan->makespan) take_as_answer(schedule, checked, candidate.name, report, progress);
+  report.makespan->candidates.push_back(std::move(candidate));
 }
 
 }  // namespace

@@ -34,18 +34,6 @@ std::optional<Schedule> answer_at_total(const SearchRequest& request, const Reco
   return mapped;
 }
 
-void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
-                    SearchReport& report, Progress& progress) {
-  MakespanReport& at = *report.makespan;
-  at.makespan = checked.makespan;
-  at.shape = Shape::Aperiodic;
-  at.construction = name;
-  at.bubble_ratio = checked.bubble_ratio;
-  at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
-  at.proven_optimal = at.makespan == at.proven_lower_bound;
-  report.best = schedule;
-  progress.improved(schedule, Shape::Aperiodic, at.makespan);
-}
 
 }  // namespace
 
@@ -205,6 +193,19 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
   report.makespan->candidates.push_back(std::move(answer.candidate));
   report.outcome = Outcome::Found;
   report.notes.push_back(SearchNote{SearchNoteKind::RecomputingAnswers});
+}
+
+void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
+                    SearchReport& report, Progress& progress) {
+  MakespanReport& at = *report.makespan;
+  at.makespan = checked.makespan;
+  at.shape = Shape::Aperiodic;
+  at.construction = name;
+  at.bubble_ratio = checked.bubble_ratio;
+  at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
+  at.proven_optimal = at.makespan == at.proven_lower_bound;
+  report.best = schedule;
+  progress.improved(schedule, Shape::Aperiodic, at.makespan);
 }
 
 }  // namespace tessel

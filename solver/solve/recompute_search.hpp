@@ -7,6 +7,7 @@
 #pragma once
 
 #include "solver/types/search_types.hpp"
+#include "verify/verify.hpp"
 
 namespace tessel {
 
@@ -43,5 +44,11 @@ void consider_recomputing_all(const SearchRequest& request, Budget& budget, Sear
 // them impossible.
 void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budget, SearchReport& report,
                                       Progress& progress, NestedSolve solve);
+
+// A verified schedule with memory traded becomes the report's answer at N
+// (its makespan, shape, peaks and name), shown as an improvement. Shared
+// with the period decided with recomputation chosen (recompute_choice_search).
+void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
+                    SearchReport& report, Progress& progress);
 
 }  // namespace tessel
