@@ -2,6 +2,7 @@
 #include "certificate/search_claims.hpp"
 
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/placement_json.hpp"
 
 namespace tessel {
@@ -101,7 +102,7 @@ nlohmann::json certificate_summary(const certify::Manifest& manifest, const std:
     nlohmann::json item = {{"claim", certify::claim_words(claim)}, {"certified", claim.certified}};
     if (!claim.certified) item["reason"] = claim.reason;
     if (claim.kind == certify::ClaimKind::Period || claim.kind == certify::ClaimKind::Latency)
-      item["solve_seconds"] = claim.solve_seconds;
+      item["solve_seconds"] = seconds_to_json(claim.solve_seconds);
     certified += claim.certified;
     claims.push_back(item);
   }

@@ -278,4 +278,9 @@ nlohmann::json time_to_json(Time ticks, int decimals) {
   return ticks_to_double(ticks, decimals);
 }
 
+nlohmann::json seconds_to_json(double seconds) {
+  if (!std::isfinite(seconds)) return nullptr;
+  return std::round(seconds * 1e6) / 1e6;
+}
+
 }  // namespace tessel

@@ -74,4 +74,9 @@ void require_format(const nlohmann::json& document, const std::string& expected,
 // else the decimal number (3.712). Used for times and memory amounts alike.
 nlohmann::json time_to_json(Time ticks, int decimals);
 
+// Measured seconds as every tessel file writes them: rounded to the
+// microsecond, so the file reads back (a raw double such as
+// 0.7779350820000001 has more digits than read_json_file accepts).
+nlohmann::json seconds_to_json(double seconds);
+
 }  // namespace tessel

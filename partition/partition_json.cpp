@@ -2,6 +2,7 @@
 #include "partition/partition_json.hpp"
 
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 
 namespace tessel {
 
@@ -18,7 +19,7 @@ nlohmann::json partition_to_json(const Graph& graph, const Partition& partition,
           {"proven_optimal", claim.status == "optimal"},
           {"objective_value", claim.objective_value},
           {"proven_bound", claim.proven_bound},
-          {"solve_seconds", claim.solve_seconds},
+          {"solve_seconds", seconds_to_json(claim.solve_seconds)},
           {"stage_compute", costs.stage_compute},
           {"stage_param_bytes", costs.stage_param_bytes},
           {"stage_output_bytes", costs.stage_output_bytes},

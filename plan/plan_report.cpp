@@ -217,7 +217,7 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
           {"memory_limit", result.memory_limit},
           {"compared", compared},
           {"files", files},
-          {"seconds", answer.seconds}};
+          {"seconds", seconds_to_json(answer.seconds)}};
 }
 
 void write_plan_files(const Graph& graph, const PlanRequest& request, const PlanAnswer& answer,

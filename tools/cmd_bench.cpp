@@ -19,6 +19,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "model/schedule_json.hpp"
 #include "sat/backend.hpp"
 #include "solver/search.hpp"
@@ -235,8 +236,8 @@ nlohmann::json row_json(const Row& row) {
           {"result", row.result},
           {"value", row.value},
           {"proven_lower_bound", row.proven_bound},
-          {"solve_seconds", row.seconds},
-          {"decide_seconds", row.decide_seconds},
+          {"solve_seconds", seconds_to_json(row.seconds)},
+          {"decide_seconds", seconds_to_json(row.decide_seconds)},
           {"ratio_to_fastest", row.ratio},
           {"verified", row.verified},
           {"note", row.note}};

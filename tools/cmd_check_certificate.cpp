@@ -8,6 +8,7 @@
 
 #include "certify/manifest.hpp"
 #include "model/input_error.hpp"
+#include "model/json_file.hpp"
 #include "tools/cli.hpp"
 #include "tools/commands.hpp"
 
@@ -42,7 +43,7 @@ int run_check_certificate(int argc, char** argv) {
     for (const certify::ClaimCheck& check : checks) {
       if (!check.certified && !failed) failed = &check;
       claims.push_back({{"claim", check.claim}, {"certified", check.certified}, {"reason", check.reason},
-                        {"seconds", check.seconds}, {"lemmas", check.lemmas}, {"core_lemmas", check.checked}});
+                        {"seconds", seconds_to_json(check.seconds)}, {"lemmas", check.lemmas}, {"core_lemmas", check.checked}});
     }
     if (values["json"].as<bool>()) {
       std::cout << nlohmann::json({{"valid", failed == nullptr}, {"claims", claims}}).dump(2) << "\n";

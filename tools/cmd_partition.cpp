@@ -274,7 +274,7 @@ nlohmann::json result_json(const Graph& graph, const PartitionAsk& ask, const Pa
                            {"stages", request.stages},
                            {"objective", ask.objective},
                            {"method", ask.method},
-                           {"solve_seconds", answer.solve_seconds},
+                           {"solve_seconds", seconds_to_json(answer.solve_seconds)},
                            {"proven_bound", answer.proven_bound}};
   if (ask.method == "exact") result["backend"] = ask.backend;
   if (!answer.reason.empty()) result["reason"] = answer.reason;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "model/placement_json.hpp"
+#include "model/json_file.hpp"
 #include "model/timeline_text.hpp"
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "tools/candidate_note_text.hpp"
@@ -38,7 +39,7 @@ nlohmann::json gap_json(const MakespanGap& gap, int decimals) {
     out["micros_per_window"] = gap.micros_per_window;
     out["period_excess"] = t(gap.period_excess);
   }
-  if (gap.boundary == BoundaryCause::OutOfBudget) out["boundary_seconds"] = gap.boundary_seconds;
+  if (gap.boundary == BoundaryCause::OutOfBudget) out["boundary_seconds"] = seconds_to_json(gap.boundary_seconds);
   if (gap.cause == GapCause::NotTight) out["construction"] = gap.construction;
   return out;
 }
@@ -209,7 +210,7 @@ nlohmann::json notes_json(const SearchReport& report) {
   for (const SearchNote& note : report.notes) {
     nlohmann::json row = {{"kind", search_note_name(note.kind)}, {"headline", note.headline}};
     if (note.total_micros > 0) row["total_micros"] = note.total_micros;
-    if (note.seconds > 0) row["seconds"] = note.seconds;
+    if (note.seconds > 0) row["seconds"] = seconds_to_json(note.seconds);
     if (note.ticks > 0) row["ticks"] = note.ticks;
     if (note.kind == SearchNoteKind::StoppedBuildingAnswer) row["interrupted"] = note.interrupted;
     if (note.kind == SearchNoteKind::BlockAboveLimit) {
@@ -232,7 +233,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                         {"message", search_message_text(report)},
                         {"resolution", report.resolution_note.empty() ? nlohmann::json(nullptr)
                                                                       : nlohmann::json(report.resolution_note)},
-                        {"solve_seconds", report.seconds},
+                        {"solve_seconds", seconds_to_json(report.seconds)},
                         {"verified", report.best.has_value()}};
   const std::optional<PeriodReport>& period = report.period;
   out["period"] = period ? t(period->period) : nlohmann::json(nullptr);
@@ -261,7 +262,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                          {"proven_lower_bound", t(attempt.proven_lower_bound)},
                          {"optimal", attempt.period != 0 && attempt.period == attempt.proven_lower_bound},
                          {"latency", t(attempt.latency)},
-                         {"seconds", attempt.seconds}});
+                         {"seconds", seconds_to_json(attempt.seconds)}});
   out["windows"] = windows;
   if (period && period->construction) {
     out["construction"] = period->construction->name;
@@ -294,7 +295,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
                             {"makespan", candidate.makespan ? t(*candidate.makespan) : nlohmann::json(nullptr)},
                             {"note", candidate_note_text(candidate)},
                             {"note_kind", candidate_note_name(candidate.note_kind)},
-                            {"seconds", candidate.seconds}});
+                            {"seconds", seconds_to_json(candidate.seconds)}});
   out["candidates"] = candidates;
   nlohmann::json rejected = nlohmann::json::array();
   for (const RejectedCandidate& candidate : report.rejected)
@@ -302,7 +303,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["rejected_candidates"] = rejected;
   out["makespan"] = report.best ? t(makespan(*report.best)) : nlohmann::json(nullptr);
   nlohmann::json phases = nlohmann::json::object();
-  for (const PhaseTime& phase : report.phases) phases[phase.phase] = phase.seconds;
+  for (const PhaseTime& phase : report.phases) phases[phase.phase] = seconds_to_json(phase.seconds);
   out["phase_seconds"] = phases;
   // What the budget granted each phase (solver/solve/budget.hpp): seconds since
   // the search began; "until" null when only an interrupt ends it.
@@ -317,7 +318,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["notes"] = notes_json(report);
   nlohmann::json calls = nlohmann::json::array();
   for (const SolverCall& call : report.calls)
-    calls.push_back({{"question", call.what}, {"answer", answer_name(call.answer)}, {"seconds", call.seconds}});
+    calls.push_back({{"question", call.what}, {"answer", answer_name(call.answer)}, {"seconds", seconds_to_json(call.seconds)}});
   out["solver_calls"] = calls;
   return out;
 }
@@ -326,7 +327,7 @@ nlohmann::json provenance(const SearchRequest& request, const SearchReport& repo
   const int decimals = request.placement.time_decimals;
   nlohmann::json search = {{"strategy", strategy_name(report.strategy)},
                            {"backend", report.backend},
-                           {"solve_seconds", report.seconds}};
+                           {"solve_seconds", seconds_to_json(report.seconds)}};
   if (report.period) {
     search["proven_lower_bound"] = time_to_json(report.period->proven_lower_bound, decimals);
     search["micros_per_window"] = report.period->micros_per_window;

@@ -1,6 +1,9 @@
 // Decimals read from their text, never through a double (model/quantity.hpp):
 // a number with more digits than tessel keeps is refused, not rounded into a
 // different value that then passes a check it should fail.
+#include <cmath>
+#include <limits>
+
 #include <catch2/catch.hpp>
 
 #include "model/input_error.hpp"
@@ -69,4 +72,16 @@ TEST_CASE("JSON numbers: a literal a double does not hold as written is refused 
     CHECK(error.field == "[0]");
     CHECK(std::string(error.what()).size() < 400);
   }
+}
+
+TEST_CASE("measured seconds are written so that tessel reads its own files back", "[quantity]") {
+  // CI once failed on a schedule whose provenance held 0.7779350820000001 s.
+  CHECK_THROWS_AS(parse_json_text(nlohmann::json{{"s", 0.7779350820000001}}.dump(), "f.json"), InputError);
+  for (double seconds : {0.7779350820000001, 0.30000000000000004, 1e-9, 12345.678901234567, 0.0, 3.0}) {
+    INFO(seconds);
+    const nlohmann::json written = {{"solve_seconds", seconds_to_json(seconds)}};
+    const nlohmann::json read = parse_json_text(written.dump(), "f.json");
+    CHECK(std::abs(read["solve_seconds"].get<double>() - seconds) <= 5e-7);
+  }
+  CHECK(seconds_to_json(std::numeric_limits<double>::infinity()).is_null());
 }
