@@ -12,7 +12,6 @@
 
 #include "certificate/search_claims.hpp"
 #include "model/input_error.hpp"
-#include "model/json_file.hpp"
 #include "model/schedule_json.hpp"
 #include "python/bindings.hpp"
 #include "solver/search.hpp"
@@ -109,7 +108,7 @@ py::dict gap_dict(const MakespanGap& gap, int t) {
   out["period_lower_bound"] = number_of(gap.period_lower_bound, t);
   out["micros_per_window"] = gap.micros_per_window;
   out["period_excess"] = number_of(gap.period_excess, t);
-  out["boundary_seconds"] = seconds_to_json(gap.boundary_seconds);
+  out["boundary_seconds"] = gap.boundary_seconds;
   out["construction"] = gap.construction;
   return out;
 }
