@@ -248,7 +248,11 @@ TEST_CASE("running out of memory is exit 3 with a message in every command", "[c
   const CommandResult search = capped(500000, "search --case vshape --ndevs 1024 --memory 1024 --time-limit 10 --quiet");
   INFO(search.err.substr(0, 600));
   CHECK(search.exit_code == 3);
-  CHECK(search.err.find("out of memory") != std::string::npos);
+  // Either the allocation fails first, or, on a loaded machine, the memory
+  // watch (tools/memory_watch.hpp) polls in time and stops the search at
+  // three quarters of the cap: both are exit 3 with the reason said.
+  CHECK((search.err.find("out of memory") != std::string::npos ||
+         search.err.find("three quarters of what this process may use") != std::string::npos));
   no_bug_reported(search.err);
 }
 
