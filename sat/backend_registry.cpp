@@ -23,8 +23,9 @@ void release_in_background(std::unique_ptr<Backend> backend) {
   if (!backend) return;
   try {
     std::thread([owned = std::move(backend)]() mutable { owned.reset(); }).detach();
-  } catch (const std::system_error&) {
-    // No thread to be had: freed here (the lambda's copy went with it).
+  } catch (const std::exception&) {
+    // No thread to be had (a cap), or no memory for its state: freed here
+    // (the lambda's copy went with it). Callers include destructors.
   }
 }
 

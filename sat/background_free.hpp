@@ -19,7 +19,7 @@ void free_in_background(std::unique_ptr<T> object) {
   if (!raw) return;
   try {
     std::thread([raw] { delete raw; }).detach();
-  } catch (const std::system_error&) {
+  } catch (const std::exception&) {  // no thread to be had (a cap), or no memory for its state
     delete raw;
   }
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include <unistd.h>
@@ -57,9 +58,14 @@ void SearchProgress::heartbeat() {
     wake_.wait_for(lock, std::chrono::milliseconds(250));
     if (finished_) break;
     if (std::chrono::steady_clock::now() - last_print_ < std::chrono::seconds(1)) continue;
-    std::string text = "searching" + (activity_.empty() ? std::string() : ": last " + activity_);
-    if (!best_.empty()) text += "; best makespan so far " + best_;
-    print(text, false);
+    // A std::bad_alloc escaping this thread would end the process; near a
+    // memory cap the heartbeat is simply skipped.
+    try {
+      std::string text = "searching" + (activity_.empty() ? std::string() : ": last " + activity_);
+      if (!best_.empty()) text += "; best makespan so far " + best_;
+      print(text, false);
+    } catch (const std::bad_alloc&) {
+    }
   }
 }
 

@@ -60,6 +60,12 @@ void Race::work() {
   }
 }
 
+void Race::give_up() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  given_up_ = true;
+  stop_all();
+}
+
 PeriodsOutcome Race::outcome(std::vector<SolverCall>& calls) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (failure_) std::rethrow_exception(failure_);

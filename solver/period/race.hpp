@@ -77,6 +77,9 @@ class Race {
   // A failure (an encoding past its budget, a bug caught by a check) stops
   // the race and is rethrown by the calling thread.
   void work();
+  // Stops every running attempt and hands out no more (the caller cannot
+  // go on: out of memory starting a helper).
+  void give_up();
   PeriodsOutcome outcome(std::vector<SolverCall>& calls);
 
  private:

@@ -4,6 +4,8 @@
 #include "solver/period/scheduler.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <new>
 #include <system_error>
 #include <thread>
 
@@ -20,18 +22,26 @@ PeriodsOutcome schedule_periods(const PeriodsQuestion& question, const SearchOpt
                                 const Deadline& deadline, std::vector<SolverCall>& calls) {
   period_race::Race race(question, options, deadline);
   std::vector<std::thread> helpers;
-  // A thread the system refuses (a process or memory cap) is not an error:
-  // the periods are decided on the threads that started. One thread is
-  // this one, with no helper.
-  for (int t = 1; t < question.threads; ++t) {
+  // A thread the system refuses (a process cap) is not an error: the
+  // periods are decided on the threads that started. Out of memory is
+  // (tools/memory_reserve.hpp), but only once the helpers that started are
+  // stopped and joined: unwinding past a running std::thread ends the
+  // process. One thread is this one, with no helper.
+  helpers.reserve(question.threads > 1 ? question.threads - 1 : 0);
+  std::exception_ptr out_of_memory;
+  for (int t = 1; t < question.threads && !out_of_memory; ++t) {
     try {
       helpers.emplace_back([&race] { race.work(); });
     } catch (const std::system_error&) {
       break;
+    } catch (const std::bad_alloc&) {
+      out_of_memory = std::current_exception();
     }
   }
-  race.work();
+  if (!out_of_memory) race.work();
+  else race.give_up();
   for (std::thread& helper : helpers) helper.join();
+  if (out_of_memory) std::rethrow_exception(out_of_memory);
   return race.outcome(calls);
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
 #include <optional>
 #include <stdexcept>
 
@@ -197,6 +198,8 @@ std::optional<Replay> replay(const Placement& placement, const StageShape& shape
     result.schedule.instances = std::move(timed.instances);
     result.schedule.fused = std::move(timed.fused);
     return result;
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory ends the search (tools/memory_reserve.hpp), never "no replay"
   } catch (const std::exception&) {
     return std::nullopt;  // sizes the family refuses, or an order that deadlocks here
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <new>
 
 #include "classic/order_execution.hpp"
 #include "solver/modulo/schedule_check.hpp"
@@ -81,6 +82,8 @@ std::optional<Schedule> run_orders(const Schedule& like, const DeviceOrders& lis
     sort_instances(schedule);
     if (!schedule_fits(schedule)) return std::nullopt;
     return schedule;
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory ends the search (tools/memory_reserve.hpp), never "no schedule"
   } catch (const std::exception&) {
     return std::nullopt;  // a deadlock: the cut does not match
   }
