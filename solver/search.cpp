@@ -211,12 +211,13 @@ std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const 
 // schedules it returns get the whole placement and the user's limits back.
 // The solver's limits may be uniform where the user's are not (static
 // memory taken off): the flag that writes one number follows the user's.
-Schedule restored(Schedule schedule, const SearchRequest& request) {
-  schedule.placement = request.placement;
-  schedule.memory_limit = request.memory_limit;
-  schedule.uniform_limit = std::adjacent_find(request.memory_limit.begin(), request.memory_limit.end(),
-                                              std::not_equal_to<Memory>()) == request.memory_limit.end();
-  return schedule;
+Schedule restored(const Schedule& schedule, const SearchRequest& request) {
+  Schedule whole = schedule;
+  whole.placement = request.placement;
+  whole.memory_limit = request.memory_limit;
+  whole.uniform_limit = std::adjacent_find(request.memory_limit.begin(), request.memory_limit.end(),
+                                           std::not_equal_to<Memory>()) == request.memory_limit.end();
+  return whole;
 }
 
 // Recomputation or offload offered: the period searches decide windows
@@ -267,11 +268,10 @@ PeriodReport period_report(const SearchResult& result, Strategy strategy, const 
   return period;
 }
 
-// The closed bounds at N, raised by the solved ones (within their budgets)
-// when `best` is above them and nothing proved it optimal yet.
+// The closed bounds at N (`closed`), raised by the solved ones (within their
+// budgets) when `best` is above them and nothing proved it optimal yet.
 MakespanBound bound_at(const Placement& placement, long long total_micros, const SearchOptions& options, long long best,
-                       long long proven, const Schedule* hint = nullptr) {
-  const MakespanBound closed = makespan_bound(placement, total_micros, options.memory_limit);
+                       long long proven, const MakespanBound& closed, const Schedule* hint = nullptr) {
   if (!solved_bounds_on(options) || best <= std::max(proven, closed.value)) return closed;
   return raised_by_solved_bounds(placement, total_micros, options, best, closed, {1.0, hint});
 }
@@ -378,7 +378,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   makespan_report.bound = built.ends_settled(makespan_report.makespan)
                               ? built.bound
                               : bound_at(placement, request.total_micros, input.options, makespan_report.makespan,
-                                         proven_by_candidate.value_or(0), &*chosen->at_total);
+                                         proven_by_candidate.value_or(0), built.closed, &*chosen->at_total);
   // Recomputation or offload offered: the memory arguments and the full
   // search's proof assume every activation is kept, so only the bound that
   // ignores memory still holds (it allows the cheapest choice).
@@ -407,6 +407,8 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
   makespan_report.bound = result.makespan_bound ? *result.makespan_bound
                                                 : bound_at(placement, makespan_report.total_micros, options,
                                                            makespan_report.makespan, result.proven_lower_bound,
+                                                           makespan_bound(placement, makespan_report.total_micros,
+                                                                          options.memory_limit),
                                                            &*result.schedule);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
   // Recomputation or offload offered: the full search keeps every

@@ -159,18 +159,18 @@ EncodingSize encoding_size(const Schedule& schedule, const Nodes& nodes) {
 // start, the variables that may start by then (their memory if they did)
 // plus those surely started, at most `limit`.
 struct MemorySpan {
-  int device;
+  const std::vector<char>* on;  // the device's blocks
   Time from, to;
   Memory limit;
 };
 
 void add_memory(Backend& backend, const Placement& placement, const std::map<std::pair<int, int>, int>& part,
                 const Nodes& nodes, const std::vector<IntVar>& var, const MemorySpan& span) {
-  const auto [device, from, to, limit] = span;
+  const auto [on, from, to, limit] = span;
   std::vector<std::pair<int, Memory>> allocating;  // (node, memory)
   for (const auto& [key, node] : part) {
     const Block& block = placement.blocks[key.first];
-    if (block.memory != 0 && on_device(block, device)) allocating.push_back({node, block.memory});
+    if (block.memory != 0 && (*on)[key.first]) allocating.push_back({node, block.memory});
   }
   if (allocating.empty()) return;
   for (Time step = from; step < to; ++step) {
@@ -192,11 +192,11 @@ void add_memory(Backend& backend, const Placement& placement, const std::map<std
 // apart from its last; `before_cooldown` gets what the window and the warmup
 // leave allocated on it.
 void add_device(Backend& backend, const Placement& placement, Nodes& nodes, const std::vector<IntVar>& var,
-                const std::vector<Time>& window_start, int device, Memory& before_cooldown) {
+                const std::vector<Time>& window_start, const std::vector<char>& on, Memory& before_cooldown) {
   std::vector<IntVar> head_starts, tail_starts;
   std::vector<int> head_spans, tail_spans;
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
-    if (!on_device(placement.blocks[b], device)) continue;
+    if (!on[b]) continue;
     head_starts.push_back(var[nodes.constant(window_start[b])]);
     head_spans.push_back(static_cast<int>(placement.blocks[b].span));
     before_cooldown += placement.blocks[b].memory;
@@ -204,13 +204,13 @@ void add_device(Backend& backend, const Placement& placement, Nodes& nodes, cons
   tail_starts = head_starts;
   tail_spans = head_spans;
   for (const auto& [key, node] : nodes.warmup)
-    if (on_device(placement.blocks[key.first], device)) {
+    if (on[key.first]) {
       head_starts.push_back(var[node]);
       head_spans.push_back(static_cast<int>(placement.blocks[key.first].span));
       before_cooldown += placement.blocks[key.first].memory;
     }
   for (const auto& [key, node] : nodes.cooldown)
-    if (on_device(placement.blocks[key.first], device)) {
+    if (on[key.first]) {
       tail_starts.push_back(var[node]);
       tail_spans.push_back(static_cast<int>(placement.blocks[key.first].span));
     }
@@ -228,6 +228,14 @@ std::vector<long long> device_work(const Placement& placement, const Nodes& node
       for (int device : block.devices) work[device] += nodes.hi[node] - nodes.lo[node] + block.span;
     }
   return work;
+}
+
+// on[d][b]: block b runs on device d (what every device's constraints read).
+std::vector<std::vector<char>> device_blocks(const Placement& placement) {
+  std::vector<std::vector<char>> on(placement.ndevs, std::vector<char>(placement.blocks.size(), 0));
+  for (size_t b = 0; b < placement.blocks.size(); ++b)
+    for (int device : placement.blocks[b].devices) on[device][b] = 1;
+  return on;
 }
 
 }  // namespace
@@ -248,6 +256,7 @@ struct BoundaryRun {
   std::unique_ptr<Backend> backend;
   std::vector<IntVar> var;
   std::vector<Memory> before_cooldown;
+  std::vector<std::vector<char>> on;  // device_blocks
   Deadline phase_deadline;
   BoundaryOutcome outcome;
 
@@ -305,7 +314,7 @@ bool add_devices(BoundaryRun& run, const Window& window, std::chrono::steady_clo
   run.before_cooldown.assign(placement.ndevs, 0);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (run.deadline.expired()) break;
-    add_device(*run.backend, placement, run.nodes, run.var, window.start, device, run.before_cooldown[device]);
+    add_device(*run.backend, placement, run.nodes, run.var, window.start, run.on[device], run.before_cooldown[device]);
     work_done += work[device];
     if (extrapolated || work_done * 10 < total_work) continue;
     extrapolated = true;
@@ -327,6 +336,7 @@ bool build_encoding(BoundaryRun& run, const Window& window, const std::string& b
   const Placement& placement = run.placement();
   for (size_t b = 0; b < placement.blocks.size(); ++b) run.nodes.constant(window.start[b]);  // the devices use them all
   const auto begin = std::chrono::steady_clock::now();
+  run.on = device_blocks(placement);
   run.backend = make_backend(backend_name);
   for (size_t node = 0; node < run.nodes.lo.size(); ++node)
     run.var.push_back(run.backend->new_int(static_cast<int>(run.nodes.lo[node]), static_cast<int>(run.nodes.hi[node])));
@@ -339,9 +349,10 @@ bool build_encoding(BoundaryRun& run, const Window& window, const std::string& b
   if (run.schedule.memory_limit.empty()) return true;
   for (int device = 0; device < placement.ndevs && !run.deadline.expired(); ++device) {
     const Memory limit = run.schedule.memory_limit[device];
-    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, {device, 0, run.repetend.start, limit});
+    const std::vector<char>* on = &run.on[device];
+    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, {on, 0, run.repetend.start, limit});
     add_memory(*run.backend, placement, run.nodes.cooldown, run.nodes, run.var,
-               {device, run.repetend.end, run.horizon, limit - run.before_cooldown[device]});
+               {on, run.repetend.end, run.horizon, limit - run.before_cooldown[device]});
   }
   return true;
 }
@@ -405,12 +416,12 @@ Time cooldown_length(const BoundaryRun& run) {
   return last - run.repetend.end;
 }
 
-// The ends' lengths so far, the schedule they make, and whether a question
-// went unanswered.
+// The ends' lengths so far, the schedule they make (none while the input's
+// are the best), and whether a question went unanswered.
 struct Ends {
   Time warmup = 0;
   Time cooldown = 0;
-  Schedule best;
+  std::optional<Schedule> best;
   bool warmup_stopped = false;
   bool cooldown_stopped = false;
 
@@ -461,13 +472,19 @@ void shorten_cooldown(BoundaryRun& run, Ends& ends) {
   }
 }
 
+// The outcome: the shortened schedule, or (none) the input kept.
+BoundaryOutcome finished(BoundaryRun& run, std::optional<Schedule> shorter = std::nullopt) {
+  run.outcome.improved = shorter.has_value();
+  run.outcome.schedule = shorter ? std::move(*shorter) : run.schedule;
+  return std::move(run.outcome);
+}
+
 }  // namespace
 
 BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& backend_name,
                                  const Deadline& deadline, const ProgressSink& progress) {
   BoundaryRun run{schedule, deadline, progress};
-  run.outcome = BoundaryOutcome{schedule, false, false, {}};
-  if (!schedule.repetend) return run.outcome;
+  if (!schedule.repetend) return finished(run);
   run.repetend = *schedule.repetend;
   run.horizon = makespan(schedule);
   // Nothing to win when the K micro-batches already take no more than their
@@ -478,36 +495,34 @@ BoundaryOutcome shorten_boundary(const Schedule& schedule, const std::string& ba
     run.report("boundary: the schedule of " + std::to_string(schedule.nmicros) +
                " micro-batches already takes its lower bound " + std::to_string(run.makespan_floor) + " steps");
     run.outcome.complete = true;
-    return run.outcome;
+    return finished(run);
   }
   const Window window = window_of(schedule);
   run.nodes = make_nodes(window, run.horizon);
   run.gaps = dependency_gaps(window, run.nodes);
   if (!tighten(run.nodes, run.gaps)) {
     run.report("boundary: skipped, the window's dependencies leave an instance no start (a bug)");
-    return run.outcome;
+    return finished(run);
   }
-  if (too_large(run) || !build_encoding(run, window, backend_name)) return run.outcome;
+  if (too_large(run) || !build_encoding(run, window, backend_name)) return finished(run);
   // Building may have used up the budget: stop here (after_seconds of a
   // negative time would mean no limit at all).
   if (deadline.expired()) {
     run.report("boundary: budget used up while building the encoding");
-    return run.outcome;
+    return finished(run);
   }
-  Ends ends{run.repetend.start, run.horizon - run.repetend.end, schedule};
+  Ends ends{run.repetend.start, run.horizon - run.repetend.end, std::nullopt};
   shorten_warmup(run, ends);
   shorten_cooldown(run, ends);
   run.outcome.complete = (!ends.cooldown_stopped && !ends.warmup_stopped) || ends.at_floor(run);
-  if (makespan(ends.best) >= makespan(schedule)) return run.outcome;
-  if (!fits_for_any_length(ends.best)) {
+  if (!ends.best || makespan(*ends.best) >= run.horizon) return finished(run);
+  if (!fits_for_any_length(*ends.best)) {
     // The constraints above should make this impossible; keep the valid one.
     run.report("boundary: the shortened schedule does not fit every length (a bug); keeping the squeezed one");
     run.outcome.complete = false;
-    return run.outcome;
+    return finished(run);
   }
-  run.outcome.schedule = ends.best;
-  run.outcome.improved = true;
-  return run.outcome;
+  return finished(run, std::move(ends.best));
 }
 
 }  // namespace tessel

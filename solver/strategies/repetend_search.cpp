@@ -235,9 +235,9 @@ std::optional<ModuloSolution> decide_periods(const WindowQuestion& asked, const 
 }
 
 // The window's status when no repetend was found (or found, but its period
-// left unproven by a run that gave up).
-WindowOutcome unfinished_window(const WindowQuestion& asked, WindowOutcome outcome, double seconds) {
-  outcome.attempt.seconds = seconds;
+// left unproven by a run that gave up): its seconds are its periods'.
+WindowOutcome unfinished_window(const WindowQuestion& asked, WindowOutcome outcome) {
+  outcome.attempt.seconds = outcome.period_seconds;
   if (outcome.solution) {
     // Another thread found this period satisfiable before a smaller one was
     // decided (scheduler.hpp): the best window in hand, its period not
@@ -273,7 +273,7 @@ WindowOutcome decide_window(const WindowQuestion& asked, const SearchOptions& op
       decide_periods(asked, options, deadline, solver, outcome, calls);
   outcome.period_seconds = seconds_since(begin);
   if (outcome.gave_up && deadline.expired()) release_in_background(std::move(solver.backend));  // not ours to wait for
-  if (!outcome.solution || outcome.gave_up) return unfinished_window(asked, std::move(outcome), seconds_since(begin));
+  if (!outcome.solution || outcome.gave_up) return unfinished_window(asked, std::move(outcome));
 
   const auto latency_begin = std::chrono::steady_clock::now();
   if (solver.backend) least_latency(asked, options, deadline, solver, outcome, calls);
@@ -286,7 +286,7 @@ WindowOutcome decide_window(const WindowQuestion& asked, const SearchOptions& op
   outcome.attempt.status = WindowStatus::Found;
   outcome.attempt.period = outcome.solution->period;
   outcome.attempt.latency = outcome.solution->latency;
-  outcome.attempt.seconds = seconds_since(begin);
+  outcome.attempt.seconds = outcome.period_seconds + outcome.latency_seconds;  // the window's whole time
   return outcome;
 }
 
@@ -484,7 +484,7 @@ void build_answer(const Placement& placement, const SearchOptions& options, cons
   WarmupCooldown built = build_warmup_cooldown(window, options.memory_limit, chosen, options.deadline);
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
-  BoundaryOutcome shortened{built.schedule, false, false, {}};
+  BoundaryOutcome shortened;  // its schedule is read only when improved
   // Only with time left: shorten_boundary reads a spent deadline as none
   // (a margin, so that it cannot expire between this test and that read).
   if (built.valid && options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
@@ -493,14 +493,13 @@ void build_answer(const Placement& placement, const SearchOptions& options, cons
   }
   for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
-  if (shortened.improved) built.schedule = shortened.schedule;
-  Schedule schedule = schedule_from_window(built.schedule, placement, k);
+  if (shortened.improved) built.schedule = std::move(shortened.schedule);
   result.boundary = {built.squeezed, shortened.improved, shortened.complete};
-  result.schedule = schedule;
+  result.schedule = schedule_from_window(built.schedule, placement, k);
   result.period = chosen.period;
   result.latency = chosen.latency;
   result.in_flight = chosen.in_flight * k;
-  result.makespan = makespan(schedule);
+  result.makespan = makespan(*result.schedule);
   state_outcome(decided, k, chosen, options, result);
   if (result.status == SearchStatus::Timeout) result.latency_minimal = false;
   if (!built.valid) {

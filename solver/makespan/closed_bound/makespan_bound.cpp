@@ -56,32 +56,42 @@
 namespace tessel {
 namespace {
 
-bool share_device(const Block& a, const Block& b) {
-  for (int device : a.devices)
-    if (on_device(b, device)) return true;
-  return false;
-}
-
+// What every argument below reads of the placement, computed once per
+// bound: the order and the edges, which blocks run on each device, and one
+// micro-batch's earliest starts, chains after each block, loads and
+// critical path.
 struct Graph {
   const Placement& placement;
   std::vector<int> order;
   std::vector<std::vector<int>> preds, succs;
   std::vector<std::vector<char>> reach;
+  std::vector<std::vector<char>> on;  // on[d][b]: block b runs on device d
+  std::vector<Time> earliest;         // earliest_starts
+  std::vector<Time> after;            // chain_after
+  std::vector<Time> load;             // device_load
+  Time critical = 0;                  // one micro-batch's longest chain
 };
+
+bool share_device(const Graph& graph, const Block& a, int b) {
+  for (int device : a.devices)
+    if (graph.on[device][b]) return true;
+  return false;
+}
 
 // A block not on d is blocking when it shares a device with every block of d
 // outside `in_set` (so d idles while it runs); its weight is then its span.
 std::vector<int> blocking_weights(const Graph& graph, int device, const std::vector<char>& in_set) {
   const std::vector<Block>& blocks = graph.placement.blocks;
+  const std::vector<char>& on = graph.on[device];
   std::vector<int> fillers;  // the blocks of d outside the set
   for (size_t c = 0; c < blocks.size(); ++c)
-    if (on_device(blocks[c], device) && !in_set[c]) fillers.push_back(static_cast<int>(c));
+    if (on[c] && !in_set[c]) fillers.push_back(static_cast<int>(c));
   std::vector<int> weight(blocks.size(), 0);
   for (size_t a = 0; a < blocks.size(); ++a) {
-    if (on_device(blocks[a], device)) continue;
+    if (on[a]) continue;
     bool blocking = true;
     for (size_t i = 0; i < fillers.size() && blocking; ++i)
-      if (!share_device(blocks[a], blocks[fillers[i]])) blocking = false;
+      if (!share_device(graph, blocks[a], fillers[i])) blocking = false;
     if (blocking) weight[a] = blocks[a].span;
   }
   return weight;
@@ -137,10 +147,8 @@ constexpr size_t kMostBlocksForPerBlockSets = 256;
 
 // The largest head + tail over the candidate pairs (Y, Z) that intersect.
 DeviceIdle device_idle(const Graph& graph, int device) {
-  const std::vector<Block>& blocks = graph.placement.blocks;
-  const size_t n = blocks.size();
-  std::vector<char> on(n, 0);
-  for (size_t b = 0; b < n; ++b) on[b] = on_device(blocks[b], device);
+  const size_t n = graph.placement.blocks.size();
+  const std::vector<char>& on = graph.on[device];
   std::vector<std::vector<char>> firsts{on}, lasts{on};
   const bool per_block = static_cast<size_t>(std::count(on.begin(), on.end(), 1)) <= kMostBlocksForPerBlockSets;
   for (size_t b = 0; b < n && per_block; ++b) {
@@ -169,11 +177,11 @@ DeviceIdle device_idle(const Graph& graph, int device) {
 
 // The chain after each block: spans and delays of its longest path of
 // successors (the simple bound's tail).
-std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
+std::vector<Time> chain_after(const Placement& placement, const std::vector<int>& order) {
   std::vector<std::vector<std::pair<int, Time>>> out_edges(placement.blocks.size());
   for (const Edge& edge : placement.edges) out_edges[edge.from].push_back({edge.to, edge.delay});
   std::vector<Time> after(placement.blocks.size(), 0);
-  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it)
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
     for (const auto& [next, delay] : out_edges[*it])
       after[*it] = std::max<Time>(after[*it], delay + placement.blocks[next].span + after[next]);
   return after;
@@ -181,24 +189,21 @@ std::vector<Time> chain_after(const Placement& placement, const Graph& graph) {
 
 // docs/algorithms.md, "The makespan at N", unchanged: head_d is the earliest start of a
 // block on d, tail_d the shortest chain after one.
-long long simple_bound(const Placement& placement, long long total_micros, const Graph& graph) {
-  const int n = static_cast<int>(placement.blocks.size());
-  std::vector<Time> earliest = earliest_starts(placement);
-  // Communication delays count in the chain after a block (a delay keeps
-  // the successor waiting); the idle-aware bound below leaves them out,
-  // which only weakens it.
-  const std::vector<Time> after = chain_after(placement, graph);
-  long long bound = critical_path(placement);
-  std::vector<Time> load = device_load(placement);
-  for (int device = 0; device < placement.ndevs; ++device) {
+// Communication delays count in the chain after a block (a delay keeps the
+// successor waiting); the idle-aware bound below leaves them out, which only
+// weakens it.
+long long simple_bound(const Graph& graph, long long total_micros) {
+  const int n = static_cast<int>(graph.placement.blocks.size());
+  long long bound = graph.critical;
+  for (int device = 0; device < graph.placement.ndevs; ++device) {
     Time head = LLONG_MAX, tail = LLONG_MAX;
     for (int b = 0; b < n; ++b)
-      if (on_device(placement.blocks[b], device)) {
-        head = std::min(head, earliest[b]);
-        tail = std::min(tail, after[b]);
+      if (graph.on[device][b]) {
+        head = std::min(head, graph.earliest[b]);
+        tail = std::min(tail, graph.after[b]);
       }
     if (head == LLONG_MAX) continue;
-    bound = std::max(bound, head + total_micros * load[device] + tail);
+    bound = std::max(bound, head + total_micros * graph.load[device] + tail);
   }
   return bound;
 }
@@ -209,6 +214,7 @@ struct DeviceMemory {
   const Graph& graph;
   const std::vector<Time>& earliest;
   const std::vector<Time>& after;
+  const std::vector<char>& on;  // the device's blocks
   long long total_micros;
   int device;
   Memory limit;
@@ -223,7 +229,7 @@ long long memory_busy(const DeviceMemory& d, Memory budget, int sign, Time windo
   long long best = 0, all = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
-    if (!on_device(block, d.device) || block.memory * sign <= 0 || d.earliest[b] >= window) continue;
+    if (!d.on[b] || block.memory * sign <= 0 || d.earliest[b] >= window) continue;
     best = std::max<long long>(best, std::max<Memory>(0, budget) * block.span / (block.memory * sign));
     all += std::min<long long>(d.total_micros * block.span, window - d.earliest[b]);
   }
@@ -238,10 +244,10 @@ long long zero_busy(const DeviceMemory& d, int sign, long long micros, Time wind
   const std::vector<Block>& blocks = d.graph.placement.blocks;
   long long busy = 0;
   for (size_t z = 0; z < blocks.size(); ++z) {
-    if (!on_device(blocks[z], d.device) || blocks[z].memory != 0 || d.earliest[z] >= window) continue;
+    if (!d.on[z] || blocks[z].memory != 0 || d.earliest[z] >= window) continue;
     bool tied = false;
     for (size_t b = 0; b < blocks.size() && !tied; ++b)
-      tied = on_device(blocks[b], d.device) && blocks[b].memory * sign > 0 &&
+      tied = d.on[b] && blocks[b].memory * sign > 0 &&
              (sign > 0 ? d.graph.reach[b][z] : d.graph.reach[z][b]);
     const long long count = tied ? std::min(micros, d.total_micros) : d.total_micros;
     busy += std::min<long long>(count * blocks[z].span, window - d.earliest[z]);
@@ -251,10 +257,11 @@ long long zero_busy(const DeviceMemory& d, int sign, long long micros, Time wind
 
 // The smallest memory (its size) of d's blocks of `sign`; 0 when none.
 Memory smallest_memory(const DeviceMemory& d, int sign) {
+  const std::vector<Block>& blocks = d.graph.placement.blocks;
   Memory least = 0;
-  for (const Block& block : d.graph.placement.blocks)
-    if (on_device(block, d.device) && block.memory * sign > 0 && (least == 0 || block.memory * sign < least))
-      least = block.memory * sign;
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (d.on[b] && blocks[b].memory * sign > 0 && (least == 0 || blocks[b].memory * sign < least))
+      least = blocks[b].memory * sign;
   return least;
 }
 
@@ -266,7 +273,7 @@ long long memory_bound(const DeviceMemory& d, Time load) {
   Time allocating_span = 0;
   Memory allocated = 0, final_level = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
-    if (!on_device(blocks[b], d.device)) continue;
+    if (!d.on[b]) continue;
     head = std::min(head, d.earliest[b]);
     tail = std::min(tail, d.after[b]);
     final_level += blocks[b].memory;
@@ -295,10 +302,10 @@ long long memory_bound(const DeviceMemory& d, Time load) {
 // The idle-aware bound on a graph built once.
 MakespanBound idle_aware_bound(const Graph& graph, long long total_micros) {
   const Placement& placement = graph.placement;
+  const std::vector<Time>& load = graph.load;
   MakespanBound result;
-  result.simple = simple_bound(placement, total_micros, graph);
-  result.value = critical_path(placement);
-  std::vector<Time> load = device_load(placement);
+  result.simple = simple_bound(graph, total_micros);
+  result.value = graph.critical;
   for (int device = 0; device < placement.ndevs; ++device) {
     if (load[device] == 0) continue;
     DeviceIdle idle = device_idle(graph, device);
@@ -310,8 +317,17 @@ MakespanBound idle_aware_bound(const Graph& graph, long long total_micros) {
 }
 
 Graph graph_of(const Placement& placement) {
-  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}};
+  Graph graph{placement, topological_order(placement), predecessors(placement), successors(placement), {}, {}, {},
+              {}, {}, 0};
   graph.reach = descendants(placement);
+  graph.on.assign(placement.ndevs, std::vector<char>(placement.blocks.size(), 0));
+  for (size_t b = 0; b < placement.blocks.size(); ++b)
+    for (int device : placement.blocks[b].devices) graph.on[device][b] = 1;
+  graph.earliest = earliest_starts(placement);
+  graph.after = chain_after(placement, graph.order);
+  graph.load = device_load(placement);
+  for (size_t b = 0; b < placement.blocks.size(); ++b)
+    graph.critical = std::max(graph.critical, graph.earliest[b] + placement.blocks[b].span);
   return graph;
 }
 
@@ -345,18 +361,20 @@ MakespanBound makespan_bound(const Placement& placement, long long total_micros,
   if (total_micros <= 0 || placement.blocks.empty()) return {};
   const Graph graph = graph_of(placement);
   MakespanBound result = idle_aware_bound(graph, total_micros);
-  const std::vector<Time> earliest = earliest_starts(placement);
-  const std::vector<Time> after = chain_after(placement, graph);
+  const std::vector<Time>& earliest = graph.earliest;
+  const std::vector<Time>& after = graph.after;
   // The ends of a device capped by N alone (solver/makespan/closed_bound/capped_ends).
   CappedEndsInput ends{&placement, &graph.reach, &earliest, &after, total_micros, 0, false, 0};
   for (ends.device = 0; ends.device < placement.ndevs; ++ends.device)
     raise_bound(result, capped_ends_bound(ends), BoundArgument::CappedEnds, ends.device);
   if (static_cast<int>(limits.size()) != placement.ndevs) return result;
-  const std::vector<Time> load = device_load(placement);
+  const std::vector<Time>& load = graph.load;
   const long long without = result.value;
   ends.limited = true;
   for (int device = 0; device < placement.ndevs; ++device) {
-    raise_bound(result, memory_bound({graph, earliest, after, total_micros, device, limits[device]}, load[device]),
+    raise_bound(result,
+                memory_bound({graph, earliest, after, graph.on[device], total_micros, device, limits[device]},
+                             load[device]),
                 BoundArgument::MemoryAware, device);
     ends.device = device;
     ends.limit = limits[device];

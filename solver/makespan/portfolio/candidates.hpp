@@ -66,6 +66,9 @@ struct Candidates {
   // when the best schedule before the improvements is above them: computed
   // once, so the improvements stop at it and the full search starts from it.
   MakespanBound bound;
+  // The closed bounds alone (the placement facts'), for whoever raises them
+  // again for another schedule without computing them anew.
+  MakespanBound closed;
   // The makespan the exact ends were asked to reach (none: not asked, e.g.
   // out of time or no schedule without fused units).
   std::optional<Time> ends_asked_at;

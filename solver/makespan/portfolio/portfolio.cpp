@@ -65,6 +65,7 @@ Portfolio::Portfolio(const CandidateInput& input, const PlacementFacts& facts)
   // `start_` points into the list: no reallocation (a dozen at most).
   result_.built.reserve(64);
   result_.bound = facts.bound;
+  result_.closed = facts.bound;
 }
 
 Portfolio::~Portfolio() {
