@@ -79,6 +79,7 @@ void period_text(std::ostream& out, const SearchReport& report, const Placement&
         << std::setprecision(4) << double(period.period) / k << "  (lower bound k L = " << t(period.lower_bound)
         << ", proven lower bound " << t(period.proven_lower_bound) << ", "
         << (period.optimal ? "proven optimal" : "not proven optimal") << " for this k)\n";
+    recompute_choice_line(out, period, t);
   }
   if (period.windows.size() > 1 || k > 1) {
     out << "windows tried    k  status      P_k  average  proven P_k >=  seconds\n";

@@ -54,14 +54,14 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
                                  const SearchOptions& options, SearchReport& report, Progress& progress) {
-  if (request.strategy != Strategy::Repetend || !report.period || report.period->micros_per_window != 1 ||
-      request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
+  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
       request.deadline.expired())
     return;
   const auto begin = std::chrono::steady_clock::now();
   PeriodReport& period = *report.period;
   RecomputeChoiceQuestion question;
   question.placement = &placement;
+  question.micros_per_window = period.micros_per_window;
   question.memory_limit.assign(options.memory_limit.begin(), options.memory_limit.end());
   question.backend = options.backend;
   question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
@@ -75,7 +75,7 @@ void consider_choosing_recompute(const SearchRequest& request, const Placement& 
   if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;
   if (!answer.period) return;
   period.optimal = false;  // a shorter period recomputes
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement);
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
   period.recompute_period = answer.period;
   period.recompute_choice = chosen_text(*choice, answer);
   if (report.makespan && report.best) offer_at_total(request, *choice, answer, seconds, report, progress);
