@@ -188,16 +188,22 @@ Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, co
   return back;
 }
 
-std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer) {
-  std::string names;
-  int count = 0;
-  for (size_t i = 0; i < choice.optional.size(); ++i) {
-    if (!answer.chosen[i]) continue;
-    names += (count++ ? ", " : "") + choice.placement.blocks[choice.optional[i].forward].id;
+std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
+                                               const RecomputeChoiceAnswer& answer) {
+  std::vector<std::vector<int>> positions(choice.blocks_per_copy);
+  for (size_t i = 0; i < choice.optional.size(); ++i)
+    if (answer.chosen[i]) {
+      const int forward = choice.optional[i].forward;
+      positions[original_block(choice, forward)].push_back(window_position(choice, forward));
+    }
+  std::vector<ChosenRecompute> chosen;
+  for (int b = 0; b < choice.blocks_per_copy; ++b) {
+    if (positions[b].empty()) continue;
+    std::sort(positions[b].begin(), positions[b].end());
+    const std::string& id = choice.window.blocks[b].id;  // copy 0: "<id>@0" for k > 1
+    chosen.push_back({choice.micros_per_window == 1 ? id : id.substr(0, id.rfind('@')), positions[b]});
   }
-  if (count == 0) return "nothing recomputed";
-  return names + " recomputed (" + std::to_string(count) + " of " + std::to_string(choice.optional.size()) +
-         " offering forwards)";
+  return chosen;
 }
 
 }  // namespace tessel

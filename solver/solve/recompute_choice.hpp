@@ -22,6 +22,7 @@
 #include "model/schedule.hpp"
 #include "sat/answer.hpp"
 #include "sat/deadline.hpp"
+#include "solver/types/search_types.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "solver/modulo/modulo_encoding.hpp"
 
@@ -94,7 +95,9 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
 Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                       const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
-// "f0, f2 recomputed (2 of 4 offering forwards)".
-std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer);
+// The forwards the answer recomputes, each with its window positions, in
+// the original placement's block order (tools/ words them).
+std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
+                                               const RecomputeChoiceAnswer& answer);
 
 }  // namespace tessel

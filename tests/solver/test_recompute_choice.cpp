@@ -210,6 +210,23 @@ TEST_CASE("the search in windows of 2 proves its period with a choice per positi
   CHECK(report.period->recompute_decided);
   CHECK(report.period->proven_lower_bound == 10);
   CHECK_FALSE(report.period->optimal);
+  // The choice as data: forwards of the placement, positions of the window.
+  CHECK(report.period->recompute_offers == 4);
+  REQUIRE_FALSE(report.period->recompute_chosen.empty());
+  for (const ChosenRecompute& chosen : report.period->recompute_chosen) {
+    CHECK(chosen.block.find('@') == std::string::npos);
+    REQUIRE_FALSE(chosen.positions.empty());
+    for (int position : chosen.positions) CHECK((position == 0 || position == 1));
+  }
+  // A named phase of the budget, within its knob's seconds.
+  const BudgetGrant* grant = nullptr;
+  for (const BudgetGrant& granted : report.budget)
+    if (granted.phase == BudgetPhase::RecomputeChoice) grant = &granted;
+  REQUIRE(grant);
+  CHECK(std::string(budget_phase_name(grant->phase)) == "recompute_choice");
+  CHECK(grant->limited_by == BudgetLimit::PhaseSeconds);
+  REQUIRE(grant->until);
+  CHECK(*grant->until - grant->from == Approx(request.tuning.recompute_choice_seconds).margin(0.05));
   CHECK(testing::verify_schedule(*report.best).valid);
   bool offered = false;
   for (const Candidate& candidate : report.makespan->candidates)
