@@ -640,7 +640,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
-  consider_choosing_recompute(request, placement, options, report, progress);
+  consider_choosing_recompute(request, placement, options, budget, report, progress);
   consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);

@@ -29,6 +29,11 @@ std::string kind_text(CandidateNote kind, const std::vector<long long>& n) {
              ") device orders, one instance moved per step along the longest path (tabu search): " + number(n, 1) +
              " shorter schedules in " + number(n, 2) + " steps, " + number(n, 3) + " orders run, " + number(n, 4) +
              " restarts";
+    case CandidateNote::RecomputeChosen:
+      return number(n, 0) + " of " + number(n, 1) + " offered recomputes chosen" +
+             (number(n, 2) == "1" ? ", every micro-batch one period apart"
+                                  : " (per position in windows of " + number(n, 2) + "), every window one period apart") +
+             (number(n, 3) == "1" ? ", compacted" : "");
   }
   return "";
 }

@@ -11,6 +11,7 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "tools/candidate_note_text.hpp"
 #include "tools/gap_text.hpp"
+#include "tools/recompute_choice_text.hpp"
 
 namespace tessel::cli {
 namespace {
@@ -49,7 +50,7 @@ nlohmann::json gap_json(const MakespanGap& gap, int decimals) {
 template <typename Format>
 void recompute_choice_line(std::ostream& out, const PeriodReport& period, const Format& t) {
   if (period.recompute_period)
-    out << "with recompute   period " << t(*period.recompute_period) << " (" << period.recompute_choice
+    out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
         << "; every shorter period refuted for every choice of recomputing)\n";
   else if (period.recompute_decided)
     out << "with recompute   every shorter period refuted for every choice of recomputing\n";
@@ -79,6 +80,7 @@ void period_text(std::ostream& out, const SearchReport& report, const Placement&
         << std::setprecision(4) << double(period.period) / k << "  (lower bound k L = " << t(period.lower_bound)
         << ", proven lower bound " << t(period.proven_lower_bound) << ", "
         << (period.optimal ? "proven optimal" : "not proven optimal") << " for this k)\n";
+    recompute_choice_line(out, period, t);
   }
   if (period.windows.size() > 1 || k > 1) {
     out << "windows tried    k  status      P_k  average  proven P_k >=  seconds\n";

@@ -310,7 +310,7 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
   if (first_period < 1 || last_period < first_period || max_in_flight < 1)
     throw std::invalid_argument("encode_modulo: need 1 <= first_period <= last_period and Kmax >= 1");
   if (!rules.optional.empty() && rules.copies != 1)
-    throw std::invalid_argument("encode_modulo: recomputes are chosen in windows of one micro-batch only");
+    throw std::invalid_argument("encode_modulo: recomputes are chosen without the copies' order (copies must be 1)");
   ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}, {}, {}};
   encoding.optional_of.assign(placement.blocks.size(), -1);
   for (size_t i = 0; i < rules.optional.size(); ++i) {

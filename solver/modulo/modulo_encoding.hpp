@@ -27,8 +27,11 @@ struct ModuloRules {
   // The placement is a window placement (window_placement.hpp) of this many
   // interchangeable copies, whose order the symmetry rules then fix.
   int copies = 1;
-  // Recomputes to choose (k = 1 only: copies must be 1), and the placement
-  // without their blocks, whose longest paths the memory implications use.
+  // Recomputes to choose (copies must then be 1: the runs appended after a
+  // window placement's copies break the rules' block arithmetic, so a window
+  // with choices is encoded as one placement without the copies' order), and
+  // the placement without their blocks, whose longest paths the memory
+  // implications use.
   std::vector<OptionalRecompute> optional;
   const Placement* without_optional = nullptr;
 };

@@ -25,6 +25,10 @@ Placement window_placement(const Placement& placement, int k) {
     for (const Block& block : placement.blocks) {
       Block copied = block;
       copied.id = block.id + "@" + std::to_string(copy);
+      // An offer names the block of the same micro-batch that needs the
+      // activation: in copy c, that block's copy c.
+      if (copied.recompute) copied.recompute->before += copy * n;
+      if (copied.offload) copied.offload->before += copy * n;
       window.blocks.push_back(copied);
     }
     for (const Edge& edge : placement.edges)

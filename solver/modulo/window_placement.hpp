@@ -11,8 +11,9 @@
 namespace tessel {
 
 // k copies of every block; copy c of block b is block c * n + b (n blocks),
-// named "<id>@<c>", with the edges inside each copy only. k = 1 returns the
-// placement unchanged.
+// named "<id>@<c>", with the edges inside each copy only (and an offer's
+// `before` block the one of its own copy). k = 1 returns the placement
+// unchanged.
 Placement window_placement(const Placement& placement, int k);
 
 // The schedule of the window placement (one copy of each window block per

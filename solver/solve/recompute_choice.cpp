@@ -5,20 +5,25 @@
 
 #include "sat/backend.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/modulo/window_placement.hpp"
 
 namespace tessel {
 
-std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original) {
-  std::optional<RecomputedPlacement> runs = recompute_every_offer(original);
-  if (!runs) return std::nullopt;
+std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original, int k) {
   RecomputeChoicePlacement choice;
+  choice.micros_per_window = k;
+  choice.blocks_per_copy = static_cast<int>(original.blocks.size());
+  choice.window = window_placement(original, k);
+  std::optional<RecomputedPlacement> runs = recompute_every_offer(choice.window);
+  if (!runs) return std::nullopt;
   choice.placement = runs->placement;
-  const int blocks = static_cast<int>(original.blocks.size());
+  const std::vector<Block>& window = choice.window.blocks;
+  const int blocks = static_cast<int>(window.size());
   for (size_t i = 0; i < runs->forward_of.size(); ++i) {
     const int forward = runs->forward_of[i], run = blocks + static_cast<int>(i);
-    choice.placement.blocks[forward].memory = original.blocks[forward].memory;  // kept unless chosen
-    choice.placement.blocks[run].memory = 0;                                     // counted by the encoding
-    choice.optional.push_back({forward, run, original.blocks[forward].memory - original.blocks[forward].recompute->checkpoint_memory});
+    choice.placement.blocks[forward].memory = window[forward].memory;  // kept unless chosen
+    choice.placement.blocks[run].memory = 0;                           // counted by the encoding
+    choice.optional.push_back({forward, run, window[forward].memory - window[forward].recompute->checkpoint_memory});
   }
   choice.runs = std::move(*runs);
   return choice;
@@ -80,12 +85,13 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
                                                         const Deadline& deadline) {
   RecomputeChoiceAnswer answer;
   answer.proven_lower_bound = question.periods.first;
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(*question.placement);
+  const std::optional<RecomputeChoicePlacement> choice =
+      recompute_choice_placement(*question.placement, question.micros_per_window);
   if (!choice || question.periods.last < question.periods.first) return answer;
   std::unique_ptr<Backend> backend = make_backend(question.backend);
   ModuloRules rules;
   rules.optional = choice->optional;
-  rules.without_optional = question.placement;
+  rules.without_optional = &choice->window;
   const ModuloEncoding encoding = encode_modulo(*backend, choice->placement, question.memory_limit,
                                                 question.periods, question.max_in_flight, rules, deadline);
   answer.decided = false;
@@ -101,7 +107,7 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
     answer.period = period;
     read_answer(*backend, encoding, choice->placement, period, answer);
     if (question.minimise_latency)
-      shorten_latency(*backend, encoding, choice->placement, period, critical_path(*question.placement), answer,
+      shorten_latency(*backend, encoding, choice->placement, period, critical_path(choice->window), answer,
                       deadline);
     keep_where_possible(*backend, encoding, choice->placement, period, answer, deadline);
     break;
@@ -114,58 +120,90 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
   Schedule schedule = empty_schedule(original, limits, nmicros);
   const Time period = *answer.period;
-  for (int m = 0; m < nmicros; ++m) {
-    for (size_t b = 0; b < original.blocks.size(); ++b)
-      schedule.instances.push_back({static_cast<int>(b), m, m * period + answer.starts[b]});
-    for (size_t i = 0; i < choice.optional.size(); ++i)
-      if (answer.chosen[i])
-        schedule.recomputes.push_back({choice.optional[i].forward, m, m * period + answer.starts[choice.optional[i].recompute]});
+  const int k = choice.micros_per_window;
+  for (int g = 0; g * k < nmicros; ++g) {
+    for (size_t w = 0; w < choice.window.blocks.size(); ++w) {
+      const int micro = g * k + window_position(choice, static_cast<int>(w));
+      if (micro < nmicros) schedule.instances.push_back({original_block(choice, static_cast<int>(w)), micro, g * period + answer.starts[w]});
+    }
+    for (size_t i = 0; i < choice.optional.size(); ++i) {
+      const int forward = choice.optional[i].forward, micro = g * k + window_position(choice, forward);
+      if (answer.chosen[i] && micro < nmicros)
+        schedule.recomputes.push_back({original_block(choice, forward), micro, g * period + answer.starts[choice.optional[i].recompute]});
+    }
   }
   sort_instances(schedule);
   return schedule;
 }
 
-Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
-                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
-  // The placement with the chosen recomputes only, as blocks after the original ones.
-  Placement chosen = original;
-  std::vector<int> forward_of;
+namespace {
+
+// The window placement with the chosen recomputes only, as blocks after the
+// window's; `forward_of` gets each one's window forward.
+Placement window_with_chosen(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                             std::vector<int>& forward_of) {
+  Placement chosen = choice.window;
   for (size_t i = 0; i < choice.optional.size(); ++i) {
     if (!answer.chosen[i]) continue;
-    const int run = static_cast<int>(chosen.blocks.size());
+    const int run = static_cast<int>(chosen.blocks.size()), forward = choice.optional[i].forward;
     chosen.blocks.push_back(choice.placement.blocks[choice.optional[i].recompute]);
-    chosen.edges.push_back({choice.optional[i].forward, run, 0});
-    chosen.edges.push_back({run, original.blocks[choice.optional[i].forward].recompute->before, 0});
-    forward_of.push_back(choice.optional[i].forward);
+    chosen.edges.push_back({forward, run, 0});
+    chosen.edges.push_back({run, choice.window.blocks[forward].recompute->before, 0});
+    forward_of.push_back(forward);
   }
-  const Schedule plain = unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
-  Schedule laid = empty_schedule(chosen, limits, nmicros);
-  laid.instances = plain.instances;
-  const int blocks = static_cast<int>(original.blocks.size());
-  for (const RecomputeRun& run : plain.recomputes) {
-    const int index = static_cast<int>(std::find(forward_of.begin(), forward_of.end(), run.block) - forward_of.begin());
-    laid.instances.push_back({blocks + index, run.micro, run.start});
+  return chosen;
+}
+
+}  // namespace
+
+Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
+                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
+  std::vector<int> forward_of;
+  const Placement chosen = window_with_chosen(choice, answer, forward_of);
+  const int k = choice.micros_per_window, windows = (nmicros + k - 1) / k;
+  const int blocks = static_cast<int>(choice.window.blocks.size());
+  const Time period = *answer.period;
+  Schedule laid = empty_schedule(chosen, limits, windows);
+  for (int g = 0; g < windows; ++g)
+    for (int w = 0; w < blocks; ++w) laid.instances.push_back({w, g, g * period + answer.starts[w]});
+  for (size_t i = 0, r = 0; i < choice.optional.size(); ++i) {
+    if (!answer.chosen[i]) continue;
+    for (int g = 0; g < windows; ++g)
+      laid.instances.push_back({blocks + static_cast<int>(r), g, g * period + answer.starts[choice.optional[i].recompute]});
+    ++r;
   }
+  sort_instances(laid);
   const Schedule tight = compacted(laid);
   Schedule back = empty_schedule(original, limits, nmicros);
   for (const Instance& instance : tight.instances) {
-    if (instance.block < blocks) back.instances.push_back(instance);
-    else back.recomputes.push_back({forward_of[instance.block - blocks], instance.micro, instance.start});
+    const bool run = instance.block >= blocks;
+    const int window_block = run ? forward_of[instance.block - blocks] : instance.block;
+    const int micro = instance.micro * k + window_position(choice, window_block);
+    if (micro >= nmicros) continue;
+    const int block = original_block(choice, window_block);
+    if (run) back.recomputes.push_back({block, micro, instance.start});
+    else back.instances.push_back({block, micro, instance.start});
   }
   sort_instances(back);
   return back;
 }
 
-std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer) {
-  std::string names;
-  int count = 0;
-  for (size_t i = 0; i < choice.optional.size(); ++i) {
-    if (!answer.chosen[i]) continue;
-    names += (count++ ? ", " : "") + choice.placement.blocks[choice.optional[i].forward].id;
+std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
+                                               const RecomputeChoiceAnswer& answer) {
+  std::vector<std::vector<int>> positions(choice.blocks_per_copy);
+  for (size_t i = 0; i < choice.optional.size(); ++i)
+    if (answer.chosen[i]) {
+      const int forward = choice.optional[i].forward;
+      positions[original_block(choice, forward)].push_back(window_position(choice, forward));
+    }
+  std::vector<ChosenRecompute> chosen;
+  for (int b = 0; b < choice.blocks_per_copy; ++b) {
+    if (positions[b].empty()) continue;
+    std::sort(positions[b].begin(), positions[b].end());
+    const std::string& id = choice.window.blocks[b].id;  // copy 0: "<id>@0" for k > 1
+    chosen.push_back({choice.micros_per_window == 1 ? id : id.substr(0, id.rfind('@')), positions[b]});
   }
-  if (count == 0) return "nothing recomputed";
-  return names + " recomputed (" + std::to_string(count) + " of " + std::to_string(choice.optional.size()) +
-         " offering forwards)";
+  return chosen;
 }
 
 }  // namespace tessel

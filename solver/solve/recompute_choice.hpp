@@ -6,10 +6,13 @@
 // for every choice of keeping or recomputing, so it is a true bound again;
 // a period found comes with the blocks that recompute.
 //
-// Windows of one micro-batch only (k = 1): every micro-batch of a block
-// makes the same choice. Offload is not chosen here (a copy runs beside
-// compute, on a channel the encoding does not have): on a placement that
-// offers offload too, a refutation says nothing about offloading schedules.
+// A window of k micro-batches (solver/modulo/window_placement.hpp) chooses
+// per window position: the choice placement is built on the window
+// placement, so copy c of a forward has a Boolean of its own, and micro-batch
+// k g + c recomputes that forward when copy c chose to. Offload is not
+// chosen here (a copy runs beside compute, on a channel the encoding does
+// not have): on a placement that offers offload too, a refutation says
+// nothing about offloading schedules.
 #pragma once
 
 #include <optional>
@@ -19,25 +22,40 @@
 #include "model/schedule.hpp"
 #include "sat/answer.hpp"
 #include "sat/deadline.hpp"
+#include "solver/types/search_types.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "solver/modulo/modulo_encoding.hpp"
 
 namespace tessel {
 
-// The original blocks first (same indices, same memory), then one run per
-// forward offering recomputation (the offer's span, its devices, memory 0:
-// the encoding counts what choosing it saves).
+// The window placement's blocks first (same indices, same memory: for k = 1
+// the original placement's), then one run per window forward offering
+// recomputation (the offer's span, its devices, memory 0: the encoding
+// counts what choosing it saves).
 struct RecomputeChoicePlacement {
+  int micros_per_window = 1;  // k
+  int blocks_per_copy = 0;    // n, the original placement's blocks
+  Placement window;           // the window placement, without runs
   Placement placement;
   std::vector<OptionalRecompute> optional;
-  RecomputedPlacement runs;  // maps the runs' blocks back to their forwards
+  RecomputedPlacement runs;  // maps the runs' blocks back to their (window) forwards
 };
 
 // nullopt when no block offers recomputation.
-std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original);
+std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original, int k = 1);
+
+// A window forward's block in the original placement and its window
+// position: window block c n + b is block b of position c.
+inline int original_block(const RecomputeChoicePlacement& choice, int window_block) {
+  return window_block % choice.blocks_per_copy;
+}
+inline int window_position(const RecomputeChoicePlacement& choice, int window_block) {
+  return window_block / choice.blocks_per_copy;
+}
 
 struct RecomputeChoiceQuestion {
   const Placement* placement = nullptr;     // static memory taken off, as the period search sees it
+  int micros_per_window = 1;                // k: periods are a window's, choices per position
   std::vector<long long> memory_limit;      // per device, what static memory leaves
   std::string backend = "cadical";
   PeriodRange periods;                      // decided from first up, stopping at the first found
@@ -60,22 +78,26 @@ struct RecomputeChoiceAnswer {
 RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQuestion& question,
                                                         const Deadline& deadline);
 
-// The repetend's micro-batches one period apart (`nmicros` of them), the
-// chosen recomputes listed, as a schedule of `original` under `limits`
-// (valid whenever the repetend is: a micro-batch holds nothing negative, so
-// fewer in flight never hold more).
+// The repetend's windows one period apart (`nmicros` micro-batches: the last
+// window may be cut short), the chosen recomputes listed, as a schedule of
+// `original` under `limits` (valid whenever the repetend is: a micro-batch
+// holds nothing negative, so fewer in flight never hold more).
 Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                      const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
 // The same schedule with every instance and recompute as early as its
 // inputs and the order on its devices allow (solver/makespan/improvements/
-// neighbourhood.hpp's compaction, on the placement holding the chosen
-// recomputes as blocks). Compaction ignores what a forward holds while it
-// runs, so the caller judges it with the verifier.
+// neighbourhood.hpp's compaction, on the window placement holding the chosen
+// recomputes as blocks; a last window cut short is compacted whole and its
+// micro-batches past `nmicros` dropped, which frees memory only). Compaction
+// ignores what a forward holds while it runs, so the caller judges it with
+// the verifier.
 Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                       const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
-// "f0, f2 recomputed (2 of 4 offering forwards)".
-std::string chosen_text(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer);
+// The forwards the answer recomputes, each with its window positions, in
+// the original placement's block order (tools/ words them).
+std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
+                                               const RecomputeChoiceAnswer& answer);
 
 }  // namespace tessel

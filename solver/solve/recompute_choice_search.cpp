@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "model/schedule_json.hpp"
+#include "solver/solve/budget.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "verify/verify.hpp"
@@ -44,8 +45,9 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
     return;
   }
   candidate.makespan = checked.makespan;
-  candidate.note = chosen_text(choice, answer) + (compacted ? ", every micro-batch one period apart, compacted"
-                                                              : ", every micro-batch one period apart");
+  candidate.note_kind = CandidateNote::RecomputeChosen;
+  candidate.note_numbers = {static_cast<long long>(std::count(answer.chosen.begin(), answer.chosen.end(), true)),
+                            static_cast<long long>(choice.optional.size()), choice.micros_per_window, compacted ? 1 : 0};
   if (checked.makespan < report.makespan->makespan) take_as_answer(schedule, checked, candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(candidate));
 }
@@ -53,31 +55,34 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 }  // namespace
 
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
-                                 const SearchOptions& options, SearchReport& report, Progress& progress) {
-  if (request.strategy != Strategy::Repetend || !report.period || report.period->micros_per_window != 1 ||
-      request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
+                                 const SearchOptions& options, Budget& budget, SearchReport& report,
+                                 Progress& progress) {
+  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
       request.deadline.expired())
     return;
   const auto begin = std::chrono::steady_clock::now();
   PeriodReport& period = *report.period;
   RecomputeChoiceQuestion question;
   question.placement = &placement;
+  question.micros_per_window = period.micros_per_window;
   question.memory_limit.assign(options.memory_limit.begin(), options.memory_limit.end());
   question.backend = options.backend;
   question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
   question.max_in_flight = options.in_flight.value_or(static_cast<int>(placement.blocks.size()));
   if (question.periods.last < question.periods.first) return;  // the period is the load already
   const RecomputeChoiceAnswer answer =
-      decide_periods_choosing_recompute(question, request.deadline.within(request.tuning.recompute_choice_seconds));
+      decide_periods_choosing_recompute(question, grant_phase(budget, BudgetPhase::RecomputeChoice, request.deadline,
+                                                              request.tuning.recompute_choice_seconds));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!offers(placement, false)) period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
   period.recompute_decided = answer.decided && !offers(placement, false);
   if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;
   if (!answer.period) return;
   period.optimal = false;  // a shorter period recomputes
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement);
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
   period.recompute_period = answer.period;
-  period.recompute_choice = chosen_text(*choice, answer);
+  period.recompute_chosen = chosen_recomputes(*choice, answer);
+  period.recompute_offers = static_cast<int>(choice->optional.size()) / period.micros_per_window;
   if (report.makespan && report.best) offer_at_total(request, *choice, answer, seconds, report, progress);
 }
 

@@ -13,13 +13,18 @@
 
 namespace tessel {
 
+struct Budget;  // solver/solve/budget.hpp: grants the phase its deadline
+
 // `placement`: as the period search saw it (static memory off, limits in
-// `options`). Does nothing for strategies other than repetend, windows of
-// more than one micro-batch, placements without recompute offers, a
-// resolution, or recompute_choice_seconds = 0. Raises report.period's proven
-// bound only when every period up to it was refuted and no block offers
-// offload (a copy is not chosen here).
+// `options`). A window of k micro-batches chooses per window position.
+// Does nothing for strategies other than repetend, placements without
+// recompute offers, a resolution, or recompute_choice_seconds = 0. Its
+// deadline is granted by `budget` (phase recompute_choice:
+// recompute_choice_seconds, within the request's deadline). Raises
+// report.period's proven bound only when every period up to it was refuted
+// and no block offers offload (a copy is not chosen here).
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
-                                 const SearchOptions& options, SearchReport& report, Progress& progress);
+                                 const SearchOptions& options, Budget& budget, SearchReport& report,
+                                 Progress& progress);
 
 }  // namespace tessel

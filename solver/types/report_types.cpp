@@ -22,6 +22,7 @@ const char* candidate_note_name(CandidateNote note) {
     case CandidateNote::ReplayBestOf: return "replay_best_of";
     case CandidateNote::EndsTransferred: return "ends_transferred";
     case CandidateNote::OrderMoves: return "order_moves";
+    case CandidateNote::RecomputeChosen: return "recompute_chosen";
   }
   return "text";
 }

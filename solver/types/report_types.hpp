@@ -35,6 +35,7 @@ enum class CandidateNote {
   ReplayBestOf,     // families: the family's own order, best of that many fitting ones
   EndsTransferred,  // best, smaller N, its shortened makespan, its start's, spliced orders fitted, tried
   OrderMoves,       // start's makespan, shorter schedules, steps, orders run, restarts
+  RecomputeChosen,  // recomputes chosen, choices offered (offering forwards x k), k, compacted (0 or 1)
 };
 const char* candidate_note_name(CandidateNote note);
 

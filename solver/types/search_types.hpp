@@ -48,6 +48,13 @@ struct SearchRequest {
 };
 
 // The period question (strategies repetend and fast).
+// A forward the repetend's choice recomputes: its block's id and the window
+// positions that recompute it (k = 1: position 0 only).
+struct ChosenRecompute {
+  std::string block;
+  std::vector<int> positions;
+};
+
 struct PeriodReport {
   Time period = 0;              // P_k of the chosen window
   int micros_per_window = 1;    // k
@@ -61,13 +68,15 @@ struct PeriodReport {
   Time cooldown = 0;
   std::vector<WindowAttempt> windows;
   std::optional<Construction> construction;  // fast
-  // Offered recomputation, windows of one micro-batch: the periods below
-  // the one found decided with a recompute chosen per offering forward
+  // Offered recomputation: the periods below the one found decided with a
+  // recompute chosen per offering forward and window position
   // (solver/solve/recompute_choice_search.hpp). `recompute_period`: the least one
-  // found there, with `recompute_choice` saying which forwards recompute.
+  // found there, with `recompute_chosen` the forwards it recomputes (as data:
+  // tools/ says it in words) of `recompute_offers` offering forwards.
   bool recompute_decided = false;
   std::optional<Time> recompute_period;
-  std::string recompute_choice;
+  std::vector<ChosenRecompute> recompute_chosen;
+  int recompute_offers = 0;
 };
 
 // The makespan question at N micro-batches.
@@ -89,9 +98,11 @@ struct MakespanReport {
 // started and when it must end, in seconds since the search began (no
 // `until`: only an interrupt ends it), and what set that end.
 // FullStart and FullList: strategy full's first schedule (a quick repetend,
-// the list scheduling), inside the strategy's grant; RecomputeAll: the
-// "recompute every offered forward" placement's own search after the answer.
-enum class BudgetPhase { Strategy, Makespan, Answer, FullStart, FullList, RecomputeAll };
+// the list scheduling), inside the strategy's grant; RecomputeChoice: the
+// periods below the one found decided again with a recompute chosen per
+// offering forward, after the answer; RecomputeAll: the "recompute every
+// offered forward" placement's own search after that.
+enum class BudgetPhase { Strategy, Makespan, Answer, FullStart, FullList, RecomputeChoice, RecomputeAll };
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.
 enum class BudgetLimit {

@@ -7,6 +7,7 @@
 #include "cases/builtin_cases.hpp"
 #include "solver/search.hpp"
 #include "tools/candidate_note_text.hpp"
+#include "tools/recompute_choice_text.hpp"
 
 using namespace tessel;
 
@@ -56,4 +57,24 @@ TEST_CASE("candidate notes: a search's list candidate is a kind and its runs", "
   CHECK(list->note_numbers[0] > 0);
   CHECK(candidate_note_text(*list) ==
         "best of " + std::to_string(list->note_numbers[0]) + " list-scheduling runs within the memory limits");
+}
+
+TEST_CASE("the repetend's recompute choice is data said in words by tools/", "[candidate-notes][memory-choice]") {
+  PeriodReport period;
+  period.recompute_offers = 4;
+  CHECK(recompute_choice_text(period) == "nothing recomputed");
+  period.recompute_chosen = {{"f0", {0}}, {"f2", {0}}};
+  CHECK(recompute_choice_text(period) == "f0, f2 recomputed (2 of 4 offering forwards)");
+  period.micros_per_window = 2;
+  period.recompute_chosen = {{"f0", {0, 1}}, {"f2", {1}}};
+  CHECK(recompute_choice_text(period) ==
+        "f0 (positions 0, 1), f2 (position 1) recomputed (2 of 4 offering forwards, 3 of 8 choices in windows of 2)");
+  Candidate candidate;
+  candidate.note_kind = CandidateNote::RecomputeChosen;
+  candidate.note_numbers = {3, 8, 2, 1};
+  CHECK(candidate_note_text(candidate) ==
+        "3 of 8 offered recomputes chosen (per position in windows of 2), every window one period apart, compacted");
+  candidate.note_numbers = {2, 4, 1, 0};
+  CHECK(candidate_note_text(candidate) == "2 of 4 offered recomputes chosen, every micro-batch one period apart");
+  CHECK(std::string(candidate_note_name(CandidateNote::RecomputeChosen)) == "recompute_chosen");
 }

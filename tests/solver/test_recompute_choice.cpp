@@ -9,6 +9,7 @@
 
 #include "cases/builtin_cases.hpp"
 #include "sat/backend.hpp"
+#include "solver/modulo/window_placement.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/search.hpp"
 #include "tests/support.hpp"
@@ -120,4 +121,115 @@ TEST_CASE("the search proves its period with the choice, and with room decides n
     CHECK(roomy.best->recomputes.empty());
     CHECK(testing::verify_schedule(*roomy.best).valid);
   }
+}
+
+namespace {
+
+RecomputeChoiceAnswer decide_window(const Placement& placement, int k, long long memory, const std::string& backend,
+                                    int first, int last) {
+  RecomputeChoiceQuestion question;
+  question.placement = &placement;
+  question.micros_per_window = k;
+  question.memory_limit.assign(placement.ndevs, memory);
+  question.backend = backend;
+  question.periods = {first, last};
+  question.max_in_flight = static_cast<int>(placement.blocks.size());
+  question.minimise_latency = false;  // the period is the question (Z3 bisects the latency slowly)
+  return decide_periods_choosing_recompute(question, Deadline::after_seconds(120));
+}
+
+}  // namespace
+
+TEST_CASE("vshape 4/2 in windows of 2: recomputing chosen per window position, proven by both backends",
+          "[solver][memory-choice]") {
+  const Placement placement = testing::offering_recompute(make_case("vshape", 4, false));
+  const int load = static_cast<int>(period_lower_bound(placement));
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, 2);
+  REQUIRE(choice);
+  CHECK(choice->optional.size() == 8);  // 4 offering forwards x 2 positions
+  {
+    // Keeping everything, a window of two needs period 16: the plain encoding
+    // of the window placement refutes 8 .. 15.
+    const Placement plain = window_placement(make_case("vshape", 4, false), 2);
+    std::unique_ptr<Backend> backend = make_backend("cadical");
+    const ModuloEncoding encoding = encode_modulo(*backend, plain, std::vector<long long>(4, 2), {2 * load, 16},
+                                                  static_cast<int>(plain.blocks.size()) / 2);
+    for (int period = 2 * load; period < 16; ++period)
+      CHECK(backend->solve({period_assumption(encoding, period)}, Deadline::after_seconds(60)) == Answer::Unsat);
+    CHECK(backend->solve({period_assumption(encoding, 16)}, Deadline::after_seconds(60)) == Answer::Sat);
+  }
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    // Decided up to 10, the least period: 8 and 9 refuted for every choice
+    // per position (Z3 takes seconds per period more above it).
+    const RecomputeChoiceAnswer answer = decide_window(placement, 2, 2, backend, 2 * load, 10);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(*answer.period == 2 * 5);  // as two windows of one (above): position by position no shorter
+    CHECK(answer.proven_lower_bound == *answer.period);
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    for (int nmicros : {12, 13}) {  // whole windows, and a last window cut short
+      INFO(nmicros);
+      const Schedule unrolled = unrolled_choosing_recompute(*choice, answer, placement, std::vector<Memory>(4, 2), nmicros);
+      const verify::Report report = testing::verify_schedule(unrolled);
+      for (const verify::Violation& violation : report.violations) FAIL(violation.kind + ": " + violation.message);
+      CHECK(report.valid);
+      CHECK_FALSE(unrolled.recomputes.empty());
+      for (const RecomputeRun& run : unrolled.recomputes) {  // as its window position chose
+        bool chosen = false;
+        for (size_t i = 0; i < choice->optional.size(); ++i)
+          chosen = chosen || (answer.chosen[i] && choice->optional[i].forward == (run.micro % 2) * choice->blocks_per_copy + run.block);
+        CHECK(chosen);
+      }
+      const Schedule tight = compacted_choosing_recompute(*choice, answer, placement, std::vector<Memory>(4, 2), nmicros);
+      CHECK(tight.instances.size() == unrolled.instances.size());
+      CHECK(tight.recomputes.size() == unrolled.recomputes.size());
+      const verify::Report tight_report = testing::verify_schedule(tight);
+      if (tight_report.valid) CHECK(tight_report.makespan <= report.makespan);
+    }
+  }
+}
+
+TEST_CASE("the search in windows of 2 proves its period with a choice per position", "[solver][memory-choice]") {
+  SearchRequest request;
+  request.placement = testing::offering_recompute(make_case("vshape", 4, false));
+  request.memory_limit = std::vector<Memory>(4, 2);
+  request.total_micros = 25;  // the last window cut short
+  request.micros_per_window = 2;
+  request.threads = 1;
+  Progress quiet;
+  const SearchReport report = solve(request, quiet);
+  REQUIRE(report.period);
+  REQUIRE(report.best);
+  CHECK(report.period->micros_per_window == 2);
+  CHECK(report.period->period == 16);  // keeping everything (above)
+  REQUIRE(report.period->recompute_period);
+  CHECK(*report.period->recompute_period == 10);
+  CHECK(report.period->recompute_decided);
+  CHECK(report.period->proven_lower_bound == 10);
+  CHECK_FALSE(report.period->optimal);
+  // The choice as data: forwards of the placement, positions of the window.
+  CHECK(report.period->recompute_offers == 4);
+  REQUIRE_FALSE(report.period->recompute_chosen.empty());
+  for (const ChosenRecompute& chosen : report.period->recompute_chosen) {
+    CHECK(chosen.block.find('@') == std::string::npos);
+    REQUIRE_FALSE(chosen.positions.empty());
+    for (int position : chosen.positions) CHECK((position == 0 || position == 1));
+  }
+  // A named phase of the budget, within its knob's seconds.
+  const BudgetGrant* grant = nullptr;
+  for (const BudgetGrant& granted : report.budget)
+    if (granted.phase == BudgetPhase::RecomputeChoice) grant = &granted;
+  REQUIRE(grant);
+  CHECK(std::string(budget_phase_name(grant->phase)) == "recompute_choice");
+  CHECK(grant->limited_by == BudgetLimit::PhaseSeconds);
+  REQUIRE(grant->until);
+  CHECK(*grant->until - grant->from == Approx(request.tuning.recompute_choice_seconds).margin(0.05));
+  CHECK(testing::verify_schedule(*report.best).valid);
+  bool offered = false;
+  for (const Candidate& candidate : report.makespan->candidates)
+    offered = offered || (candidate.name.rfind("repetend, recompute chosen", 0) == 0 && candidate.makespan);
+  CHECK(offered);
 }
