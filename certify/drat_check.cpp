@@ -1,11 +1,13 @@
 // The backward DRAT checker (see the header for the method).
 //
-// State: every clause's literals in one array, the two watched literals
-// first (the first is the one a unit propagates, so "is this clause a
-// reason" is one look-up); two watch lists per literal, one for core clauses
-// and one for the rest, each entry with a blocker literal (when it is true
-// the clause is satisfied and need not be read); the top-level trail with
-// each variable's reason; and for each proof step the trail length before it.
+// State: every clause in one array, a header (number, size, flags) before
+// its literals, the two watched literals first (the first is the one a unit
+// propagates, so "is this clause a reason" is one look-up); two watch lists
+// per literal, one for core clauses and one for the rest, side by side, each
+// entry with the clause's place in the array (so a visit reads one place)
+// and a blocker literal (when it is true the clause is satisfied and need
+// not be read); the top-level trail with each variable's reason; and for
+// each proof step the trail length before it.
 //
 // Why no watch is ever repaired when the trail shrinks: a clause keeps a
 // false watch only while its other watch (or the blocker) is true and was
@@ -20,22 +22,25 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace tessel::certify {
 namespace {
 
+// A clause in the array: [number, size, flags, literal...]; it is named by
+// its number (reasons, proof steps) or by where its literals start (watches).
+constexpr int kHeader = 3;
+enum Flag : int { kActive = 1, kCore = 2, kTautology = 4, kUnwatched0 = 8, kUnwatched1 = 16 };
+
 struct Clause {
-  uint64_t start = 0;   // in the literal array
-  uint32_t size = 0;    // literals after removing duplicates
+  uint32_t start = 0;   // where its literals start in the array
   int pivot = 0;        // first literal as written (RAT)
-  bool active = false, core = false, tautology = false;
-  unsigned char unwatched = 0;  // bit w: watch w's entry left its list while inactive
 };
 
 struct Watch {
-  int clause;
-  int blocker;  // another literal of the clause; true means satisfied
+  uint32_t start;  // the clause's literals
+  int blocker;     // another literal of the clause; true means satisfied
 };
 
 std::string clause_text(const std::vector<int>& literals) {
@@ -58,10 +63,7 @@ class Checker {
  public:
   explicit Checker(int variables)
       : value_(2 * (variables + 1), 0), marked_(2 * (variables + 1), 0), reason_(variables + 1, -1),
-        seen_(variables + 1, 0) {
-    watches_[0].resize(2 * (variables + 1));
-    watches_[1].resize(2 * (variables + 1));
-  }
+        seen_(variables + 1, 0), watches_(4 * (variables + 1)) {}
 
   DratResult run(const Cnf& cnf, const std::vector<ProofStep>& proof);
 
@@ -69,6 +71,10 @@ class Checker {
   static size_t code(int literal) { return 2 * static_cast<size_t>(std::abs(literal)) + (literal < 0); }
   int value(int literal) const { return value_[code(literal)]; }
   int* literals(int id) { return arena_.data() + clauses_[id].start; }
+  uint32_t size(int id) const { return static_cast<uint32_t>(arena_[clauses_[id].start - 2]); }
+  int& flags(int id) { return arena_[clauses_[id].start - 1]; }
+  bool has(int id, Flag flag) { return flags(id) & flag; }
+  std::vector<Watch>& list(int literal, bool core) { return watches_[2 * code(literal) + core]; }
   void assign(int literal, int reason) {
     value_[code(literal)] = 1;
     value_[code(-literal)] = -1;
@@ -77,7 +83,9 @@ class Checker {
   }
   void undo_to(size_t size);
   int add_clause(const std::vector<int>& written);
-  void watch(int id, int w) { watches_[clauses_[id].core][code(literals(id)[w])].push_back({id, literals(id)[1 - w]}); }
+  void watch(int id, int w) {
+    list(literals(id)[w], has(id, kCore)).push_back({clauses_[id].start, literals(id)[1 - w]});
+  }
   int attach(int id);
   void reactivate(int id);
   int propagate();
@@ -85,7 +93,7 @@ class Checker {
   void mark_from(int clause, int variable);
   bool rup(const std::vector<int>& clause);
   bool rat(int id);
-  bool is_reason(int id) { return clauses_[id].size > 0 && reason_[std::abs(literals(id)[0])] == id; }
+  bool is_reason(int id) { return size(id) > 0 && reason_[std::abs(literals(id)[0])] == id; }
   int match_deletion(const std::vector<int>& written);
   int forward(const std::vector<ProofStep>& proof, std::vector<int>& step_clause, std::vector<size_t>& trail_before,
               size_t& last);
@@ -96,40 +104,44 @@ class Checker {
   std::vector<char> marked_;        // by literal code: scratch for deduplicating and comparing clauses
   std::vector<int> reason_;         // by variable: the clause that propagated it, -1 for none
   std::vector<char> seen_;          // by variable: scratch for mark_from
-  std::vector<std::vector<Watch>> watches_[2];  // [core][literal code]: clauses watching that literal
+  std::vector<std::vector<Watch>> watches_;  // [2 * literal code + core]: clauses watching that literal
   std::vector<int> trail_;
   size_t core_head_ = 0, all_head_ = 0;
   std::unordered_multimap<uint64_t, int> by_hash_;  // forward pass only: active clauses by their literal set
   DratResult result_;
 };
 
-void Checker::undo_to(size_t size) {
-  while (trail_.size() > size) {
+void Checker::undo_to(size_t length) {
+  while (trail_.size() > length) {
     const int literal = trail_.back();
     value_[code(literal)] = value_[code(-literal)] = 0;
     reason_[std::abs(literal)] = -1;
     trail_.pop_back();
   }
-  core_head_ = std::min(core_head_, size);
-  all_head_ = std::min(all_head_, size);
+  core_head_ = std::min(core_head_, length);
+  all_head_ = std::min(all_head_, length);
 }
 
 // Stores a clause without duplicate literals, hashed for deletions to find.
 int Checker::add_clause(const std::vector<int>& written) {
+  const int id = static_cast<int>(clauses_.size());
+  if (arena_.size() + kHeader + written.size() > UINT32_MAX) throw std::length_error("DRAT check: formula too large");
+  arena_.insert(arena_.end(), {id, 0, 0});
   Clause clause;
-  clause.start = arena_.size();
+  clause.start = static_cast<uint32_t>(arena_.size());
   clause.pivot = written.empty() ? 0 : written[0];
   uint64_t hash = 0;
+  bool tautology = false;
   for (int literal : written) {
     if (marked_[code(literal)]) continue;
     marked_[code(literal)] = 1;
-    clause.tautology = clause.tautology || marked_[code(-literal)];
+    tautology = tautology || marked_[code(-literal)];
     arena_.push_back(literal);
     hash += mix(literal);
   }
-  clause.size = static_cast<uint32_t>(arena_.size() - clause.start);
-  for (uint64_t i = clause.start; i < arena_.size(); ++i) marked_[code(arena_[i])] = 0;
-  const int id = static_cast<int>(clauses_.size());
+  arena_[clause.start - 2] = static_cast<int>(arena_.size() - clause.start);
+  arena_[clause.start - 1] = tautology ? kTautology : 0;
+  for (size_t i = clause.start; i < arena_.size(); ++i) marked_[code(arena_[i])] = 0;
   clauses_.push_back(clause);
   by_hash_.emplace(hash, id);
   return id;
@@ -139,31 +151,30 @@ int Checker::add_clause(const std::vector<int>& written) {
 // then false); a clause all false returns itself as the conflict, a unit
 // assigns. Everything assigned now stays while the clause is active.
 int Checker::attach(int id) {
-  Clause& clause = clauses_[id];
-  clause.active = true;
-  if (clause.tautology) return -1;
-  if (clause.size == 0) return id;
+  flags(id) |= kActive;
+  if (has(id, kTautology)) return -1;
+  const uint32_t n = size(id);
+  if (n == 0) return id;
   int* lits = literals(id);
   auto rank = [&](int literal) { return value(literal) + 1; };
-  for (uint32_t w = 0; w < std::min<uint32_t>(2, clause.size); ++w)
-    for (uint32_t j = w + 1; j < clause.size; ++j)
+  for (uint32_t w = 0; w < std::min<uint32_t>(2, n); ++w)
+    for (uint32_t j = w + 1; j < n; ++j)
       if (rank(lits[j]) > rank(lits[w])) std::swap(lits[j], lits[w]);
-  if (clause.size >= 2) {
+  if (n >= 2) {
     watch(id, 0);
     watch(id, 1);
   }
   if (value(lits[0]) == -1) return id;
-  if (value(lits[0]) == 0 && (clause.size == 1 || value(lits[1]) == -1)) assign(lits[0], id);
+  if (value(lits[0]) == 0 && (n == 1 || value(lits[1]) == -1)) assign(lits[0], id);
   return -1;
 }
 
 // Backward pass: a deleted clause comes back with the watches it had.
 void Checker::reactivate(int id) {
-  Clause& clause = clauses_[id];
-  clause.active = true;
-  for (int w = 0; w < 2; ++w)
-    if (clause.unwatched & (1 << w)) watch(id, w);
-  clause.unwatched = 0;
+  const int was = flags(id);
+  flags(id) = (was | kActive) & ~(kUnwatched0 | kUnwatched1);
+  if (was & kUnwatched0) watch(id, 0);
+  if (was & kUnwatched1) watch(id, 1);
 }
 
 // The clauses of one kind (core or not) watching `false_literal`: satisfied
@@ -171,39 +182,41 @@ void Checker::reactivate(int id) {
 // propagates or conflicts (returned). A core clause found in the other list
 // moves to the core list; an inactive one leaves.
 int Checker::visit(int false_literal, bool core_pass) {
-  std::vector<Watch>& list = watches_[core_pass][code(false_literal)];
+  std::vector<Watch>& entries = list(false_literal, core_pass);
   size_t keep = 0, i = 0;
   int conflict = -1;
-  for (; i < list.size() && conflict < 0; ++i) {
-    const Watch entry = list[i];
+  for (; i < entries.size() && conflict < 0; ++i) {
+    const Watch entry = entries[i];
     if (value(entry.blocker) == 1) {
-      list[keep++] = entry;
+      entries[keep++] = entry;
       continue;
     }
-    Clause& clause = clauses_[entry.clause];
-    int* lits = arena_.data() + clause.start;
-    if (!clause.active) {
-      clause.unwatched |= lits[0] == false_literal ? 1 : 2;
+    int* lits = arena_.data() + entry.start;
+    int& flag = lits[-1];
+    if (!(flag & kActive)) {
+      flag |= lits[0] == false_literal ? kUnwatched0 : kUnwatched1;
       continue;
     }
     if (lits[0] == false_literal) std::swap(lits[0], lits[1]);
-    const Watch kept{entry.clause, lits[0]};
+    const Watch kept{entry.start, lits[0]};
+    const bool core = flag & kCore;
     if (value(lits[0]) != 1) {
+      const uint32_t n = static_cast<uint32_t>(lits[-2]);
       uint32_t other = 2;
-      while (other < clause.size && value(lits[other]) == -1) ++other;
-      if (other < clause.size) {
+      while (other < n && value(lits[other]) == -1) ++other;
+      if (other < n) {
         std::swap(lits[1], lits[other]);
-        watches_[clause.core][code(lits[1])].push_back(kept);
+        list(lits[1], core).push_back(kept);
         continue;
       }
-      if (value(lits[0]) == -1) conflict = entry.clause;
-      else assign(lits[0], entry.clause);
+      if (value(lits[0]) == -1) conflict = lits[-3];
+      else assign(lits[0], lits[-3]);
     }
-    if (clause.core && !core_pass) watches_[1][code(false_literal)].push_back(kept);
-    else list[keep++] = kept;
+    if (core && !core_pass) list(false_literal, true).push_back(kept);
+    else entries[keep++] = kept;
   }
-  for (; i < list.size(); ++i) list[keep++] = list[i];
-  list.resize(keep);
+  for (; i < entries.size(); ++i) entries[keep++] = entries[i];
+  entries.resize(keep);
   return conflict;
 }
 
@@ -237,9 +250,9 @@ void Checker::mark_from(int clause, int variable) {
   while (!stack.empty()) {
     const int id = stack.back();
     stack.pop_back();
-    clauses_[id].core = true;
+    flags(id) |= kCore;
     const int* lits = literals(id);
-    for (uint32_t i = 0; i < clauses_[id].size; ++i) push_reason(lits[i]);
+    for (uint32_t i = 0, n = size(id); i < n; ++i) push_reason(lits[i]);
   }
   for (int v : touched) seen_[v] = 0;
 }
@@ -267,19 +280,19 @@ bool Checker::rup(const std::vector<int>& clause) {
 bool Checker::rat(int id) {
   const int pivot = clauses_[id].pivot;
   if (pivot == 0) return false;
-  const std::vector<int> lemma(literals(id), literals(id) + clauses_[id].size);
-  for (size_t other = 0; other < clauses_.size(); ++other) {
-    const Clause& candidate = clauses_[other];
-    const int* lits = arena_.data() + candidate.start;
-    if (!candidate.active || std::find(lits, lits + candidate.size, -pivot) == lits + candidate.size) continue;
+  const std::vector<int> lemma(literals(id), literals(id) + size(id));
+  for (int other = 0; other < static_cast<int>(clauses_.size()); ++other) {
+    const int* lits = literals(other);
+    const uint32_t n = size(other);
+    if (!has(other, kActive) || std::find(lits, lits + n, -pivot) == lits + n) continue;
     std::vector<int> resolvent = lemma;
     bool tautology = false;
-    for (uint32_t i = 0; i < candidate.size; ++i) {
+    for (uint32_t i = 0; i < n; ++i) {
       if (lits[i] == -pivot) continue;
       if (std::find(lemma.begin(), lemma.end(), -lits[i]) != lemma.end()) tautology = true;
       resolvent.push_back(lits[i]);
     }
-    clauses_[other].core = true;
+    flags(other) |= kCore;
     if (!tautology && !rup(resolvent)) return false;
   }
   ++result_.rat;
@@ -299,10 +312,9 @@ int Checker::match_deletion(const std::vector<int>& written) {
   int found = -1;
   auto range = by_hash_.equal_range(hash);
   for (auto it = range.first; it != range.second && found < 0; ++it) {
-    const Clause& clause = clauses_[it->second];
-    const int* lits = arena_.data() + clause.start;
-    if (clause.size != wanted.size() || !std::all_of(lits, lits + clause.size, [&](int l) { return marked_[code(l)]; }))
-      continue;
+    const int* lits = literals(it->second);
+    const uint32_t n = size(it->second);
+    if (n != wanted.size() || !std::all_of(lits, lits + n, [&](int l) { return marked_[code(l)]; })) continue;
     if (is_reason(it->second)) continue;  // an identical copy that is not a reason may follow
     found = it->second;
     by_hash_.erase(it);
@@ -331,7 +343,7 @@ int Checker::forward(const std::vector<ProofStep>& proof, std::vector<int>& step
       ++result_.ignored_deletions;
       continue;
     }
-    clauses_[id].active = false;
+    flags(id) &= ~kActive;
     step_clause[last] = id;
   }
   return conflict;
@@ -361,12 +373,11 @@ DratResult Checker::run(const Cnf& cnf, const std::vector<ProofStep>& proof) {
       reactivate(id);
       continue;
     }
-    clauses_[id].active = false;
+    flags(id) &= ~kActive;
     undo_to(trail_before[i]);
-    if (!clauses_[id].core) continue;
+    if (!has(id, kCore)) continue;
     ++result_.checked;
-    const Clause& lemma = clauses_[id];
-    if (lemma.tautology || rup(std::vector<int>(literals(id), literals(id) + lemma.size)) || rat(id)) continue;
+    if (has(id, kTautology) || rup(std::vector<int>(literals(id), literals(id) + size(id))) || rat(id)) continue;
     result_.reason = "proof step " + std::to_string(i + 1) + ": lemma " + clause_text(proof[i].literals) +
                      " is neither RUP nor RAT on its first literal";
     return result_;
