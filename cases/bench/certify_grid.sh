@@ -17,7 +17,9 @@
 #   from every row in WORK_DIR to cases/bench/certify_grid.md; a row with no
 #   result is "not finished" (with the seconds spent, if it was started).
 #   Environment: CERTIFY_SECONDS (a claim's solve limit; default the
-#   tool's), RENDER_ONLY=1 (render, run nothing).
+#   tool's), SEARCH_ARGS (more search options, e.g. "--tune largest_window=2
+#   --tune window_seconds=300" so that a loaded machine still decides k = 2),
+#   RENDER_ONLY=1 (render, run nothing).
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tessel=${1:-$repo/build/tessel}
@@ -40,6 +42,7 @@ run_row() {  # CASE DEVICES MEMORY
   date +%s > "$dir/started"
   local extra=()
   [ -n "${CERTIFY_SECONDS:-}" ] && extra=(--certify-seconds "$CERTIFY_SECONDS")
+  [ -n "${SEARCH_ARGS:-}" ] && read -r -a more <<< "$SEARCH_ARGS" && extra+=("${more[@]}")
   local t0=$(date +%s.%N)
   "$tessel" search --case "$1" --ndevs "$2" --memory "$3" --certify "$dir/cert" --threads 1 "${extra[@]}" \
     --json > "$dir/search.json" 2> "$dir/search.err"

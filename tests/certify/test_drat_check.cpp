@@ -112,3 +112,80 @@ TEST_CASE("DRAT: CaDiCaL's proofs of pigeonhole formulas pass; a deleted lemma i
   }
   CHECK(broken > 0);
 }
+
+TEST_CASE("DRAT: deletions take clauses away, a reason's deletion is ignored, deleted clauses come back", "[certify][drat]") {
+  const std::string square = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n";
+  // (1 2) deleted before the lemma 2 that needs it: 2 is neither RUP nor RAT.
+  DratResult gone = check(square, "d 2 1 0\n2 0\n0\n");
+  CHECK_FALSE(gone.valid);
+  CHECK_THAT(gone.reason, Catch::Contains("proof step 2"));
+  CHECK(gone.ignored_deletions == 0);
+  // The unit 2 is the reason of its own literal: deleting it is ignored,
+  // so the refutation still stands.
+  const std::string two = "p cnf 4 6\n1 2 0\n-1 2 0\n1 -2 3 0\n-1 -2 3 0\n-3 4 0\n-3 -4 0\n";
+  DratResult unit = check(two, "2 0\nd 2 0\n3 0\n0\n");
+  CHECK(unit.valid);
+  CHECK(unit.ignored_deletions == 1);
+  // A deletion naming no clause is ignored too (written in another order,
+  // a clause is the same clause: that one is found).
+  DratResult absent = check(square, "d 1 -1 0\nd -2 1 0\n2 0\n0\n");
+  CHECK(absent.ignored_deletions == 1);
+  CHECK_FALSE(absent.valid);  // (1 -2) went, so -1 then propagates nothing
+  // Clauses deleted after the lemma that used them come back for its
+  // check: lemma 1 is RUP through the chain 2, 3, 4 the deletions removed.
+  const std::string chain =
+      "p cnf 6 8\n1 2 0\n1 -2 3 0\n1 -3 4 0\n1 -4 0\n-1 5 6 0\n-1 -5 6 0\n-1 5 -6 0\n-1 -5 -6 0\n";
+  DratResult back = check(chain, "1 0\nd 1 -2 3 0\nd 1 -3 4 0\nd 1 -4 0\n6 0\n0\n");
+  INFO(back.reason);
+  CHECK(back.valid);
+  CHECK(back.checked == 2);
+  // The same deletions before the lemma: it no longer follows.
+  CHECK_FALSE(check(chain, "d 1 -2 3 0\nd 1 -3 4 0\nd 1 -4 0\n1 0\n6 0\n0\n").valid);
+}
+
+TEST_CASE("DRAT: CaDiCaL's proofs of random unsatisfiable 3-CNFs pass; each lemma's removal is judged", "[certify][drat]") {
+  uint64_t seed = 12345;
+  auto next = [&]() { return (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+  int refuted = 0;
+  for (int round = 0; round < 6; ++round) {
+    Cnf cnf;
+    cnf.variables = 60;
+    for (int c = 0; c < 300; ++c) {
+      cnf.clauses.push_back({});
+      for (int l = 0; l < 3; ++l) cnf.clauses.back().push_back((next() % 2 ? 1 : -1) * static_cast<int>(1 + next() % 60));
+    }
+    char path[] = "/tmp/tessel_drat_XXXXXX";
+    const int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    int answer = 0;
+    {
+      CaDiCaL::Solver solver;
+      solver.set("quiet", 1);
+      solver.set("binary", 0);
+      REQUIRE(solver.trace_proof(path));
+      for (const auto& clause : cnf.clauses) {
+        for (int literal : clause) solver.add(literal);
+        solver.add(0);
+      }
+      answer = solver.solve();
+      solver.close_proof_trace();
+    }
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(path);
+    if (answer != 20) continue;
+    ++refuted;
+    const std::vector<ProofStep> proof = parse_drat(text.str(), path);
+    const DratResult good = check_drat(cnf, proof);
+    INFO(good.reason);
+    CHECK(good.valid);
+    // Dropping the proof's empty clause still refutes only if the lemmas do.
+    // Dropping all deletions keeps it valid (more clauses never hurt RUP).
+    std::vector<ProofStep> kept;
+    for (const ProofStep& step : proof)
+      if (!step.deletion) kept.push_back(step);
+    CHECK(check_drat(cnf, kept).valid);
+  }
+  CHECK(refuted >= 3);
+}
