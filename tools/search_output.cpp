@@ -308,12 +308,20 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   // What the budget granted each phase (solver/solve/budget.hpp): seconds since
   // the search began; "until" null when only an interrupt ends it.
   nlohmann::json budget = nlohmann::json::array();
-  for (const BudgetGrant& grant : report.budget)
-    budget.push_back({{"phase", budget_phase_name(grant.phase)},
-                      {"from", grant.from},
-                      {"until", grant.until ? nlohmann::json(*grant.until) : nlohmann::json(nullptr)},
-                      {"limited_by", budget_limit_name(grant.limited_by)},
-                      {"estimate", grant.estimate}});
+  // An improvement phase adds when it returned ("ended") and whether it gave
+  // back the rest after a stretch without a gain ("stalled").
+  for (const BudgetGrant& grant : report.budget) {
+    nlohmann::json entry = {{"phase", budget_phase_name(grant.phase)},
+                            {"from", seconds_to_json(grant.from)},
+                            {"until", grant.until ? seconds_to_json(*grant.until) : nlohmann::json(nullptr)},
+                            {"limited_by", budget_limit_name(grant.limited_by)},
+                            {"estimate", seconds_to_json(grant.estimate)}};
+    if (grant.ended) {
+      entry["ended"] = seconds_to_json(*grant.ended);
+      entry["stalled"] = grant.stalled;
+    }
+    budget.push_back(entry);
+  }
   out["budget"] = budget;
   out["notes"] = notes_json(report);
   nlohmann::json calls = nlohmann::json::array();

@@ -90,8 +90,13 @@ struct MakespanReport {
 // `until`: only an interrupt ends it), and what set that end.
 // FullStart and FullList: strategy full's first schedule (a quick repetend,
 // the list scheduling), inside the strategy's grant; RecomputeAll: the
-// "recompute every offered forward" placement's own search after the answer.
-enum class BudgetPhase { Strategy, Makespan, Answer, FullStart, FullList, RecomputeAll };
+// "recompute every offered forward" placement's own search after the answer;
+// Shifts .. Neighbourhoods: the makespan portfolio's improvement phases,
+// inside the makespan grant (on the portfolio's thread; one beside it on
+// the side thread is not logged).
+enum class BudgetPhase {
+  Strategy, Makespan, Answer, FullStart, FullList, RecomputeAll, Shifts, Transfer, Orders, Neighbourhoods
+};
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.
 enum class BudgetLimit {
@@ -106,6 +111,11 @@ struct BudgetGrant {
   BudgetLimit limited_by = BudgetLimit::None;
   // Strategy: the seconds reserved for the answer; Answer: its estimated cost.
   double estimate = 0;
+  // An improvement phase: when it returned (seconds since the search began),
+  // and whether it gave back the rest of its grant after a stretch without a
+  // gain (the developer knob improve_stall_seconds).
+  std::optional<double> ended;
+  bool stalled = false;
 };
 
 // What solve() did after the strategy answered, as data: the words are

@@ -15,7 +15,7 @@ void run_shifts(Portfolio& portfolio) {
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
   const Tuning& tuning = input.options.tuning;
-  options.deadline = input.options.deadline.within_budget(tuning.shift_seconds, tuning.shift_share);
+  options.deadline = portfolio.grant_improvement(BudgetPhase::Shifts, tuning.shift_seconds, tuning.shift_share);
   ShiftStats stats;
   Schedule improved = improve_by_shifts(start, options, portfolio.bound(), &stats,
                                         portfolio.offer_below(makespan(start), "improve: shifts"));
