@@ -10,7 +10,8 @@
 //   - its knob's seconds, or with a time limit its knob's share of what
 //     that deadline has left when that is more (lns_share, ...: a user asks
 //     for a long improvement so),
-//   - a stretch of improve_stall_seconds without a gain, counted from its
+//   - (when the phase stalls: all but the shift search) a stretch of
+//     improve_stall_seconds without a gain, counted from its
 //     start and from each shorter schedule it finds (sat/deadline.hpp,
 //     Stall): a phase that stopped finding gives back the rest of its
 //     time. With measured costs (spans x1000) the device orders find their

@@ -111,9 +111,9 @@ OnShorter Portfolio::offer_below(Time below, const char* phase) {
   };
 }
 
-Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share) {
+Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls) {
   const double stretch = own_input_.options.tuning.improve_stall_seconds;
-  stall_ = stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
+  stall_ = stalls && stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
   size_t entry = 0;
   granted_ = tessel::grant_improvement(own_input_.budget_log, phase, input_->options.deadline, seconds, share,
                                        stall_.get(), &entry);

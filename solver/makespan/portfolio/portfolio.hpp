@@ -64,7 +64,9 @@ class Portfolio {
   // budget's log: `seconds`, or with a time limit `share` of the time left
   // if more, ended early after improve_stall_seconds without a gain
   // (solver/types/budget_log.hpp); its return is logged when run() gets it back.
-  Deadline grant_improvement(BudgetPhase phase, double seconds, double share);
+  // `stalls` false: no stall (the shift search, whose questions take longer
+  // than a stretch and which gives its time back by its own rule).
+  Deadline grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls = true);
   // The improvement phase now running found a shorter schedule (restarts
   // its stretch; offer_below's callbacks call it too).
   void gained();
