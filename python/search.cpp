@@ -109,7 +109,7 @@ py::dict gap_dict(const MakespanGap& gap, int t) {
   out["period_lower_bound"] = number_of(gap.period_lower_bound, t);
   out["micros_per_window"] = gap.micros_per_window;
   out["period_excess"] = number_of(gap.period_excess, t);
-  out["boundary_seconds"] = seconds_to_json(gap.boundary_seconds);
+  out["boundary_seconds"] = seconds_to_json(gap.boundary_seconds).get<double>();  // a Python float, rounded as the CLI writes it
   out["construction"] = gap.construction;
   return out;
 }
@@ -154,8 +154,8 @@ Result result_of(const SearchReport& report, const Placement& placement) {
     entry["limited_by"] = budget_limit_name(grant.limited_by);
     entry["estimate"] = grant.estimate;
     if (grant.ended) {
-      entry["ended"] = *grant.ended;
-      entry["stalled"] = grant.stalled;
+      entry["ended"] = py::float_(*grant.ended);
+      entry["stalled"] = py::bool_(grant.stalled);
     }
     result.budget.append(entry);
   }
