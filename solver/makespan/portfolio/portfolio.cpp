@@ -111,8 +111,17 @@ OnShorter Portfolio::offer_below(Time below, const char* phase) {
   };
 }
 
+// Whether a phase budget was set by hand (a budget asked for is honoured
+// whole: no stall, as the plan yields to it).
+static bool budget_set_by_hand(const Tuning& tuning) {
+  for (const TuningKnob& knob : tuning_knobs())
+    if (knob.phase_budget && tuning.*knob.field != knob.default_value) return true;
+  return false;
+}
+
 Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls) {
   const double stretch = own_input_.options.tuning.improve_stall_seconds;
+  stalls = stalls && !budget_set_by_hand(own_input_.options.tuning);
   stall_ = stalls && stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
   size_t entry = 0;
   granted_ = tessel::grant_improvement(own_input_.budget_log, phase, input_->options.deadline, seconds, share,
