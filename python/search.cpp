@@ -152,6 +152,10 @@ Result result_of(const SearchReport& report, const Placement& placement) {
     entry["until"] = grant.until ? py::object(py::float_(*grant.until)) : py::object(py::none());
     entry["limited_by"] = budget_limit_name(grant.limited_by);
     entry["estimate"] = grant.estimate;
+    if (grant.ended) {
+      entry["ended"] = py::float_(*grant.ended);
+      entry["stalled"] = py::bool_(grant.stalled);
+    }
     result.budget.append(entry);
   }
   for (const RejectedCandidate& candidate : report.rejected) {

@@ -8,6 +8,12 @@
 // interrupt reaches every budget cut from the search's own deadline. A
 // concurrent sub-task adds its own flag (`with_sibling_stop`), raised when a
 // sibling's answer makes its work moot, without touching the search's.
+//
+// An improvement phase's deadline may also carry a `Stall`: the phase gives
+// back the rest of its time once a stretch passes without a gain (the
+// developer knob improve_stall_seconds, solver/makespan/portfolio/). Like the
+// flags it is shared by pointer, so every deadline cut from the phase's (a
+// question's, a window's, a solver's terminator) sees each gain at once.
 #pragma once
 
 #include <algorithm>
@@ -20,11 +26,26 @@ namespace tessel {
 // Raised once, never lowered: "stop what you are doing and report".
 using StopFlag = std::atomic<bool>;
 
+// A stretch without a gain: the deadline carrying it ends `seconds` after
+// the last gain (or the start). `gained` may be called from any thread.
+struct Stall {
+  using Clock = std::chrono::steady_clock;
+  explicit Stall(double stretch) : seconds(stretch) { gained(); }
+  double seconds;
+  std::atomic<Clock::rep> last_gain{0};
+  void gained() { last_gain.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
+  Clock::time_point end() const {
+    const Clock::time_point last{Clock::duration(last_gain.load(std::memory_order_relaxed))};
+    return last + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+};
+
 struct Deadline {
   using Clock = std::chrono::steady_clock;
   Clock::time_point at = Clock::time_point::max();
   const StopFlag* stop = nullptr;
   const StopFlag* sibling_stop = nullptr;  // a concurrent sub-task's own flag
+  const Stall* stall = nullptr;            // an improvement phase's stretch without a gain
 
   // No time limit (a stop flag may still end the work).
   static Deadline none(const StopFlag* stop = nullptr) { return {Clock::time_point::max(), stop}; }
@@ -59,12 +80,28 @@ struct Deadline {
     return (stop && stop->load(std::memory_order_relaxed)) ||
            (sibling_stop && sibling_stop->load(std::memory_order_relaxed));
   }
-  bool expired() const { return stopped() || (!unlimited() && Clock::now() >= at); }
+  // The sooner of `at` and the stall's end (when it carries one).
+  Clock::time_point end() const { return stall ? std::min(at, stall->end()) : at; }
+  bool expired() const {
+    if (stopped()) return true;
+    const Clock::time_point own = end();
+    return own != Clock::time_point::max() && Clock::now() >= own;
+  }
   double seconds_left() const {
     if (stopped()) return 0;
-    if (unlimited()) return std::numeric_limits<double>::infinity();
-    return std::max(0.0, std::chrono::duration<double>(at - Clock::now()).count());
+    const Clock::time_point own = end();
+    if (own == Clock::time_point::max()) return std::numeric_limits<double>::infinity();
+    return std::max(0.0, std::chrono::duration<double>(own - Clock::now()).count());
   }
+  // Seconds to `at`, whatever the stall says: to size a phase's parts
+  // (a question's share) by its whole grant.
+  double granted_seconds_left() const {
+    Deadline whole = *this;
+    whole.stall = nullptr;
+    return whole.seconds_left();
+  }
+  // Whether the stall, not `at` nor a flag, ended it.
+  bool stalled() const { return stall && !stopped() && stall->end() < at && Clock::now() >= stall->end(); }
 };
 
 // Why a deadline ended the work, for messages: an interrupt is not a time

@@ -313,6 +313,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
   input.period = &result;
   input.options = options;
   input.options.deadline = grant_makespan(budget);
+  input.budget_log = &budget.log;
   MakespanReport makespan_report;
   makespan_report.total_micros = request.total_micros;
   std::optional<Time> proven_by_candidate;
@@ -646,7 +647,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
-  report.budget = std::move(budget.granted);
+  report.budget = std::move(budget.log.granted);
   report.seconds = seconds_since(begin);
   return report;
 }

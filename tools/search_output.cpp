@@ -226,6 +226,27 @@ nlohmann::json notes_json(const SearchReport& report) {
 
 }  // namespace
 
+// What the budget granted each phase (solver/solve/budget.hpp): seconds since
+// the search began; "until" null when only an interrupt ends it.
+static nlohmann::json budget_json(const SearchReport& report) {
+  nlohmann::json budget = nlohmann::json::array();
+  // An improvement phase adds when it returned ("ended") and whether it gave
+  // back the rest after a stretch without a gain ("stalled").
+  for (const BudgetGrant& grant : report.budget) {
+    nlohmann::json entry = {{"phase", budget_phase_name(grant.phase)},
+                            {"from", seconds_to_json(grant.from)},
+                            {"until", grant.until ? seconds_to_json(*grant.until) : nlohmann::json(nullptr)},
+                            {"limited_by", budget_limit_name(grant.limited_by)},
+                            {"estimate", grant.estimate}};
+    if (grant.ended) {
+      entry["ended"] = seconds_to_json(*grant.ended);
+      entry["stalled"] = grant.stalled;
+    }
+    budget.push_back(entry);
+  }
+  return budget;
+}
+
 nlohmann::json report_json(const SearchRequest& request, const SearchReport& report) {
   const Placement& placement = request.placement;
   auto t = [&](Time value) { return time_to_json(value, placement.time_decimals); };
@@ -307,16 +328,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   nlohmann::json phases = nlohmann::json::object();
   for (const PhaseTime& phase : report.phases) phases[phase.phase] = seconds_to_json(phase.seconds);
   out["phase_seconds"] = phases;
-  // What the budget granted each phase (solver/solve/budget.hpp): seconds since
-  // the search began; "until" null when only an interrupt ends it.
-  nlohmann::json budget = nlohmann::json::array();
-  for (const BudgetGrant& grant : report.budget)
-    budget.push_back({{"phase", budget_phase_name(grant.phase)},
-                      {"from", grant.from},
-                      {"until", grant.until ? nlohmann::json(*grant.until) : nlohmann::json(nullptr)},
-                      {"limited_by", budget_limit_name(grant.limited_by)},
-                      {"estimate", grant.estimate}});
-  out["budget"] = budget;
+  out["budget"] = budget_json(report);
   out["notes"] = notes_json(report);
   nlohmann::json calls = nlohmann::json::array();
   for (const SolverCall& call : report.calls)

@@ -219,6 +219,10 @@ enum class KnobLevel { User, Developer };
        "runs repeat")                                                                                                \
   KNOB(shift_first, 4, 1, 1e9, true, Developer, false,                                                               \
        "shift search: the first shift asked, in steps (on the hand-made ties a few steps already shorten)")          \
+  KNOB(improve_stall_seconds, 0.5, 0, 3600, false, Developer, false,                                               \
+       "improvements at N (end transfer, device orders, neighbourhoods): a phase gives back the rest "                \
+       "of its grant once this long passes without a shorter schedule, counted from its start and from each gain "   \
+       "(0 = never: each runs its whole grant)")                                                                     \
   KNOB(full_start_seconds, 10, 0, 3600, false, Developer, false,                                                     \
        "strategy full: seconds for the quick repetend unrolled to N that gives the solver its first schedule "       \
        "(with a time limit at most full_start_share of the time left)")                                              \

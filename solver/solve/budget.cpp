@@ -18,13 +18,7 @@ Deadline::Clock::time_point after(Deadline::Clock::time_point from, double secon
 
 void log_grant(Budget& budget, BudgetPhase phase, const Deadline& granted, BudgetLimit limited_by,
                double estimate = 0) {
-  BudgetGrant grant;
-  grant.phase = phase;
-  grant.from = seconds_since(budget.begin);
-  if (!granted.unlimited()) grant.until = seconds_between(budget.begin, granted.at);
-  grant.limited_by = limited_by;
-  grant.estimate = estimate;
-  budget.granted.push_back(grant);
+  tessel::log_grant(budget.log, phase, granted, limited_by, estimate);
 }
 
 }  // namespace
@@ -41,7 +35,7 @@ Budget make_budget(const Deadline& limit, Deadline::Clock::time_point begin, con
                    double answer_instances) {
   Budget budget;
   budget.limit = limit;
-  budget.begin = begin;
+  budget.log.begin = begin;
   budget.tuning = tuning;
   if (!limit.unlimited()) budget.answer_reserve = tuning.verify_seconds_per_instance * answer_instances;
   return budget;
@@ -54,7 +48,7 @@ Deadline grant_strategy(Budget& budget) {
     budget.strategy = budget.limit;
     return budget.limit;
   }
-  const double limit = seconds_between(budget.begin, budget.limit.at);
+  const double limit = seconds_between(budget.log.begin, budget.limit.at);
   const double floor = limit / 10;
   const double reserved = budget.limit.seconds_left() - budget.answer_reserve;
   const Deadline granted = budget.limit.within(std::max(floor, reserved));
@@ -72,7 +66,7 @@ Deadline grant_makespan(Budget& budget) {
               strategy.unlimited() ? BudgetLimit::None : BudgetLimit::AnswerReserve);
     return strategy;
   }
-  const double plan_left = budget.tuning.plan_seconds - seconds_since(budget.begin);
+  const double plan_left = budget.tuning.plan_seconds - seconds_since(budget.log.begin);
   const double least = budget.tuning.least_plan_seconds;
   const Deadline granted = strategy.within(std::max(least, plan_left));
   BudgetLimit by = plan_left >= least ? BudgetLimit::Plan : BudgetLimit::LeastAfterPeriod;

@@ -26,17 +26,17 @@
 
 #include "sat/deadline.hpp"
 #include "solver/knobs/tuning.hpp"
+#include "solver/types/budget_log.hpp"
 #include "solver/types/search_types.hpp"
 
 namespace tessel {
 
 struct Budget {
   Deadline limit;  // the user's time limit and interrupt flag
-  Deadline::Clock::time_point begin;
   Tuning tuning;
   double answer_reserve = 0;  // seconds kept after the strategy for verifying its answer
   Deadline strategy;          // what grant_strategy granted; the makespan phases end by it too
-  std::vector<BudgetGrant> granted;  // the log, in the order granted
+  BudgetLog log;               // begins when the search began; the portfolio writes to it too
 };
 
 // The budget of one search; `answer_instances` estimates the instances of

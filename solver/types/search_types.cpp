@@ -42,6 +42,10 @@ const char* budget_phase_name(BudgetPhase phase) {
     case BudgetPhase::FullList: return "full_list";
     case BudgetPhase::RecomputeChoice: return "recompute_choice";
     case BudgetPhase::RecomputeAll: return "recompute_all";
+    case BudgetPhase::Shifts: return "shifts";
+    case BudgetPhase::Transfer: return "end_transfer";
+    case BudgetPhase::Orders: return "device_orders";
+    case BudgetPhase::Neighbourhoods: return "neighbourhoods";
   }
   return "strategy";
 }

@@ -101,8 +101,13 @@ struct MakespanReport {
 // the list scheduling), inside the strategy's grant; RecomputeChoice: the
 // periods below the one found decided again with a recompute chosen per
 // offering forward, after the answer; RecomputeAll: the "recompute every
-// offered forward" placement's own search after that.
-enum class BudgetPhase { Strategy, Makespan, Answer, FullStart, FullList, RecomputeChoice, RecomputeAll };
+// offered forward" placement's own search after that; Shifts ..
+// Neighbourhoods: the makespan portfolio's improvement phases, inside the
+// makespan grant (on the portfolio's thread; one beside it on the side
+// thread is not logged).
+enum class BudgetPhase {
+  Strategy, Makespan, Answer, FullStart, FullList, RecomputeChoice, RecomputeAll, Shifts, Transfer, Orders, Neighbourhoods
+};
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.
 enum class BudgetLimit {
@@ -117,6 +122,11 @@ struct BudgetGrant {
   BudgetLimit limited_by = BudgetLimit::None;
   // Strategy: the seconds reserved for the answer; Answer: its estimated cost.
   double estimate = 0;
+  // An improvement phase: when it returned (seconds since the search began),
+  // and whether it gave back the rest of its grant after a stretch without a
+  // gain (the developer knob improve_stall_seconds).
+  std::optional<double> ended;
+  bool stalled = false;
 };
 
 // What solve() did after the strategy answered, as data: the words are

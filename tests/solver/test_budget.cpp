@@ -23,26 +23,26 @@ TEST_CASE("budget: a phase's own seconds, its share of the time left, the deadli
   Budget unlimited = fresh_budget(Deadline::none());
   const Deadline free = grant_phase(unlimited, BudgetPhase::FullStart, Deadline::none(), 10, 0.25);
   CHECK(free.seconds_left() == Approx(10).margin(0.1));
-  REQUIRE(unlimited.granted.size() == 1);
-  CHECK(unlimited.granted[0].phase == BudgetPhase::FullStart);
-  CHECK(unlimited.granted[0].limited_by == BudgetLimit::PhaseSeconds);
-  REQUIRE(unlimited.granted[0].until);
-  CHECK(*unlimited.granted[0].until - unlimited.granted[0].from == Approx(10).margin(0.1));
+  REQUIRE(unlimited.log.granted.size() == 1);
+  CHECK(unlimited.log.granted[0].phase == BudgetPhase::FullStart);
+  CHECK(unlimited.log.granted[0].limited_by == BudgetLimit::PhaseSeconds);
+  REQUIRE(unlimited.log.granted[0].until);
+  CHECK(*unlimited.log.granted[0].until - unlimited.log.granted[0].from == Approx(10).margin(0.1));
 
   const Deadline limit = Deadline::after_seconds(8);
   Budget budget = fresh_budget(limit);
   const Deadline shared = grant_phase(budget, BudgetPhase::FullStart, limit, 10, 0.25);
   CHECK(shared.seconds_left() == Approx(2).margin(0.1));
-  CHECK(budget.granted.back().limited_by == BudgetLimit::ShareOfLeft);
+  CHECK(budget.log.granted.back().limited_by == BudgetLimit::ShareOfLeft);
 
   const Deadline own = grant_phase(budget, BudgetPhase::FullList, limit, 0.5, 0.125);
   CHECK(own.seconds_left() == Approx(0.5).margin(0.1));
-  CHECK(budget.granted.back().limited_by == BudgetLimit::PhaseSeconds);
+  CHECK(budget.log.granted.back().limited_by == BudgetLimit::PhaseSeconds);
 
   const Deadline capped = grant_phase(budget, BudgetPhase::RecomputeAll, limit, 60);
   CHECK(capped.at == limit.at);
-  CHECK(budget.granted.back().limited_by == BudgetLimit::TimeLimit);
-  CHECK(budget.granted.size() == 3);
+  CHECK(budget.log.granted.back().limited_by == BudgetLimit::TimeLimit);
+  CHECK(budget.log.granted.size() == 3);
 }
 
 TEST_CASE("budget: strategy full's first schedule is granted by the budget and reported", "[budget][full]") {

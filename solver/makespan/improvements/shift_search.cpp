@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "solver/makespan/bounds/device_work_bounds.hpp"
+#include "solver/makespan/improvements/time_unit.hpp"
 #include "solver/modulo/schedule_check.hpp"
 #include "solver/strategies/full_encoding.hpp"
 
@@ -126,14 +127,16 @@ std::optional<Time> next_shift(Centre centre, Time shift, bool whole, Time& ceil
 
 }  // namespace
 
-Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, Time bound, ShiftStats* stats,
-                           const OnShorter& on_shorter) {
+// The search in the schedule's own ticks (improve_by_shifts runs it in the
+// time unit).
+Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Time bound, ShiftStats* stats,
+                         const OnShorter& on_shorter) {
   ShiftStats own;
   ShiftStats& counted = stats ? *stats : own;
   Schedule best = in_micro_order(start);
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
-  const double budget = options.deadline.seconds_left();
+  const double budget = options.deadline.granted_seconds_left();  // a stall does not shrink a question's share
   const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
   std::optional<Time> shift = static_cast<Time>(options.tuning.shift_first);
@@ -157,6 +160,18 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
     shift = next_shift(centre, *shift, domains->whole, ceiling);
   }
   return best;
+}
+
+Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, Time bound, ShiftStats* stats,
+                           const OnShorter& on_shorter) {
+  Schedule ordered = in_micro_order(start);
+  ordered.repetend.reset();
+  const Time unit = time_unit(ordered);
+  if (unit == 1) return shifts_in_ticks(ordered, options, bound, stats, on_shorter);
+  OnShorter scaled_back;
+  if (on_shorter) scaled_back = [&on_shorter, unit](const Schedule& found) { on_shorter(multiplied_by(found, unit)); };
+  const Time bound_in_units = (bound + unit - 1) / unit;  // a makespan on the grid at least `bound`
+  return multiplied_by(shifts_in_ticks(divided_by(ordered, unit), options, bound_in_units, stats, scaled_back), unit);
 }
 
 }  // namespace tessel

@@ -16,6 +16,11 @@
 // first question at shift 4 is not answered in 9 s), so the time goes to a
 // smaller question or back to the neighbourhoods after it.
 //
+// It runs in the schedule's time unit (time_unit.hpp): on a placement whose
+// times are all multiples of 1000 (a unit one measured in microseconds) its
+// steps are 1000 ticks, so it asks the same questions at the same cost as
+// on the unit placement and reaches the same makespan times 1000.
+//
 // Nothing within a shift is not a proof: this search never proves a bound.
 #pragma once
 

@@ -28,7 +28,7 @@ void run_neighbourhoods(Portfolio& portfolio) {
   if (starts.empty()) return;
   SearchOptions options = input.options;
   const Tuning& tuning = input.options.tuning;
-  options.deadline = input.options.deadline.within_budget(tuning.lns_seconds, tuning.lns_share);
+  options.deadline = portfolio.grant_improvement(BudgetPhase::Neighbourhoods, tuning.lns_seconds, tuning.lns_share);
   NeighbourhoodStats stats;
   // A line as it starts: the heartbeat repeats the last one, which would
   // otherwise still name the shift search's last question.

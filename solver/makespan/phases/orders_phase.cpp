@@ -47,9 +47,10 @@ Phase orders_phase() {
   phase.run = [](Portfolio& portfolio) {
     const CandidateInput& input = portfolio.input();
     const Schedule& start = *portfolio.start();
-    std::optional<BuiltCandidate> built =
-        order_candidate(input, start, portfolio.bound(), own_deadline(input),
-                        portfolio.offer_below(makespan(start), "improve: device orders"));
+    const Deadline deadline = portfolio.grant_improvement(BudgetPhase::Orders, input.options.tuning.order_seconds,
+                                                         input.options.tuning.order_share);
+    std::optional<BuiltCandidate> built = order_candidate(input, start, portfolio.bound(), deadline,
+                                                          portfolio.offer_below(makespan(start), "improve: device orders"));
     if (built) portfolio.take(std::move(*built), true);
   };
   // Beside: until stopped (the portfolio's deadline or the side's flag).

@@ -32,15 +32,16 @@ const Schedule* smaller_start(Portfolio& portfolio, const CandidateInput& small,
   return best_plain(kept);
 }
 
-CandidateInput smaller_input(const CandidateInput& input) {
+// The problem at the smaller N within the phase's grant `deadline`.
+CandidateInput smaller_input(const CandidateInput& input, const Deadline& deadline) {
   CandidateInput small = input;
   small.total_micros = transfer_micros(input);
-  const Tuning& tuning = input.options.tuning;
-  small.options.deadline = input.options.deadline.within_budget(tuning.transfer_seconds, tuning.transfer_share);
+  small.options.deadline = deadline;
   small.options.total_micros = small.total_micros;
   small.options.progress = nullptr;
-  small.options.tuning.list_seconds = std::min(tuning.list_seconds, small.options.deadline.seconds_left() / 4);
+  small.options.tuning.list_seconds = std::min(input.options.tuning.list_seconds, deadline.granted_seconds_left() / 4);
   small.offer = nullptr;
+  small.budget_log = nullptr;
   return small;
 }
 
@@ -48,7 +49,9 @@ void run_transfer(Portfolio& portfolio) {
   const CandidateInput& input = portfolio.input();
   const Schedule& start = *portfolio.start();
   const auto begin = std::chrono::steady_clock::now();
-  const CandidateInput small = smaller_input(input);
+  const Tuning& tuning = input.options.tuning;
+  const CandidateInput small = smaller_input(
+      input, portfolio.grant_improvement(BudgetPhase::Transfer, tuning.transfer_seconds, tuning.transfer_share));
   if (input.options.progress)
     input.options.progress("ends: shortening a schedule of " + std::to_string(small.total_micros) +
                            " micro-batches to move its warmup or cooldown into the best (" +
@@ -58,8 +61,10 @@ void run_transfer(Portfolio& portfolio) {
   if (!small_start) return;
   const Time small_bound = makespan_lower_bound(*input.placement, small.total_micros, input.options.memory_limit);
   SearchOptions shifting = small.options;
-  shifting.deadline = small.options.deadline.within(0.8 * small.options.deadline.seconds_left());
-  const Schedule small_best = improve_by_shifts(*small_start, shifting, small_bound);
+  shifting.deadline = small.options.deadline.within(0.8 * small.options.deadline.granted_seconds_left());
+  // A shorter schedule at the smaller N is the phase's gain (its stretch restarts).
+  const Schedule small_best =
+      improve_by_shifts(*small_start, shifting, small_bound, nullptr, [&portfolio](const Schedule&) { portfolio.gained(); });
   TransferStats stats;
   std::optional<Schedule> spliced = transfer_ends(start, small_best, small.options.deadline, &stats);
   if (!spliced) return;

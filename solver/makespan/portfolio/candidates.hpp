@@ -16,6 +16,7 @@
 #include "model/schedule.hpp"
 #include "solver/makespan/bounds/solved_bounds.hpp"
 #include "solver/makespan/closed_bound/makespan_bound.hpp"
+#include "solver/types/budget_log.hpp"
 #include "solver/types/report_types.hpp"
 #include "solver/types/search_result.hpp"
 
@@ -44,6 +45,9 @@ struct CandidateInput {
   // candidate is listed in Candidates::rejected and dropped. May be empty
   // (then every candidate is taken as built).
   std::function<std::optional<std::string>(const Schedule& schedule)> judge;
+  // The search budget's log (solve()'s): the portfolio logs each
+  // improvement phase's grant and return there. May be null (not logged).
+  BudgetLog* budget_log = nullptr;
 };
 
 struct BuiltCandidate {

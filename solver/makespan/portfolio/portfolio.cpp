@@ -103,12 +103,43 @@ void Portfolio::take(BuiltCandidate built, bool offered_as_found) {
   start_ = &*result_.built.back().at_total;
 }
 
-OnShorter Portfolio::offer_below(Time below, const char* phase) const {
-  if (!own_input_.offer) return {};
+OnShorter Portfolio::offer_below(Time below, const char* phase) {
   const CandidateInput* input = &own_input_;
-  return [input, below, phase](const Schedule& shorter) {
-    if (makespan(shorter) < below) input->offer(shorter, Shape::Aperiodic, makespan(shorter), phase);
+  Portfolio* self = this;
+  return [self, input, below, phase](const Schedule& shorter) {
+    self->gained();
+    if (input->offer && makespan(shorter) < below) input->offer(shorter, Shape::Aperiodic, makespan(shorter), phase);
   };
+}
+
+// Whether a phase budget was set by hand (a budget asked for is honoured
+// whole: no stall, as the plan yields to it).
+static bool budget_set_by_hand(const Tuning& tuning) {
+  for (const TuningKnob& knob : tuning_knobs())
+    if (knob.phase_budget && tuning.*knob.field != knob.default_value) return true;
+  return false;
+}
+
+Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls) {
+  const double stretch = own_input_.options.tuning.improve_stall_seconds;
+  stalls = stalls && !budget_set_by_hand(own_input_.options.tuning);
+  stall_ = stalls && stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
+  size_t entry = 0;
+  granted_ = tessel::grant_improvement(own_input_.budget_log, phase, input_->options.deadline, seconds, share,
+                                       stall_.get(), &entry);
+  if (own_input_.budget_log) grant_entry_ = entry;
+  return granted_;
+}
+
+void Portfolio::gained() {
+  if (stall_) stall_->gained();
+}
+
+// The improvement phase returned: its end logged, its stall dropped.
+void Portfolio::end_grant() {
+  if (grant_entry_ && own_input_.budget_log) log_return(*own_input_.budget_log, *grant_entry_, granted_);
+  grant_entry_.reset();
+  stall_.reset();
 }
 
 void Portfolio::raise(const MakespanBound& bound, Time asked_at, bool ends_ran) {
@@ -205,6 +236,7 @@ void Portfolio::run_pair(const Phase& main, const Phase& side) {
     thread->stop();
     throw;
   }
+  end_grant();
   input_ = &own_input_;
   const bool settled = !above_bound();
   std::optional<BuiltCandidate> found = thread->collect([settled] { return !settled; });
@@ -224,6 +256,7 @@ void Portfolio::run_phase(const std::vector<Phase>& phases, size_t& index) {
     }
   }
   phase.run(*this);
+  end_grant();
 }
 
 Candidates Portfolio::run(const std::vector<Phase>& phases) {

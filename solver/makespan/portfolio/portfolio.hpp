@@ -51,13 +51,25 @@ class Portfolio {
   // were offered as found (offer_below) when `offered_as_found`.
   void take(BuiltCandidate built, bool offered_as_found);
   // Offers each schedule an improvement finds as it comes, those shorter
-  // than `below` only (empty without an offer).
-  OnShorter offer_below(Time below, const char* phase) const;
+  // than `below` only, and counts each as a gain of the phase running
+  // (gained()).
+  OnShorter offer_below(Time below, const char* phase);
   // A candidate a phase judged itself and found rejected (e.g. built at
   // another N on the way).
   void reject(RejectedCandidate rejected) { result_.rejected.push_back(std::move(rejected)); }
   // The solved bounds raised the bound for a best of `asked_at`.
   void raise(const MakespanBound& bound, Time asked_at, bool ends_ran);
+
+  // The deadline of the improvement phase now running, `phase` in the
+  // budget's log: `seconds`, or with a time limit `share` of the time left
+  // if more, ended early after improve_stall_seconds without a gain
+  // (solver/types/budget_log.hpp); its return is logged when run() gets it back.
+  // `stalls` false: no stall (the shift search, whose questions take longer
+  // than a stretch and which gives its time back by its own rule).
+  Deadline grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls = true);
+  // The improvement phase now running found a shorter schedule (restarts
+  // its stretch; offer_below's callbacks call it too).
+  void gained();
 
  private:
   bool begin_improvements(const std::vector<Phase>& phases);
@@ -65,6 +77,7 @@ class Portfolio {
   void run_pair(const Phase& main, const Phase& side);
   void start_early(const Phase& phase);
   void collect_early();
+  void end_grant();
   bool side_allowed() const;
   std::unique_ptr<SideThread> start_side(const Phase& phase, std::function<void(bool)> stops_main);
 
@@ -75,6 +88,11 @@ class Portfolio {
   std::optional<Time> shortest_;
   const Schedule* start_ = nullptr;
   bool improving_ = false;
+  // The improvement phase running on this thread: its stall, deadline and
+  // log entry (one at a time).
+  std::unique_ptr<Stall> stall_;
+  Deadline granted_;
+  std::optional<size_t> grant_entry_;
   // The phase started early on the side thread, and what it needs.
   struct Early;
   std::unique_ptr<Early> early_;
