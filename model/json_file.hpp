@@ -79,4 +79,15 @@ nlohmann::json time_to_json(Time ticks, int decimals);
 // 0.7779350820000001 has more digits than read_json_file accepts).
 nlohmann::json seconds_to_json(double seconds);
 
+// Throws std::bad_alloc when `bytes` more would pass the process's
+// address-space cap (ulimit -v), measured before a large document is built.
+// Needed because nlohmann's destructors allocate (a stack of the children):
+// a document that runs out of memory half-built may fail again inside a
+// noexcept destructor, which ends the process instead of reporting it.
+void require_address_space(size_t bytes);
+
+// What building, holding and destroying one schedule instance's JSON object
+// takes, with margin (tessel verify of 200,000 instances: 114 MiB).
+inline constexpr size_t kDocumentBytesPerInstance = 1024;
+
 }  // namespace tessel

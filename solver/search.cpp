@@ -17,6 +17,7 @@
 
 #include "model/input_error.hpp"
 #include "model/quantity.hpp"
+#include "model/json_file.hpp"
 #include "model/schedule_json.hpp"
 #include "model/unroll.hpp"
 #include "sat/background_free.hpp"
@@ -160,6 +161,7 @@ SearchResult run_strategy(const SearchRequest& request, const Placement& placeme
 // The verifier's first violation of `schedule` in words, or nothing when
 // it is valid.
 std::optional<std::string> first_violation(const Schedule& schedule) {
+  require_address_space(schedule.instances.size() * kDocumentBytesPerInstance);  // model/json_file.hpp
   auto document = std::make_unique<nlohmann::json>(schedule_to_json(schedule));
   const verify::Report report = verify::check_schedule(*document);
   // Freed off the critical path, as in verified() below: the repetend
@@ -185,6 +187,7 @@ void reject(std::vector<RejectedCandidate>& rejected, RejectedCandidate candidat
 
 // The verifier's verdict; a rejected schedule is a bug in tessel's search.
 verify::Report verified(const Schedule& schedule, const std::string& what) {
+  require_address_space(schedule.instances.size() * kDocumentBytesPerInstance);  // model/json_file.hpp
   auto document = std::make_unique<nlohmann::json>(schedule_to_json(schedule));
   verify::Report report = verify::check_schedule(*document);
   // A document of millions of instances takes most of a second to free
