@@ -1,10 +1,9 @@
 // JSON files and typed fields, with errors naming file and field.
 #include "model/json_file.hpp"
 #include "model/output_file.hpp"
+#include "model/process_memory.hpp"
 
-#include <fcntl.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -287,15 +286,9 @@ nlohmann::json time_to_json(Time ticks, int decimals) {
 void require_address_space(size_t bytes) {
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
-  char text[128] = {};
-  const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  const ssize_t got = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  long long pages = 0;
-  if (got <= 0 || std::sscanf(text, "%lld", &pages) != 1) return;
-  const unsigned long long used = static_cast<unsigned long long>(pages) * sysconf(_SC_PAGESIZE);
-  if (used + bytes > limit.rlim_cur) throw std::bad_alloc();
+  const long long used = process_memory().address_space;
+  if (used <= 0) return;  // /proc not readable: no check
+  if (static_cast<unsigned long long>(used) + bytes > limit.rlim_cur) throw std::bad_alloc();
 }
 
 nlohmann::json seconds_to_json(double seconds) {

@@ -1,15 +1,14 @@
 // The memory watch (see the header): reading the caps, then the thread.
 #include "tools/memory_watch.hpp"
 
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 
+#include "model/process_memory.hpp"
 #include "tools/interrupt.hpp"
 
 namespace tessel::cli {
@@ -32,22 +31,6 @@ long long smaller(long long a, long long b) {
   if (a == 0) return b;
   if (b == 0) return a;
   return std::min(a, b);
-}
-
-// Virtual and resident bytes of this process (/proc/self/statm), or 0 0.
-// Read without allocating: the watch thread runs exactly when the process
-// is near its cap, and a std::bad_alloc escaping a thread ends the process
-// (an ifstream's buffer did, about one run in ten under ulimit -v).
-std::pair<long long, long long> process_size() {
-  char text[128] = {};
-  const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {0, 0};
-  const ssize_t got = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  long long size = 0, resident = 0;
-  if (got <= 0 || std::sscanf(text, "%lld %lld", &size, &resident) != 2) return {0, 0};
-  const long long page = sysconf(_SC_PAGESIZE);
-  return {size * page, resident * page};
 }
 
 }  // namespace
@@ -78,7 +61,7 @@ MemoryWatch::~MemoryWatch() {
 
 void MemoryWatch::watch() {
   while (!done_.load()) {
-    const auto [size, resident] = process_size();
+    const auto [size, resident] = process_memory();
     const bool over_space = budget_.address_space > 0 && size > budget_.address_space;
     const bool over_resident = budget_.resident > 0 && resident > budget_.resident;
     if (over_space || over_resident) {
