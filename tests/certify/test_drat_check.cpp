@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cadical.hpp>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "certify/dimacs.hpp"
 #include "certify/drat_check.hpp"
@@ -24,6 +26,38 @@ const char* kEight =
 
 DratResult check(const std::string& cnf, const std::string& proof) {
   return check_drat(parse_dimacs(cnf, "test.cnf"), parse_drat(proof, "test.drat"));
+}
+
+// CaDiCaL's answer on `cnf` (10 sat, 20 unsat) and its DRAT proof as text.
+struct CadicalProof {
+  int answer = 0;
+  std::string text;
+};
+
+CadicalProof cadical_proof(const Cnf& cnf) {
+  char path[] = "/tmp/tessel_drat_XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  CadicalProof result;
+  {
+    CaDiCaL::Solver solver;
+    solver.set("quiet", 1);
+    solver.set("binary", 0);
+    REQUIRE(solver.trace_proof(path));
+    for (const auto& clause : cnf.clauses) {
+      for (int literal : clause) solver.add(literal);
+      solver.add(0);
+    }
+    result.answer = solver.solve();
+    solver.close_proof_trace();
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path);
+  result.text = text.str();
+  return result;
 }
 
 }  // namespace
@@ -77,26 +111,9 @@ TEST_CASE("DRAT: CaDiCaL's proofs of pigeonhole formulas pass; a deleted lemma i
   for (int h = 0; h < holes; ++h)
     for (int p = 0; p < pigeons; ++p)
       for (int q = p + 1; q < pigeons; ++q) cnf.clauses.push_back({-var(p, h), -var(q, h)});
-  char path[] = "/tmp/tessel_drat_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  {
-    CaDiCaL::Solver solver;
-    solver.set("quiet", 1);
-    solver.set("binary", 0);
-    REQUIRE(solver.trace_proof(path));
-    for (const auto& clause : cnf.clauses) {
-      for (int literal : clause) solver.add(literal);
-      solver.add(0);
-    }
-    REQUIRE(solver.solve() == 20);
-    solver.close_proof_trace();
-  }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::remove(path);
-  const std::vector<ProofStep> proof = parse_drat(text.str(), path);
+  const CadicalProof solved = cadical_proof(cnf);
+  REQUIRE(solved.answer == 20);
+  const std::vector<ProofStep> proof = parse_drat(solved.text, "pigeonhole.drat");
   DratResult good = check_drat(cnf, proof);
   INFO(good.reason);
   REQUIRE(good.valid);
@@ -154,29 +171,10 @@ TEST_CASE("DRAT: CaDiCaL's proofs of random unsatisfiable 3-CNFs pass; each lemm
       cnf.clauses.push_back({});
       for (int l = 0; l < 3; ++l) cnf.clauses.back().push_back((next() % 2 ? 1 : -1) * static_cast<int>(1 + next() % 60));
     }
-    char path[] = "/tmp/tessel_drat_XXXXXX";
-    const int fd = mkstemp(path);
-    REQUIRE(fd >= 0);
-    int answer = 0;
-    {
-      CaDiCaL::Solver solver;
-      solver.set("quiet", 1);
-      solver.set("binary", 0);
-      REQUIRE(solver.trace_proof(path));
-      for (const auto& clause : cnf.clauses) {
-        for (int literal : clause) solver.add(literal);
-        solver.add(0);
-      }
-      answer = solver.solve();
-      solver.close_proof_trace();
-    }
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::remove(path);
-    if (answer != 20) continue;
+    const CadicalProof solved = cadical_proof(cnf);
+    if (solved.answer != 20) continue;
     ++refuted;
-    const std::vector<ProofStep> proof = parse_drat(text.str(), path);
+    const std::vector<ProofStep> proof = parse_drat(solved.text, "random.drat");
     const DratResult good = check_drat(cnf, proof);
     INFO(good.reason);
     CHECK(good.valid);
