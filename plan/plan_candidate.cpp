@@ -165,12 +165,14 @@ void order_chain(PlanResult& placed, int nmicros) {
 void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadline) {
   if (!static_memory_problem(placed).empty()) return;  // proven: nothing fits, nothing to search
   SearchRequest search;
-  // The search orders the work without the transfer delays (its
-  // constructions do not all honour them); the answer is then timed with
-  // them, in the same order on every rank: exact, valid, same peaks, and
-  // its lower bound still holds (a delay only lengthens a schedule).
+  // The search sees each transfer delay rounded DOWN to its step (the
+  // search rounds spans up to it; a delay rounded up would be charged to
+  // every micro-batch and the proven bound would no longer hold, while one
+  // rounded down only relaxes the problem: the bound stays a bound). The
+  // answer is then timed with the exact delays, in the same order on every
+  // rank: exact, valid, same peaks.
   search.placement = searched_placement(placed);
-  for (Edge& edge : search.placement.edges) edge.delay = 0;
+  for (Edge& edge : search.placement.edges) edge.delay -= edge.delay % placed.timed.step;
   search.memory_limit = searched_limits(placed);
   search.resolution = placed.timed.step;
   search.total_micros = context.request.nmicros;

@@ -160,6 +160,12 @@ TEST_CASE("plan: with a device speed and a link, times are seconds and transfers
   CHECK(delayed == 2 * 3);  // 3 boundaries, activations forward and gradients back
   CHECK(verify_schedule(*linked.chosen.schedule).valid);
   CHECK(linked.chosen.makespan > free_links.chosen.makespan);
+  // The search saw the transfers (each rounded down to its step): its
+  // proven bound charges them, where a search blind to them proves the
+  // free links' bound again.
+  REQUIRE(free_links.chosen.lower_bound > 0);
+  CHECK(linked.chosen.lower_bound > free_links.chosen.lower_bound);
+  CHECK(linked.chosen.lower_bound <= linked.chosen.makespan);
   // A training step of bert-base at 100 TFLOP/s: 8 x 3 x 97 GFLOP spread on 4 ranks, more than 5.8 ms.
   CHECK(linked.chosen.makespan > 8 * 3 * 96.9e9 / 4 / 1e14);
   CHECK(format_makespan(linked.chosen.makespan, linked.clock).find(" ms") != std::string::npos);
