@@ -204,6 +204,15 @@ void take_as_answer(const Schedule& schedule, const verify::Report& checked, con
   at.bubble_ratio = checked.bubble_ratio;
   at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
   at.proven_optimal = at.makespan == at.proven_lower_bound;
+  // The gap's account follows the new answer: none within 1% of the bound,
+  // else the candidate that won is what stays above it.
+  at.gap.makespan = at.makespan;
+  if (at.makespan * 100 <= at.bound.value * 101) {
+    at.gap.cause = GapCause::None;
+    at.gap.boundary = BoundaryCause::None;
+  } else if (at.gap.cause == GapCause::NotTight) {
+    at.gap.construction = name;
+  }
   report.best = schedule;
   progress.improved(schedule, Shape::Aperiodic, at.makespan);
 }

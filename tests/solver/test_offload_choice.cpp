@@ -1,0 +1,133 @@
+// Offload chosen inside the repetend (solver/solve/recompute_choice.hpp,
+// solver/modulo/optional_offload.hpp): where keeping every activation needs
+// a long period, copying some out to host memory and back reaches a shorter
+// one; CaDiCaL and Z3 agree on the least period (every shorter one refuted
+// for every choice of keeping or offloading); the repetend unrolled lists
+// its copies and passes the verifier, which rejects it once a copy is moved
+// onto another on its channel or past the block that needs it; inside the
+// search the proven period bound is the one decided with the copies.
+#include <set>
+#include <tuple>
+
+#include <catch2/catch.hpp>
+
+#include "cases/builtin_cases.hpp"
+#include "sat/backend.hpp"
+#include "solver/solve/recompute_choice.hpp"
+#include "solver/search.hpp"
+#include "tests/support.hpp"
+
+using namespace tessel;
+
+namespace {
+
+// Every forward with memory offers offload (copies `out` and `in` long)
+// before the block testing::offering_recompute would recompute it for;
+// `recompute` keeps that offer beside it.
+Placement offering_offload(const Placement& base, Time out, Time in, bool recompute = false) {
+  Placement placement = testing::offering_recompute(base);
+  for (Block& block : placement.blocks) {
+    if (!block.recompute) continue;
+    block.offload = OffloadOffer{out, in, block.recompute->before};
+    if (!recompute) block.recompute.reset();
+  }
+  return placement;
+}
+
+RecomputeChoiceAnswer decide(const Placement& placement, long long memory, const std::string& backend, int first,
+                             int last, int k = 1) {
+  RecomputeChoiceQuestion question;
+  question.placement = &placement;
+  question.micros_per_window = k;
+  question.memory_limit.assign(placement.ndevs, memory);
+  question.backend = backend;
+  question.periods = {first, last};
+  question.max_in_flight = static_cast<int>(placement.blocks.size());
+  question.minimise_latency = k == 1;  // Z3 bisects the latency of a window slowly
+  return decide_periods_choosing_recompute(question, Deadline::after_seconds(120));
+}
+
+int copies_out(const Schedule& schedule) {
+  int outs = 0;
+  for (const Transfer& copy : schedule.transfers) outs += copy.direction == TransferDirection::Out;
+  return outs;
+}
+
+// The unrolled repetend at `nmicros`, required valid.
+Schedule unrolled_valid(const Placement& placement, const RecomputeChoiceAnswer& answer, long long memory,
+                        int nmicros, int k = 1) {
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, k);
+  REQUIRE(choice);
+  const Schedule schedule = unrolled_choosing_recompute(*choice, answer, placement,
+                                                        std::vector<Memory>(placement.ndevs, memory), nmicros);
+  const verify::Report report = testing::verify_schedule(schedule);
+  for (const verify::Violation& violation : report.violations) FAIL(violation.kind + ": " + violation.message);
+  CHECK(report.valid);
+  return schedule;
+}
+
+std::set<std::string> kinds(const verify::Report& report) {
+  std::set<std::string> found;
+  for (const verify::Violation& violation : report.violations) found.insert(violation.kind);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("vshape 4/2 offering offload: copies reach a shorter period, proven by both backends",
+          "[solver][memory-choice][offload]") {
+  // Keeping everything needs period 8 here (test_recompute_choice.cpp).
+  const Placement placement = offering_offload(make_case("vshape", 4, false), 1, 1);
+  const int load = static_cast<int>(period_lower_bound(placement));
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    const RecomputeChoiceAnswer answer = decide(placement, 2, backend, load, 8);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(*answer.period < 8);
+    CHECK(answer.proven_lower_bound == *answer.period);
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    CHECK(std::count(answer.chosen.begin(), answer.chosen.end(), true) == 0);  // nothing to recompute
+    CHECK(std::count(answer.offloaded.begin(), answer.offloaded.end(), true) > 0);
+    const Schedule schedule = unrolled_valid(placement, answer, 2, 12);
+    CHECK(copies_out(schedule) > 0);
+    CHECK(schedule.recomputes.empty());
+    CHECK(makespan(schedule) == 11 * *answer.period + answer.latency);
+  }
+}
+
+TEST_CASE("one device at limit 1: nothing keeps, offloading finds a period", "[solver][memory-choice][offload]") {
+  // f0 f1 b1 b0 on one device, f0 and f1 holding 1 each: a micro-batch
+  // keeping both needs 2.
+  Placement placement;
+  placement.ndevs = 1;
+  const std::tuple<const char*, BlockKind, Time, Memory> blocks[] = {
+      {"f0", BlockKind::Forward, 1, 1}, {"f1", BlockKind::Forward, 1, 1},
+      {"b1", BlockKind::Backward, 2, -1}, {"b0", BlockKind::Backward, 2, -1}};
+  for (const auto& [id, kind, span, memory] : blocks)
+    placement.blocks[testing::add_block(placement, id, {0}, span, memory)].kind = kind;
+  placement.edges = {{0, 1}, {1, 2}, {2, 3}};
+  const int load = static_cast<int>(period_lower_bound(placement));
+  {
+    std::unique_ptr<Backend> backend = make_backend("cadical");
+    const ModuloEncoding kept = encode_modulo(*backend, placement, {1}, {load, load + 6}, 4);
+    for (int period = load; period <= load + 6; ++period)
+      CHECK(backend->solve({period_assumption(kept, period)}, Deadline::after_seconds(60)) == Answer::Unsat);
+  }
+  placement.blocks[0].offload = OffloadOffer{1, 1, 3};
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    const RecomputeChoiceAnswer answer = decide(placement, 1, backend, load, load + 6);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(answer.proven_lower_bound == *answer.period);
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    REQUIRE(answer.offloaded.size() == 1);
+    CHECK(answer.offloaded[0]);
+    CHECK(copies_out(unrolled_valid(placement, answer, 1, 8)) == 8);
+  }
+}
