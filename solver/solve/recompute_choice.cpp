@@ -78,8 +78,9 @@ std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placeme
   const int blocks = static_cast<int>(choice.window.blocks.size());
   for (int f = 0; f < blocks; ++f)
     if (choice.window.blocks[f].recompute) append_recompute(choice, f);
+  // A copy of nothing frees nothing: keeping such a forward is never worse.
   for (int f = 0; f < blocks; ++f)
-    if (choice.window.blocks[f].offload) append_offload(choice, f);
+    if (choice.window.blocks[f].offload && choice.window.blocks[f].memory > 0) append_offload(choice, f);
   if (choice.optional.empty() && choice.offloads.empty()) return std::nullopt;
   for (Block& block : choice.placement.blocks) block.recompute.reset(), block.offload.reset();
   return choice;

@@ -109,10 +109,14 @@ bool offers_recompute(const Placement& placement) {
 
 Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
   Tuning tuning = request.tuning;
-  if (request.strategy == Strategy::Full || tuning.recompute_all_seconds <= 0 || !planned(tuning) ||
-      !offers_recompute(request.placement))
-    return tuning;
-  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - tuning.recompute_all_seconds);
+  if (request.strategy == Strategy::Full || !planned(tuning)) return tuning;
+  double shared = 0;
+  if (tuning.recompute_all_seconds > 0 && offers_recompute(request.placement))
+    shared = tuning.recompute_all_seconds;
+  else if (request.strategy == Strategy::Repetend && request.resolution <= 0 && offers_memory_choice(request.placement))
+    shared = tuning.recompute_choice_seconds;  // offload only: the choice inside the repetend follows alone
+  if (shared <= 0) return tuning;
+  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - shared);
   return tuning;
 }
 

@@ -76,9 +76,16 @@ std::set<std::string> kinds(const verify::Report& report) {
 
 TEST_CASE("vshape 4/2 offering offload: copies reach a shorter period, proven by both backends",
           "[solver][memory-choice][offload]") {
-  // Keeping everything needs period 8 here (test_recompute_choice.cpp).
   const Placement placement = offering_offload(make_case("vshape", 4, false), 1, 1);
   const int load = static_cast<int>(period_lower_bound(placement));
+  {
+    // Keeping everything, every period below 8 is refuted.
+    std::unique_ptr<Backend> backend = make_backend("cadical");
+    const ModuloEncoding kept = encode_modulo(*backend, make_case("vshape", 4, false), std::vector<long long>(4, 2),
+                                              {load, 8}, static_cast<int>(placement.blocks.size()));
+    for (int period = load; period < 8; ++period)
+      CHECK(backend->solve({period_assumption(kept, period)}, Deadline::after_seconds(60)) == Answer::Unsat);
+  }
   std::optional<Time> least;
   for (const std::string backend : {"cadical", "z3"}) {
     INFO(backend);
@@ -129,5 +136,138 @@ TEST_CASE("one device at limit 1: nothing keeps, offloading finds a period", "[s
     REQUIRE(answer.offloaded.size() == 1);
     CHECK(answer.offloaded[0]);
     CHECK(copies_out(unrolled_valid(placement, answer, 1, 8)) == 8);
+  }
+}
+
+TEST_CASE("vshape 4/2 offering both: one choice per forward, both backends agree, verified",
+          "[solver][memory-choice][offload]") {
+  const Placement placement = offering_offload(make_case("vshape", 4, false), 2, 2, true);
+  const int load = static_cast<int>(period_lower_bound(placement));
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    const RecomputeChoiceAnswer answer = decide(placement, 2, backend, load, 8);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(answer.proven_lower_bound == *answer.period);
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    REQUIRE(answer.chosen.size() == answer.offloaded.size());
+    for (size_t i = 0; i < answer.chosen.size(); ++i) CHECK_FALSE((answer.chosen[i] && answer.offloaded[i]));
+    const Schedule schedule = unrolled_valid(placement, answer, 2, 12);  // marked both would be a "choice" violation
+    CHECK(copies_out(schedule) + static_cast<int>(schedule.recomputes.size()) > 0);
+  }
+}
+
+TEST_CASE("vshape 4/2 offering offload in windows of 2: copies chosen per window position, verified",
+          "[solver][memory-choice][offload]") {
+  const Placement placement = offering_offload(make_case("vshape", 4, false), 1, 1);
+  const int load = static_cast<int>(period_lower_bound(placement));
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, 2);
+  REQUIRE(choice);
+  CHECK(choice->offloads.size() == 8);  // 4 offering forwards x 2 positions
+  std::optional<Time> least;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    const RecomputeChoiceAnswer answer = decide(placement, 2, backend, 2 * load, 2 * load + 2, 2);
+    REQUIRE(answer.decided);
+    REQUIRE(answer.period);
+    CHECK(*answer.period == 2 * load);  // as windows of one: the load
+    if (least) CHECK(*least == *answer.period);
+    least = answer.period;
+    for (int nmicros : {12, 13}) {  // whole windows, and a last window cut short
+      INFO(nmicros);
+      const Schedule schedule = unrolled_valid(placement, answer, 2, nmicros, 2);
+      CHECK(copies_out(schedule) > 0);
+      for (const Transfer& copy : schedule.transfers) {  // as its window position chose
+        bool chosen = false;
+        for (size_t i = 0; i < choice->offloads.size(); ++i)
+          chosen = chosen || (answer.offloaded[i] &&
+                              choice->offloads[i].forward == (copy.micro % 2) * choice->blocks_per_copy + copy.block);
+        CHECK(chosen);
+      }
+    }
+  }
+}
+
+namespace {
+
+// The first copy out on `device`'s channel after `copy` (another
+// micro-batch's or another forward's), as an index into the transfers.
+nlohmann::json& transfer_entry(nlohmann::json& document, int block, int micro, const std::string& direction) {
+  const std::string id = document["placement"]["blocks"][block]["id"];
+  for (nlohmann::json& entry : document["transfers"])
+    if (entry["block"] == id && entry["micro"] == micro && entry["direction"] == direction) return entry;
+  throw std::runtime_error("test bug: no such copy");
+}
+
+}  // namespace
+
+TEST_CASE("the verifier rejects the repetend's copies moved onto each other or past the block that needs them",
+          "[solver][memory-choice][offload]") {
+  const Placement placement = offering_offload(make_case("vshape", 4, false), 1, 1);
+  const RecomputeChoiceAnswer answer = decide(placement, 2, "cadical", 4, 8);
+  REQUIRE(answer.period);
+  const Schedule schedule = unrolled_valid(placement, answer, 2, 8);
+  REQUIRE(schedule.transfers.size() >= 4);
+  const Transfer first = schedule.transfers.front();  // some forward's copies, micro-batch 0
+  const nlohmann::json valid = schedule_to_json(schedule);
+  {
+    // Its copy out moved onto the next micro-batch's copy out on the same channel.
+    nlohmann::json document = valid;
+    const Time next = transfer_entry(document, first.block, 1, "out")["start"];
+    transfer_entry(document, first.block, 0, "out")["start"] = next;
+    const verify::Report report = verify::check_schedule(document);
+    CHECK_FALSE(report.valid);
+    CHECK(kinds(report).count("channel"));
+  }
+  {
+    // Its copy in started so late that it ends after the block that needs it starts.
+    nlohmann::json document = valid;
+    const int before = placement.blocks[first.block].offload->before;
+    Time needed = -1;
+    for (const Instance& instance : schedule.instances)
+      if (instance.block == before && instance.micro == 0) needed = instance.start;
+    REQUIRE(needed >= 0);
+    transfer_entry(document, first.block, 0, "in")["start"] = needed;
+    const verify::Report report = verify::check_schedule(document);
+    CHECK_FALSE(report.valid);
+    CHECK(kinds(report).count("order"));
+    bool named = false;
+    for (const verify::Violation& violation : report.violations)
+      named = named || (violation.kind == "order" && violation.message.find("which needs the activation") != std::string::npos);
+    CHECK(named);
+  }
+}
+
+TEST_CASE("the search proves its period with offload in the encoding, on both backends",
+          "[solver][memory-choice][offload]") {
+  SearchRequest request;
+  request.placement = offering_offload(make_case("vshape", 4, false), 1, 1);
+  request.memory_limit = std::vector<Memory>(4, 2);
+  request.total_micros = 16;
+  request.threads = 1;
+  Progress quiet;
+  for (const std::string backend : {"cadical", "z3"}) {
+    INFO(backend);
+    request.backend = backend;
+    const SearchReport report = solve(request, quiet);
+    REQUIRE(report.period);
+    REQUIRE(report.best);
+    const verify::Report checked = testing::verify_schedule(*report.best);
+    for (const verify::Violation& violation : checked.violations) FAIL(violation.kind + ": " + violation.message);
+    CHECK(report.period->period == 8);  // keeping everything
+    CHECK(report.period->recompute_decided);
+    REQUIRE(report.period->recompute_period);
+    CHECK(report.period->proven_lower_bound == *report.period->recompute_period);  // decided, not L by default
+    CHECK(*report.period->recompute_period == report.period->lower_bound);          // the load: copies cost no compute
+    CHECK(report.period->recompute_chosen.empty());
+    CHECK(report.period->offload_offers == 4);
+    REQUIRE_FALSE(report.period->offload_chosen.empty());
+    CHECK_FALSE(report.best->transfers.empty());
+    bool offered = false;
+    for (const Candidate& candidate : report.makespan->candidates)
+      offered = offered || (candidate.name.rfind("repetend, offload chosen", 0) == 0 && candidate.makespan);
+    CHECK(offered);
   }
 }
