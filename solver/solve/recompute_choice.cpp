@@ -5,6 +5,7 @@
 
 #include "sat/backend.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/solve/channel_copies.hpp"
 #include "solver/modulo/window_placement.hpp"
 
 namespace tessel {
@@ -233,15 +234,33 @@ Placement window_with_chosen(const RecomputeChoicePlacement& choice, const Recom
     chosen.edges.push_back({run, choice.window.blocks[forward].recompute->before, 0});
     forward_of.push_back(forward);
   }
+  // An offloading forward keeps its block; what needs its activation waits
+  // at least both copies (lay_copies puts them on the channels afterwards).
+  for (size_t i = 0; i < choice.offloads.size(); ++i) {
+    if (!answer.offloaded[i]) continue;
+    const OffloadOffer& offer = *choice.window.blocks[choice.offloads[i].forward].offload;
+    chosen.edges.push_back({choice.offloads[i].forward, offer.before, offer.out + offer.in});
+  }
   return chosen;
+}
+
+// (forward block, micro-batch) of every chosen offload below `nmicros`.
+std::vector<std::pair<int, int>> offloaded_instances(const RecomputeChoicePlacement& choice,
+                                                     const RecomputeChoiceAnswer& answer, int nmicros) {
+  std::vector<std::pair<int, int>> copied;
+  const int k = choice.micros_per_window;
+  for (int g = 0; g * k < nmicros; ++g)
+    for (size_t i = 0; i < choice.offloads.size(); ++i) {
+      const int forward = choice.offloads[i].forward, micro = g * k + window_position(choice, forward);
+      if (answer.offloaded[i] && micro < nmicros) copied.push_back({original_block(choice, forward), micro});
+    }
+  return copied;
 }
 
 }  // namespace
 
 Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                       const Placement& original, const std::vector<Memory>& limits, int nmicros) {
-  if (std::find(answer.offloaded.begin(), answer.offloaded.end(), true) != answer.offloaded.end())
-    return unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
   std::vector<int> forward_of;
   const Placement chosen = window_with_chosen(choice, answer, forward_of);
   const int k = choice.micros_per_window, windows = (nmicros + k - 1) / k;
@@ -269,6 +288,8 @@ Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, co
     else back.instances.push_back({block, micro, instance.start});
   }
   sort_instances(back);
+  const std::vector<std::pair<int, int>> copied = offloaded_instances(choice, answer, nmicros);
+  if (!copied.empty() && !lay_copies(back, copied)) return unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
   return back;
 }
 

@@ -92,8 +92,10 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
 // recomputes as blocks; a last window cut short is compacted whole and its
 // micro-batches past `nmicros` dropped, which frees memory only). Compaction
 // ignores what a forward holds while it runs, so the caller judges it with
-// the verifier. Copies are not compacted (compaction knows no channel): an
-// answer that offloads comes back unrolled as above.
+// the verifier. Compaction knows no channel: an offloading forward's
+// dependants wait for both copies' time, and the copies are laid on the
+// channels afterwards (channel_copies.hpp); where they find no room, the
+// schedule comes back unrolled as above.
 Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                       const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
