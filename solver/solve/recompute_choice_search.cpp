@@ -21,7 +21,7 @@ bool offers(const Placement& placement, bool recompute) {
   return false;
 }
 
-// The answer's repetend unrolled at N with its recomputes: a candidate,
+// The answer's repetend unrolled at N with its recomputes and copies: a candidate,
 // taken when shorter than the answer in hand.
 void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement& choice,
                     const RecomputeChoiceAnswer& answer, double seconds, SearchReport& report, Progress& progress) {
