@@ -77,13 +77,15 @@ void consider_choosing_recompute(const SearchRequest& request, const Placement& 
   question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
   question.max_in_flight = options.in_flight.value_or(static_cast<int>(placement.blocks.size()));
   if (question.periods.last < question.periods.first) return;  // the period is the load already
+  // Offers on forwards holding nothing leave nothing to choose.
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
+  if (!choice) return;
   const RecomputeChoiceAnswer answer =
       decide_periods_choosing_recompute(question, grant_phase(budget, BudgetPhase::RecomputeChoice, request.deadline,
                                                               request.tuning.recompute_choice_seconds));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
   period.recompute_decided = answer.decided;
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
   period.recompute_offers = static_cast<int>(choice->optional.size()) / period.micros_per_window;
   period.offload_offers = static_cast<int>(choice->offloads.size()) / period.micros_per_window;
   if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;

@@ -278,3 +278,33 @@ TEST_CASE("the search proves its period with offload in the encoding, on both ba
     CHECK(offered);
   }
 }
+
+TEST_CASE("offload offered only on forwards holding nothing: nothing to choose, nothing claimed",
+          "[solver][memory-choice][offload]") {
+  // One device: f (holding nothing, offering offload) -> x (allocates 1)
+  // -3 ticks-> b (frees it). At limit 1 each micro-batch holds its unit
+  // for 4 ticks, so the period (4) is above the load (3), and copying f's
+  // activation frees nothing.
+  SearchRequest request;
+  request.placement.ndevs = 1;
+  testing::add_block(request.placement, "f", {0}, 1, 0);
+  testing::add_block(request.placement, "x", {0}, 1, 1);
+  testing::add_block(request.placement, "b", {0}, 1, -1);
+  request.placement.blocks[1].kind = BlockKind::Other;
+  request.placement.blocks[2].kind = BlockKind::Backward;
+  request.placement.edges = {{0, 1, 0}, {1, 2, 3}};
+  request.placement.blocks[0].offload = OffloadOffer{1, 1, 2};
+  CHECK_FALSE(recompute_choice_placement(request.placement));
+  request.memory_limit = {1};
+  request.total_micros = 8;
+  request.threads = 1;
+  Progress quiet;
+  const SearchReport report = solve(request, quiet);
+  REQUIRE(report.period);
+  CHECK(report.period->period > report.period->lower_bound);
+  CHECK_FALSE(report.period->recompute_decided);
+  CHECK_FALSE(report.period->recompute_period);
+  CHECK(report.period->proven_lower_bound == report.period->lower_bound);  // L only: nothing decided
+  REQUIRE(report.best);
+  CHECK(testing::verify_schedule(*report.best).valid);
+}
