@@ -9,6 +9,16 @@ std::string number(const std::vector<long long>& numbers, size_t index) {
   return index < numbers.size() ? std::to_string(numbers[index]) : "?";
 }
 
+// The repetend's choice: "2 of 4 offered recomputes chosen", with offloads
+// beside when offered (numbers 4 and 5), alone when only they were.
+std::string chosen_counts(const std::vector<long long>& n) {
+  const bool offloads = n.size() > 5 && n[5] > 0;
+  const std::string recomputes = number(n, 0) + " of " + number(n, 1) + " offered recomputes chosen";
+  if (!offloads) return recomputes;
+  const std::string copies = number(n, 4) + " of " + number(n, 5) + " offered offloads chosen";
+  return number(n, 1) == "0" ? copies : recomputes + ", " + copies;
+}
+
 std::string kind_text(CandidateNote kind, const std::vector<long long>& n) {
   switch (kind) {
     case CandidateNote::Text: return "";
@@ -30,7 +40,7 @@ std::string kind_text(CandidateNote kind, const std::vector<long long>& n) {
              " shorter schedules in " + number(n, 2) + " steps, " + number(n, 3) + " orders run, " + number(n, 4) +
              " restarts";
     case CandidateNote::RecomputeChosen:
-      return number(n, 0) + " of " + number(n, 1) + " offered recomputes chosen" +
+      return chosen_counts(n) +
              (number(n, 2) == "1" ? ", every micro-batch one period apart"
                                   : " (per position in windows of " + number(n, 2) + "), every window one period apart") +
              (number(n, 3) == "1" ? ", compacted" : "");

@@ -49,11 +49,14 @@ nlohmann::json gap_json(const MakespanGap& gap, int decimals) {
 // chosen per forward gave (docs/algorithms.md, "Memory traded for time").
 template <typename Format>
 void recompute_choice_line(std::ostream& out, const PeriodReport& period, const Format& t) {
+  const char* choices = period.offload_offers > 0 ? (period.recompute_offers > 0 ? "recomputing or offloading"
+                                                                                  : "offloading")
+                                                   : "recomputing";
   if (period.recompute_period)
     out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
-        << "; every shorter period refuted for every choice of recomputing)\n";
+        << "; every shorter period refuted for every choice of " << choices << ")\n";
   else if (period.recompute_decided)
-    out << "with recompute   every shorter period refuted for every choice of recomputing\n";
+    out << "with recompute   every shorter period refuted for every choice of " << choices << "\n";
 }
 
 void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {

@@ -113,8 +113,8 @@ enum class KnobLevel { User, Developer };
        "memory traded for time: seconds for the candidate that recomputes every offered forward, searched as a "   \
        "placement of its own (0 = skip; its period is usually decided at once, no memory binding then)")          \
   KNOB(recompute_choice_seconds, 1, 0, 3600, false, User, false,                                                  \
-       "memory traded for time: seconds for deciding the periods below the one found with a recompute chosen per "  \
-       "offering forward and window position (0 = skip, and the proven period bound stays L)")             \
+       "memory traded for time: seconds for deciding the periods below the one found with a recompute or an "     \
+       "offload chosen per offering forward and window position (0 = skip, and the proven period bound stays L)") \
   KNOB(cadical_cardinality, 0, 0, 1, true, User, false, "CaDiCaL memory sums: 0 totalizer, 1 sequential counter")  \
   KNOB(cadical_configuration, 0, 0, 2, true, User, false, "CaDiCaL configuration: 0 default, 1 'sat', 2 'unsat'")  \
   KNOB(cube_depth, 6, 0, 16, true, User, false,                                                                    \

@@ -16,6 +16,7 @@
 #include "solver/modulo/modulo_encoding.hpp"
 
 #include "solver/modulo/component_shift.hpp"
+#include "solver/modulo/optional_offload.hpp"
 #include "solver/modulo/optional_recompute.hpp"
 #include "solver/modulo/placement_symmetry.hpp"
 #include "solver/modulo/steady_memory.hpp"
@@ -44,7 +45,7 @@ namespace {
 std::vector<Lit> edge_presence(const ModuloEncoding& encoding, const Edge& edge) {
   std::vector<Lit> when;
   for (int b : {edge.from, edge.to})
-    if (encoding.optional_of[b] >= 0) when.push_back(encoding.chosen[encoding.optional_of[b]]);
+    if (const std::optional<Lit> present = presence(encoding, b)) when.push_back(*present);
   return when;
 }
 
@@ -103,11 +104,12 @@ bool add_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Pla
     std::vector<IntVar> phases;
     std::vector<int> spans;
     for (size_t b = 0; b < placement.blocks.size(); ++b)
-      if (on_device(placement.blocks[b], device) && encoding.optional_of[b] < 0) {
+      if (on_device(placement.blocks[b], device) && !presence(encoding, b)) {
         phases.push_back(encoding.phases[b]);
         spans.push_back(placement.blocks[b].span);
       }
     if (!encoding.chosen.empty()) add_optional_exclusivity(backend, encoding, placement, device);
+    if (!encoding.offloaded.empty()) add_channel_exclusivity(backend, encoding, placement, device);
     if (phases.size() < 2) continue;
     for (int period = encoding.first_period; period <= encoding.last_period; ++period)
       backend.add_no_overlap_modulo(phases, spans, period, {period_assumption(encoding, period)});
@@ -170,13 +172,13 @@ bool add_memory_bounds(Backend& backend, const ModuloEncoding& encoding, const P
     if (found != distance_cache.end()) return found->second;
     return distance_cache.emplace(from, start_distances_from(paths, static_cast<int>(from))).first->second;
   };
-  const Savings savings = define_savings(backend, encoding, rules.optional);
+  const Savings savings = define_savings(backend, encoding, rules.optional, rules.offloads);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (deadline.expired()) return false;
     const long long limit = memory_limit[device];
-    // Where a forward may recompute, what the pairs hold with everything
-    // kept may pass the limit: their gaps are not cut by it.
-    const bool saves = device_may_recompute(rules.optional, placement, device);
+    // Where a forward may recompute or offload, what the pairs hold with
+    // everything kept may pass the limit: their gaps are not cut by it.
+    const bool saves = device_may_release(savings, placement, device);
     const long long pair_limit = saves ? std::numeric_limits<long long>::max() / 4 : limit;
     const std::optional<DeviceMemory> memory =
         encode_device_memory(backend, placement, device, encoding.quotients, encoding.max_in_flight, pair_limit);
@@ -212,9 +214,9 @@ void add_start_bound(Backend& backend, const ModuloEncoding& encoding, const Pla
                      int bound, Lit guard) {
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const int span = placement.blocks[b].span;
-    // A recompute to choose is bound only when chosen.
+    // A recompute or copy to choose is bound only when chosen.
     std::vector<Lit> unless{~guard};
-    if (encoding.optional_of[b] >= 0) unless.push_back(~encoding.chosen[encoding.optional_of[b]]);
+    if (const std::optional<Lit> present = presence(encoding, b)) unless.push_back(~*present);
     for (int j = 0; j < encoding.max_in_flight; ++j) {
       const int last_phase = bound - span - j * period;
       if (last_phase >= period - 1) continue;
@@ -295,6 +297,34 @@ void add_symmetry_rules(Backend& backend, const ModuloEncoding& encoding, const 
   }
 }
 
+// The literals of the recomputes and offloads to choose, which block
+// belongs to which, and where each block runs. A forward offering both
+// chooses one at most.
+void add_choices(Backend& backend, const Placement& placement, const ModuloRules& rules, ModuloEncoding& encoding) {
+  encoding.optional_of.assign(placement.blocks.size(), -1);
+  encoding.offload_of.assign(placement.blocks.size(), -1);
+  encoding.lanes.assign(placement.blocks.size(), Lane::Compute);
+  for (size_t i = 0; i < rules.optional.size(); ++i) {
+    const OptionalRecompute& recompute = rules.optional[i];
+    encoding.optional_of[recompute.recompute] = static_cast<int>(i);
+    if (recompute.release >= 0) {
+      encoding.optional_of[recompute.release] = static_cast<int>(i);
+      encoding.lanes[recompute.release] = Lane::Marker;
+    }
+    encoding.chosen.push_back(backend.new_bool());
+  }
+  for (size_t i = 0; i < rules.offloads.size(); ++i) {
+    const OptionalOffload& offload = rules.offloads[i];
+    for (int b : {offload.out, offload.released, offload.in}) encoding.offload_of[b] = static_cast<int>(i);
+    encoding.lanes[offload.out] = encoding.lanes[offload.in] = Lane::Channel;
+    encoding.lanes[offload.released] = Lane::Marker;
+    encoding.offloaded.push_back(backend.new_bool());
+    for (size_t r = 0; r < rules.optional.size(); ++r)
+      if (rules.optional[r].forward == offload.forward)
+        backend.add_clause({~encoding.chosen[r], ~encoding.offloaded.back()});
+  }
+}
+
 // Cut short by the deadline: no answer of the solver may be read from it.
 ModuloEncoding incomplete(ModuloEncoding& encoding) {
   encoding.complete = false;
@@ -311,12 +341,13 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     throw std::invalid_argument("encode_modulo: need 1 <= first_period <= last_period and Kmax >= 1");
   if (!rules.optional.empty() && rules.copies != 1)
     throw std::invalid_argument("encode_modulo: recomputes are chosen without the copies' order (copies must be 1)");
-  ModuloEncoding encoding{first_period, last_period, max_in_flight, {}, {}, {}, {}, {}};
-  encoding.optional_of.assign(placement.blocks.size(), -1);
-  for (size_t i = 0; i < rules.optional.size(); ++i) {
-    encoding.optional_of[rules.optional[i].recompute] = static_cast<int>(i);
-    encoding.chosen.push_back(backend.new_bool());
-  }
+  if (!rules.offloads.empty() && rules.copies != 1)
+    throw std::invalid_argument("encode_modulo: offloads are chosen without the copies' order (copies must be 1)");
+  ModuloEncoding encoding;
+  encoding.first_period = first_period;
+  encoding.last_period = last_period;
+  encoding.max_in_flight = max_in_flight;
+  add_choices(backend, placement, rules, encoding);
   const bool single = first_period == last_period;
   for (int period = first_period; period <= last_period; ++period)
     encoding.period_selectors.push_back(single ? backend.true_lit() : backend.new_bool());
@@ -334,8 +365,9 @@ ModuloEncoding encode_modulo(Backend& backend, const Placement& placement,
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
       // A block longer than the period can never repeat every P steps (a
       // recompute to choose is then not chosen).
-      if (placement.blocks[b].span > period && encoding.optional_of[b] >= 0) {
-        backend.add_clause({~selected, ~encoding.chosen[encoding.optional_of[b]]});
+      const std::optional<Lit> present = presence(encoding, b);
+      if (placement.blocks[b].span > period && present) {
+        backend.add_clause({~selected, ~*present});
       } else if (placement.blocks[b].span > period) {
         backend.add_clause({~selected});
         break;

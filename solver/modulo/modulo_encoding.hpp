@@ -33,6 +33,9 @@ struct ModuloRules {
   // the placement without their blocks, whose longest paths the memory
   // implications use.
   std::vector<OptionalRecompute> optional;
+  // Offloads to choose (the same conditions); a forward offering both is
+  // kept, recomputed or offloaded, never two at once.
+  std::vector<OptionalOffload> offloads;
   const Placement* without_optional = nullptr;
 };
 

@@ -1,13 +1,10 @@
-// Recomputes chosen inside the modulo encoding (optional_recompute.hpp).
+// Recomputes and offloads chosen inside the modulo encoding: compute
+// exclusivity of the recomputes and the memory they save
+// (optional_recompute.hpp).
 #include "solver/modulo/optional_recompute.hpp"
 
 namespace tessel {
 
-namespace {
-
-// guard implies the intervals [a, a + span_a) and [b, b + span_b) do not
-// meet on the circle of `period`: b lies in [a + span_a, a + period - span_b]
-// or a in [b + span_b, b + period - span_a] (phases lie in [0, period)).
 void add_circle_pair(Backend& backend, IntVar a, int span_a, IntVar b, int span_b, int period,
                      const std::vector<Lit>& guard) {
   if (span_a + span_b > period) {
@@ -16,6 +13,7 @@ void add_circle_pair(Backend& backend, IntVar a, int span_a, IntVar b, int span_
     backend.add_clause(never);
     return;
   }
+  // b lies in [a + span_a, a + period - span_b] or a in [b + span_b, b + period - span_a].
   const Lit b_after = backend.new_bool();
   std::vector<Lit> after = guard, before = guard;
   after.push_back(b_after);
@@ -26,13 +24,11 @@ void add_circle_pair(Backend& backend, IntVar a, int span_a, IntVar b, int span_
   backend.add_difference(b, a, span_a - period, before);
 }
 
-}  // namespace
-
 void add_optional_exclusivity(Backend& backend, const ModuloEncoding& encoding, const Placement& placement,
                               int device) {
   std::vector<int> on;
   for (size_t b = 0; b < placement.blocks.size(); ++b)
-    if (on_device(placement.blocks[b], device)) on.push_back(static_cast<int>(b));
+    if (on_device(placement.blocks[b], device) && encoding.lanes[b] == Lane::Compute) on.push_back(static_cast<int>(b));
   for (size_t i = 0; i < on.size(); ++i) {
     const int r = on[i];
     if (encoding.optional_of[r] < 0) continue;
@@ -50,52 +46,66 @@ void add_optional_exclusivity(Backend& backend, const ModuloEncoding& encoding, 
   }
 }
 
-Savings define_savings(Backend& backend, const ModuloEncoding& encoding,
-                       const std::vector<OptionalRecompute>& optional) {
-  Savings savings;
-  savings.optional = &optional;
-  std::vector<IntVar>& saved = savings.quotients;
+namespace {
+
+// y <= q(to) - q(from), y = 0 unless `chosen`.
+IntVar release_quotient(Backend& backend, const ModuloEncoding& encoding, int from, int to, Lit chosen) {
   const int top = encoding.max_in_flight - 1;
+  const IntVar y = backend.new_int(0, top);
+  const IntVar q_from = encoding.quotients[from], q_to = encoding.quotients[to];
+  for (int v = 1; v <= top; ++v) backend.add_difference(q_to, q_from, v, {~backend.at_most(y, v - 1)});
+  if (top > 0) backend.add_clause({chosen, backend.at_most(y, 0)});
+  return y;
+}
+
+}  // namespace
+
+Savings define_savings(Backend& backend, const ModuloEncoding& encoding,
+                       const std::vector<OptionalRecompute>& optional, const std::vector<OptionalOffload>& offloads) {
+  Savings savings;
   for (size_t i = 0; i < optional.size(); ++i) {
-    const IntVar y = backend.new_int(0, top);
-    const IntVar q_f = encoding.quotients[optional[i].forward], q_r = encoding.quotients[optional[i].recompute];
-    for (int v = 1; v <= top; ++v) backend.add_difference(q_r, q_f, v, {~backend.at_most(y, v - 1)});
-    if (top > 0) backend.add_clause({encoding.chosen[i], backend.at_most(y, 0)});
-    saved.push_back(y);
+    const OptionalRecompute& choice = optional[i];
+    Release release{encoding.chosen[i], choice.forward, choice.release, 0, choice.recompute, choice.saved, {}};
+    if (choice.release < 0) release.from = choice.forward, release.shift = -1;  // the forward's start stands for its end
+    release.quotient = release_quotient(backend, encoding, release.from, release.to, release.chosen);
+    savings.releases.push_back(release);
+  }
+  for (size_t i = 0; i < offloads.size(); ++i) {
+    const OptionalOffload& choice = offloads[i];
+    Release release{encoding.offloaded[i], choice.forward, choice.released, 0, choice.in, choice.saved, {}};
+    release.quotient = release_quotient(backend, encoding, release.from, release.to, release.chosen);
+    savings.releases.push_back(release);
   }
   return savings;
 }
 
-bool device_may_recompute(const std::vector<OptionalRecompute>& optional, const Placement& placement, int device) {
-  for (const OptionalRecompute& choice : optional)
-    if (on_device(placement.blocks[choice.forward], device)) return true;
+bool device_may_release(const Savings& savings, const Placement& placement, int device) {
+  for (const Release& release : savings.releases)
+    if (on_device(placement.blocks[release.forward], device)) return true;
   return false;
 }
 
 void add_savings(Backend& backend, const ModuloEncoding& encoding, const Savings& savings, const Placement& placement,
                  int device, int phase, PhaseBound& phase_bound) {
-  const std::vector<OptionalRecompute>& optional = *savings.optional;
-  const std::vector<IntVar>& saved_quotients = savings.quotients;
   LinearSum& sum = phase_bound.sum;
   long long& bound = phase_bound.bound;
   const int top = encoding.max_in_flight - 1;
-  for (size_t i = 0; i < optional.size(); ++i) {
-    const OptionalRecompute& choice = optional[i];
-    if (!on_device(placement.blocks[choice.forward], device) || choice.saved <= 0) continue;
-    const long long a = choice.saved;
-    const Lit c = encoding.chosen[i];
+  for (const Release& release : savings.releases) {
+    if (!on_device(placement.blocks[release.forward], device) || release.saved <= 0) continue;
+    const long long a = release.saved;
+    const Lit c = release.chosen;
     // -a y = a sum_{v < top} [y <= v] - a top
-    for (int v = 0; v < top; ++v) sum.bools.push_back({a, backend.at_most(saved_quotients[i], v)});
+    for (int v = 0; v < top; ++v) sum.bools.push_back({a, backend.at_most(release.quotient, v)});
     bound += a * top;
-    // -a x, x = c and [tau(f) <= phase - 1]: a not-x - a
+    // -a x, x = c and [tau(E) <= phase]: a not-x - a
     const Lit x = backend.new_bool();
     backend.add_clause({~x, c});
-    backend.add_clause({~x, backend.at_most(encoding.phases[choice.forward], phase - 1)});
+    backend.add_clause({~x, backend.at_most(encoding.phases[release.from], phase + release.shift)});
     sum.bools.push_back({a, ~x});
     bound += a;
-    // +a w, w >= c and [tau(R) <= phase]
+    // +a w, w >= c and [tau(T) <= phase]
     const Lit w = backend.new_bool();
-    backend.add_clause({~c, ~backend.at_most(encoding.phases[choice.recompute], phase), w});
+    backend.add_clause({~c, ~backend.at_most(encoding.phases[release.to], phase), w});
     sum.bools.push_back({a, w});
   }
 }

@@ -1,31 +1,89 @@
-// The period decided with recomputation chosen (recompute_choice.hpp).
+// The period decided with recomputation or offload chosen (recompute_choice.hpp).
 #include "solver/solve/recompute_choice.hpp"
 
 #include <algorithm>
 
 #include "sat/backend.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/solve/channel_copies.hpp"
 #include "solver/modulo/window_placement.hpp"
 
 namespace tessel {
+
+namespace {
+
+// A block of the choice placement: `of`'s devices and stage, memory 0.
+int append_block(Placement& placement, const Block& of, const std::string& suffix, BlockKind kind, Time span) {
+  Block block;
+  block.id = of.id + suffix;
+  block.kind = kind;
+  block.span = span;
+  block.memory = 0;
+  block.stage = of.stage;
+  block.devices = of.devices;
+  placement.blocks.push_back(block);
+  return static_cast<int>(placement.blocks.size()) - 1;
+}
+
+// Whether some forward on one of `block`'s devices offers offload (then
+// copies may start there while `block` runs).
+bool copies_beside(const Placement& window, const Block& block) {
+  for (const Block& other : window.blocks)
+    if (other.offload)
+      for (int device : block.devices)
+        if (on_device(other, device)) return true;
+  return false;
+}
+
+// Forward f's recompute run, after a marker of f's end where copies may
+// start beside f (optional_recompute.hpp says why).
+void append_recompute(RecomputeChoicePlacement& choice, int f) {
+  Placement& placement = choice.placement;
+  const Block forward = choice.window.blocks[f];
+  OptionalRecompute optional{f, 0, forward.memory - forward.recompute->checkpoint_memory, -1};
+  int after = f;
+  if (copies_beside(choice.window, forward)) {
+    optional.release = append_block(placement, forward, "~recomputed", BlockKind::Other, 0);
+    placement.edges.push_back({f, optional.release, 0});
+    after = optional.release;
+  }
+  optional.recompute = append_block(placement, forward, "~recompute", forward.kind, forward.recompute->span);
+  placement.edges.push_back({after, optional.recompute, 0});
+  placement.edges.push_back({optional.recompute, forward.recompute->before, 0});
+  choice.optional.push_back(optional);
+}
+
+// Forward f's copy out, the marker of its end and its copy in, in a chain
+// from f to the offer's `before`.
+void append_offload(RecomputeChoicePlacement& choice, int f) {
+  Placement& placement = choice.placement;
+  const Block forward = choice.window.blocks[f];
+  OptionalOffload optional{f, 0, 0, 0, forward.memory};
+  optional.out = append_block(placement, forward, "~out", BlockKind::Other, forward.offload->out);
+  optional.released = append_block(placement, forward, "~offloaded", BlockKind::Other, 0);
+  optional.in = append_block(placement, forward, "~in", BlockKind::Other, forward.offload->in);
+  const std::pair<int, int> chain[] = {{f, optional.out}, {optional.out, optional.released},
+                                       {optional.released, optional.in}, {optional.in, forward.offload->before}};
+  for (const auto& [from, to] : chain) placement.edges.push_back({from, to, 0});
+  choice.offloads.push_back(optional);
+}
+
+}  // namespace
 
 std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original, int k) {
   RecomputeChoicePlacement choice;
   choice.micros_per_window = k;
   choice.blocks_per_copy = static_cast<int>(original.blocks.size());
   choice.window = window_placement(original, k);
-  std::optional<RecomputedPlacement> runs = recompute_every_offer(choice.window);
-  if (!runs) return std::nullopt;
-  choice.placement = runs->placement;
-  const std::vector<Block>& window = choice.window.blocks;
-  const int blocks = static_cast<int>(window.size());
-  for (size_t i = 0; i < runs->forward_of.size(); ++i) {
-    const int forward = runs->forward_of[i], run = blocks + static_cast<int>(i);
-    choice.placement.blocks[forward].memory = window[forward].memory;  // kept unless chosen
-    choice.placement.blocks[run].memory = 0;                           // counted by the encoding
-    choice.optional.push_back({forward, run, window[forward].memory - window[forward].recompute->checkpoint_memory});
-  }
-  choice.runs = std::move(*runs);
+  choice.placement = choice.window;
+  const int blocks = static_cast<int>(choice.window.blocks.size());
+  for (int f = 0; f < blocks; ++f)
+    if (choice.window.blocks[f].recompute) append_recompute(choice, f);
+  // A copy of nothing frees nothing: keeping such a forward is never worse.
+  for (int f = 0; f < blocks; ++f)
+    if (choice.window.blocks[f].offload && choice.window.blocks[f].memory > 0) append_offload(choice, f);
+  if (choice.optional.empty() && choice.offloads.empty()) return std::nullopt;
+  for (Block& block : choice.placement.blocks) block.recompute.reset(), block.offload.reset();
   return choice;
 }
 
@@ -33,11 +91,11 @@ namespace {
 
 // One micro-batch's first start to last end over the blocks that run.
 Time latency_of(const std::vector<int>& starts, const Placement& placement, const ModuloEncoding& encoding,
-                const std::vector<bool>& chosen) {
+                const RecomputeChoiceAnswer& answer) {
   long long first = starts.empty() ? 0 : starts[0], last = 0;
   for (size_t b = 0; b < starts.size(); ++b) {
-    const int optional = encoding.optional_of[b];
-    if (optional >= 0 && !chosen[optional]) continue;
+    const int optional = encoding.optional_of[b], offload = encoding.offload_of[b];
+    if ((optional >= 0 && !answer.chosen[optional]) || (offload >= 0 && !answer.offloaded[offload])) continue;
     first = std::min<long long>(first, starts[b]);
     last = std::max<long long>(last, starts[b] + placement.blocks[b].span);
   }
@@ -49,7 +107,9 @@ void read_answer(Backend& backend, const ModuloEncoding& encoding, const Placeme
   answer.starts = decode_starts(backend, encoding, period);
   answer.chosen.clear();
   for (Lit lit : encoding.chosen) answer.chosen.push_back(backend.value(lit));
-  answer.latency = latency_of(answer.starts, placement, encoding, answer.chosen);
+  answer.offloaded.clear();
+  for (Lit lit : encoding.offloaded) answer.offloaded.push_back(backend.value(lit));
+  answer.latency = latency_of(answer.starts, placement, encoding, answer);
 }
 
 // Bisects the latency of one micro-batch at the found period, down to the
@@ -68,14 +128,17 @@ void shorten_latency(Backend& backend, const ModuloEncoding& encoding, const Pla
   answer.latency_minimal = true;
 }
 
-// Recomputing costs device time: where the period and latency found hold
-// with every activation kept, keep them all.
+// Recomputing costs device time and offloading copy time: where the period
+// and latency found hold with every activation kept, keep them all.
 void keep_where_possible(Backend& backend, const ModuloEncoding& encoding, const Placement& placement, int period,
                          RecomputeChoiceAnswer& answer, const Deadline& deadline) {
-  if (std::find(answer.chosen.begin(), answer.chosen.end(), true) == answer.chosen.end()) return;
+  if (std::find(answer.chosen.begin(), answer.chosen.end(), true) == answer.chosen.end() &&
+      std::find(answer.offloaded.begin(), answer.offloaded.end(), true) == answer.offloaded.end())
+    return;
   std::vector<Lit> keep{period_assumption(encoding, period),
                         latency_literal(backend, encoding, placement, period, static_cast<int>(answer.latency))};
   for (Lit lit : encoding.chosen) keep.push_back(~lit);
+  for (Lit lit : encoding.offloaded) keep.push_back(~lit);
   if (backend.solve(keep, deadline) == Answer::Sat) read_answer(backend, encoding, placement, period, answer);
 }
 
@@ -91,6 +154,7 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
   std::unique_ptr<Backend> backend = make_backend(question.backend);
   ModuloRules rules;
   rules.optional = choice->optional;
+  rules.offloads = choice->offloads;
   rules.without_optional = &choice->window;
   const ModuloEncoding encoding = encode_modulo(*backend, choice->placement, question.memory_limit,
                                                 question.periods, question.max_in_flight, rules, deadline);
@@ -116,6 +180,24 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
   return answer;
 }
 
+namespace {
+
+// Window g's chosen copies (those of micro-batches below `nmicros`).
+void list_copies(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer, int g, int nmicros,
+                 Schedule& schedule) {
+  const Time period = *answer.period;
+  for (size_t i = 0; i < choice.offloads.size(); ++i) {
+    const OptionalOffload& offload = choice.offloads[i];
+    const int micro = g * choice.micros_per_window + window_position(choice, offload.forward);
+    if (!answer.offloaded[i] || micro >= nmicros) continue;
+    const int block = original_block(choice, offload.forward);
+    schedule.transfers.push_back({block, micro, TransferDirection::Out, g * period + answer.starts[offload.out]});
+    schedule.transfers.push_back({block, micro, TransferDirection::In, g * period + answer.starts[offload.in]});
+  }
+}
+
+}  // namespace
+
 Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                      const Placement& original, const std::vector<Memory>& limits, int nmicros) {
   Schedule schedule = empty_schedule(original, limits, nmicros);
@@ -131,6 +213,7 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
       if (answer.chosen[i] && micro < nmicros)
         schedule.recomputes.push_back({original_block(choice, forward), micro, g * period + answer.starts[choice.optional[i].recompute]});
     }
+    list_copies(choice, answer, g, nmicros, schedule);
   }
   sort_instances(schedule);
   return schedule;
@@ -151,7 +234,27 @@ Placement window_with_chosen(const RecomputeChoicePlacement& choice, const Recom
     chosen.edges.push_back({run, choice.window.blocks[forward].recompute->before, 0});
     forward_of.push_back(forward);
   }
+  // An offloading forward keeps its block; what needs its activation waits
+  // at least both copies (lay_copies puts them on the channels afterwards).
+  for (size_t i = 0; i < choice.offloads.size(); ++i) {
+    if (!answer.offloaded[i]) continue;
+    const OffloadOffer& offer = *choice.window.blocks[choice.offloads[i].forward].offload;
+    chosen.edges.push_back({choice.offloads[i].forward, offer.before, offer.out + offer.in});
+  }
   return chosen;
+}
+
+// (forward block, micro-batch) of every chosen offload below `nmicros`.
+std::vector<std::pair<int, int>> offloaded_instances(const RecomputeChoicePlacement& choice,
+                                                     const RecomputeChoiceAnswer& answer, int nmicros) {
+  std::vector<std::pair<int, int>> copied;
+  const int k = choice.micros_per_window;
+  for (int g = 0; g * k < nmicros; ++g)
+    for (size_t i = 0; i < choice.offloads.size(); ++i) {
+      const int forward = choice.offloads[i].forward, micro = g * k + window_position(choice, forward);
+      if (answer.offloaded[i] && micro < nmicros) copied.push_back({original_block(choice, forward), micro});
+    }
+  return copied;
 }
 
 }  // namespace
@@ -185,17 +288,20 @@ Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, co
     else back.instances.push_back({block, micro, instance.start});
   }
   sort_instances(back);
+  const std::vector<std::pair<int, int>> copied = offloaded_instances(choice, answer, nmicros);
+  if (!copied.empty() && !lay_copies(back, copied)) return unrolled_choosing_recompute(choice, answer, original, limits, nmicros);
   return back;
 }
 
-std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
-                                               const RecomputeChoiceAnswer& answer) {
+namespace {
+
+// The forwards whose `chosen` holds, each with its window positions, in the
+// original placement's block order.
+std::vector<ChosenRecompute> chosen_forwards(const RecomputeChoicePlacement& choice, const std::vector<int>& forwards,
+                                             const std::vector<bool>& chosen_at) {
   std::vector<std::vector<int>> positions(choice.blocks_per_copy);
-  for (size_t i = 0; i < choice.optional.size(); ++i)
-    if (answer.chosen[i]) {
-      const int forward = choice.optional[i].forward;
-      positions[original_block(choice, forward)].push_back(window_position(choice, forward));
-    }
+  for (size_t i = 0; i < forwards.size(); ++i)
+    if (chosen_at[i]) positions[original_block(choice, forwards[i])].push_back(window_position(choice, forwards[i]));
   std::vector<ChosenRecompute> chosen;
   for (int b = 0; b < choice.blocks_per_copy; ++b) {
     if (positions[b].empty()) continue;
@@ -204,6 +310,22 @@ std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& c
     chosen.push_back({choice.micros_per_window == 1 ? id : id.substr(0, id.rfind('@')), positions[b]});
   }
   return chosen;
+}
+
+}  // namespace
+
+std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
+                                               const RecomputeChoiceAnswer& answer) {
+  std::vector<int> forwards;
+  for (const OptionalRecompute& optional : choice.optional) forwards.push_back(optional.forward);
+  return chosen_forwards(choice, forwards, answer.chosen);
+}
+
+std::vector<ChosenRecompute> chosen_offloads(const RecomputeChoicePlacement& choice,
+                                             const RecomputeChoiceAnswer& answer) {
+  std::vector<int> forwards;
+  for (const OptionalOffload& optional : choice.offloads) forwards.push_back(optional.forward);
+  return chosen_forwards(choice, forwards, answer.offloaded);
 }
 
 }  // namespace tessel

@@ -1,18 +1,17 @@
-// The repetend's period decided with a recompute chosen per offering
-// forward (docs/algorithms.md, "Memory traded for time"): the modulo
-// encoding (solver/modulo/modulo_encoding.hpp) over a placement that holds every
-// offered recompute as a block of its own, each run only when its Boolean is
-// chosen (solver/modulo/optional_recompute.hpp). A period refuted here is refuted
-// for every choice of keeping or recomputing, so it is a true bound again;
-// a period found comes with the blocks that recompute.
+// The repetend's period decided with a recompute or an offload chosen per
+// offering forward (docs/algorithms.md, "Memory traded for time"): the
+// modulo encoding (solver/modulo/modulo_encoding.hpp) over a placement that
+// holds every offered recompute and every offered copy as blocks of their
+// own, each run only when its Boolean is chosen
+// (solver/modulo/optional_recompute.hpp, optional_offload.hpp). A period
+// refuted here is refuted for every choice of keeping, recomputing or
+// offloading, so it is a true bound again; a period found comes with the
+// blocks that recompute and those that offload.
 //
 // A window of k micro-batches (solver/modulo/window_placement.hpp) chooses
 // per window position: the choice placement is built on the window
 // placement, so copy c of a forward has a Boolean of its own, and micro-batch
-// k g + c recomputes that forward when copy c chose to. Offload is not
-// chosen here (a copy runs beside compute, on a channel the encoding does
-// not have): on a placement that offers offload too, a refutation says
-// nothing about offloading schedules.
+// k g + c recomputes (offloads) that forward when copy c chose to.
 #pragma once
 
 #include <optional>
@@ -23,25 +22,26 @@
 #include "sat/answer.hpp"
 #include "sat/deadline.hpp"
 #include "solver/types/search_types.hpp"
-#include "solver/makespan/recompute_all.hpp"
 #include "solver/modulo/modulo_encoding.hpp"
 
 namespace tessel {
 
 // The window placement's blocks first (same indices, same memory: for k = 1
-// the original placement's), then one run per window forward offering
-// recomputation (the offer's span, its devices, memory 0: the encoding
-// counts what choosing it saves).
+// the original placement's), then per window forward offering recomputation
+// its run (the offer's span, its devices, memory 0: the encoding counts what
+// choosing it saves) and, where copies may start on its devices, a marker
+// of its end; then per window forward offering offload its copy out, a
+// marker of the copy out's end and its copy in.
 struct RecomputeChoicePlacement {
   int micros_per_window = 1;  // k
   int blocks_per_copy = 0;    // n, the original placement's blocks
   Placement window;           // the window placement, without runs
   Placement placement;
   std::vector<OptionalRecompute> optional;
-  RecomputedPlacement runs;  // maps the runs' blocks back to their (window) forwards
+  std::vector<OptionalOffload> offloads;
 };
 
-// nullopt when no block offers recomputation.
+// nullopt when no block offers recomputation or offload.
 std::optional<RecomputeChoicePlacement> recompute_choice_placement(const Placement& original, int k = 1);
 
 // A window forward's block in the original placement and its window
@@ -68,6 +68,7 @@ struct RecomputeChoiceAnswer {
   std::optional<Time> period;   // the least period found in the range
   std::vector<int> starts;      // per block of the choice placement (a run's only meaningful if chosen)
   std::vector<bool> chosen;     // per offering forward, in RecomputeChoicePlacement::optional's order
+  std::vector<bool> offloaded;  // per offering forward, in RecomputeChoicePlacement::offloads' order
   Time latency = 0;
   bool latency_minimal = false;
   bool decided = true;          // false: the deadline struck before the range was decided
@@ -79,7 +80,7 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
                                                         const Deadline& deadline);
 
 // The repetend's windows one period apart (`nmicros` micro-batches: the last
-// window may be cut short), the chosen recomputes listed, as a schedule of
+// window may be cut short), the chosen recomputes and copies listed, as a schedule of
 // `original` under `limits` (valid whenever the repetend is: a micro-batch
 // holds nothing negative, so fewer in flight never hold more).
 Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
@@ -91,7 +92,10 @@ Schedule unrolled_choosing_recompute(const RecomputeChoicePlacement& choice, con
 // recomputes as blocks; a last window cut short is compacted whole and its
 // micro-batches past `nmicros` dropped, which frees memory only). Compaction
 // ignores what a forward holds while it runs, so the caller judges it with
-// the verifier.
+// the verifier. Compaction knows no channel: an offloading forward's
+// dependants wait for both copies' time, and the copies are laid on the
+// channels afterwards (channel_copies.hpp); where they find no room, the
+// schedule comes back unrolled as above.
 Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, const RecomputeChoiceAnswer& answer,
                                       const Placement& original, const std::vector<Memory>& limits, int nmicros);
 
@@ -99,5 +103,8 @@ Schedule compacted_choosing_recompute(const RecomputeChoicePlacement& choice, co
 // the original placement's block order (tools/ words them).
 std::vector<ChosenRecompute> chosen_recomputes(const RecomputeChoicePlacement& choice,
                                                const RecomputeChoiceAnswer& answer);
+// The same for the forwards it offloads.
+std::vector<ChosenRecompute> chosen_offloads(const RecomputeChoicePlacement& choice,
+                                             const RecomputeChoiceAnswer& answer);
 
 }  // namespace tessel

@@ -21,12 +21,16 @@ bool offers(const Placement& placement, bool recompute) {
   return false;
 }
 
-// The answer's repetend unrolled at N with its recomputes: a candidate,
+// The answer's repetend unrolled at N with its recomputes and copies: a candidate,
 // taken when shorter than the answer in hand.
 void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement& choice,
                     const RecomputeChoiceAnswer& answer, double seconds, SearchReport& report, Progress& progress) {
   Candidate candidate;
-  candidate.name = "repetend, recompute chosen (period " + std::to_string(*answer.period) + ")";
+  const bool offloads = std::find(answer.offloaded.begin(), answer.offloaded.end(), true) != answer.offloaded.end();
+  const bool recomputes = std::find(answer.chosen.begin(), answer.chosen.end(), true) != answer.chosen.end();
+  candidate.name = std::string("repetend, ") +
+                   (offloads ? (recomputes ? "recompute and offload chosen" : "offload chosen") : "recompute chosen") +
+                   " (period " + std::to_string(*answer.period) + ")";
   candidate.shape = Shape::Aperiodic;
   candidate.seconds = seconds;
   Schedule schedule =
@@ -47,7 +51,9 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
   candidate.makespan = checked.makespan;
   candidate.note_kind = CandidateNote::RecomputeChosen;
   candidate.note_numbers = {static_cast<long long>(std::count(answer.chosen.begin(), answer.chosen.end(), true)),
-                            static_cast<long long>(choice.optional.size()), choice.micros_per_window, compacted ? 1 : 0};
+                            static_cast<long long>(choice.optional.size()), choice.micros_per_window, compacted ? 1 : 0,
+                            static_cast<long long>(std::count(answer.offloaded.begin(), answer.offloaded.end(), true)),
+                            static_cast<long long>(choice.offloads.size())};
   if (checked.makespan < report.makespan->makespan) take_as_answer(schedule, checked, candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(candidate));
 }
@@ -57,7 +63,8 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
                                  const SearchOptions& options, Budget& budget, SearchReport& report,
                                  Progress& progress) {
-  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 || request.tuning.recompute_choice_seconds <= 0 || !offers(placement, true) ||
+  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 ||
+      request.tuning.recompute_choice_seconds <= 0 || !(offers(placement, true) || offers(placement, false)) ||
       request.deadline.expired())
     return;
   const auto begin = std::chrono::steady_clock::now();
@@ -70,19 +77,23 @@ void consider_choosing_recompute(const SearchRequest& request, const Placement& 
   question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
   question.max_in_flight = options.in_flight.value_or(static_cast<int>(placement.blocks.size()));
   if (question.periods.last < question.periods.first) return;  // the period is the load already
+  // Offers on forwards holding nothing leave nothing to choose.
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
+  if (!choice) return;
   const RecomputeChoiceAnswer answer =
       decide_periods_choosing_recompute(question, grant_phase(budget, BudgetPhase::RecomputeChoice, request.deadline,
                                                               request.tuning.recompute_choice_seconds));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  if (!offers(placement, false)) period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
-  period.recompute_decided = answer.decided && !offers(placement, false);
+  period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
+  period.recompute_decided = answer.decided;
+  period.recompute_offers = static_cast<int>(choice->optional.size()) / period.micros_per_window;
+  period.offload_offers = static_cast<int>(choice->offloads.size()) / period.micros_per_window;
   if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;
   if (!answer.period) return;
-  period.optimal = false;  // a shorter period recomputes
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
+  period.optimal = false;  // a shorter period recomputes or offloads
   period.recompute_period = answer.period;
   period.recompute_chosen = chosen_recomputes(*choice, answer);
-  period.recompute_offers = static_cast<int>(choice->optional.size()) / period.micros_per_window;
+  period.offload_chosen = chosen_offloads(*choice, answer);
   if (report.makespan && report.best) offer_at_total(request, *choice, answer, seconds, report, progress);
 }
 

@@ -109,10 +109,14 @@ bool offers_recompute(const Placement& placement) {
 
 Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
   Tuning tuning = request.tuning;
-  if (request.strategy == Strategy::Full || tuning.recompute_all_seconds <= 0 || !planned(tuning) ||
-      !offers_recompute(request.placement))
-    return tuning;
-  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - tuning.recompute_all_seconds);
+  if (request.strategy == Strategy::Full || !planned(tuning)) return tuning;
+  double shared = 0;
+  if (tuning.recompute_all_seconds > 0 && offers_recompute(request.placement))
+    shared = tuning.recompute_all_seconds;
+  else if (request.strategy == Strategy::Repetend && request.resolution <= 0 && offers_memory_choice(request.placement))
+    shared = tuning.recompute_choice_seconds;  // offload only: the choice inside the repetend follows alone
+  if (shared <= 0) return tuning;
+  tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - shared);
   return tuning;
 }
 
@@ -204,6 +208,15 @@ void take_as_answer(const Schedule& schedule, const verify::Report& checked, con
   at.bubble_ratio = checked.bubble_ratio;
   at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
   at.proven_optimal = at.makespan == at.proven_lower_bound;
+  // The gap's account follows the new answer: none within 1% of the bound,
+  // else the candidate that won is what stays above it.
+  at.gap.makespan = at.makespan;
+  if (at.makespan * 100 <= at.bound.value * 101) {
+    at.gap.cause = GapCause::None;
+    at.gap.boundary = BoundaryCause::None;
+  } else if (at.gap.cause == GapCause::NotTight) {
+    at.gap.construction = name;
+  }
   report.best = schedule;
   progress.improved(schedule, Shape::Aperiodic, at.makespan);
 }

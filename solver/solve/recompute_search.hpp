@@ -22,7 +22,11 @@ struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadli
 // recomputation), the plan's seconds are shared, the main search's phases
 // ending recompute_all_seconds earlier (never below least_plan_seconds),
 // so that offering recomputation does not make the default search take
-// recompute_all_seconds longer. Otherwise the request's own tuning.
+// recompute_all_seconds longer. On a placement offering offload only, the
+// choice inside the repetend (recompute_choice_search.hpp) follows alone:
+// the phases end recompute_choice_seconds earlier instead (strategy
+// repetend without a resolution, where it runs). Otherwise the request's
+// own tuning.
 Tuning tuning_beside_recomputing_all(const SearchRequest& request);
 
 // Adds the candidate to `report` (which solve() built for `request`), and

@@ -48,8 +48,8 @@ struct SearchRequest {
 };
 
 // The period question (strategies repetend and fast).
-// A forward the repetend's choice recomputes: its block's id and the window
-// positions that recompute it (k = 1: position 0 only).
+// A forward the repetend's choice recomputes (or offloads): its block's id
+// and the window positions that do (k = 1: position 0 only).
 struct ChosenRecompute {
   std::string block;
   std::vector<int> positions;
@@ -68,15 +68,19 @@ struct PeriodReport {
   Time cooldown = 0;
   std::vector<WindowAttempt> windows;
   std::optional<Construction> construction;  // fast
-  // Offered recomputation: the periods below the one found decided with a
-  // recompute chosen per offering forward and window position
-  // (solver/solve/recompute_choice_search.hpp). `recompute_period`: the least one
-  // found there, with `recompute_chosen` the forwards it recomputes (as data:
-  // tools/ says it in words) of `recompute_offers` offering forwards.
+  // Offered recomputation or offload: the periods below the one found
+  // decided with a recompute or an offload chosen per offering forward and
+  // window position (solver/solve/recompute_choice_search.hpp).
+  // `recompute_period`: the least one found there, with `recompute_chosen`
+  // the forwards it recomputes (as data: tools/ says it in words) of
+  // `recompute_offers` forwards offering recomputation, and
+  // `offload_chosen` those it offloads of `offload_offers` offering offload.
   bool recompute_decided = false;
   std::optional<Time> recompute_period;
   std::vector<ChosenRecompute> recompute_chosen;
   int recompute_offers = 0;
+  std::vector<ChosenRecompute> offload_chosen;
+  int offload_offers = 0;
 };
 
 // The makespan question at N micro-batches.

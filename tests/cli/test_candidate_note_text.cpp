@@ -78,3 +78,26 @@ TEST_CASE("the repetend's recompute choice is data said in words by tools/", "[c
   CHECK(candidate_note_text(candidate) == "2 of 4 offered recomputes chosen, every micro-batch one period apart");
   CHECK(std::string(candidate_note_name(CandidateNote::RecomputeChosen)) == "recompute_chosen");
 }
+
+TEST_CASE("the repetend's offload choice is said beside the recomputes", "[candidate-notes][memory-choice][offload]") {
+  PeriodReport period;
+  period.offload_offers = 4;
+  CHECK(recompute_choice_text(period) == "nothing recomputed or offloaded");
+  period.offload_chosen = {{"f1", {0}}, {"f3", {0}}};
+  CHECK(recompute_choice_text(period) == "f1, f3 offloaded (2 of 4 offering forwards)");
+  period.recompute_offers = 4;
+  period.recompute_chosen = {{"f0", {0}}};
+  CHECK(recompute_choice_text(period) ==
+        "f0 recomputed (1 of 4 offering forwards); f1, f3 offloaded (2 of 4 offering forwards)");
+  period.micros_per_window = 2;
+  period.recompute_chosen.clear();
+  period.offload_chosen = {{"f1", {1}}};
+  CHECK(recompute_choice_text(period) == "f1 (position 1) offloaded (1 of 4 offering forwards, 1 of 8 choices in windows of 2)");
+  Candidate candidate;
+  candidate.note_kind = CandidateNote::RecomputeChosen;
+  candidate.note_numbers = {0, 0, 1, 0, 3, 4};
+  CHECK(candidate_note_text(candidate) == "3 of 4 offered offloads chosen, every micro-batch one period apart");
+  candidate.note_numbers = {1, 4, 1, 0, 2, 4};
+  CHECK(candidate_note_text(candidate) ==
+        "1 of 4 offered recomputes chosen, 2 of 4 offered offloads chosen, every micro-batch one period apart");
+}
