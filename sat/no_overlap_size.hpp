@@ -12,12 +12,12 @@
 // Pairs that cannot meet cost nothing, and a pair whose order the domains
 // decide costs one unguarded difference.
 //
-// Pairwise is chosen when its clauses are fewer than the time-indexed
-// occupancy literals alone (each of which also carries a clause and a place
-// in a step's at-most-one): so unit spans and wide domains (the full search,
-// the repetend's windows) keep the time-indexed encoding they were measured
-// with, and wide spans on narrow domains (the shift search at x1000) go
-// pairwise.
+// Pairwise is chosen when its clauses are a quarter of the time-indexed
+// occupancy literals or fewer (each of those also carries a clause and a
+// place in a step's at-most-one): so unit spans and wide domains (the full
+// search, the repetend's and the neighbourhoods' windows) keep the
+// time-indexed encoding they were measured with, and long spans on narrow
+// domains (the shift search at x1000) go pairwise.
 #pragma once
 
 #include <vector>
@@ -36,7 +36,7 @@ struct NoOverlapSize {
   NoOverlapEncoding encoding = NoOverlapEncoding::TimeIndexed;
   long long literals = 0;  // new literals of the chosen encoding
   long long time_indexed_literals = 0;
-  long long pairwise_clauses = 0;  // counted until past time_indexed_literals
+  long long pairwise_clauses = 0;  // counted until pairwise is ruled out
 };
 
 // The size of both encodings of `intervals` and the one chosen (`forced`,

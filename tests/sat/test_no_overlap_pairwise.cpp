@@ -107,10 +107,16 @@ TEST_CASE("no-overlap size: time-indexed on unit spans, pairwise on long spans o
   CHECK(scaled.time_indexed_literals == 20 * (9 + 1000));
   CHECK(scaled.literals == 0);  // the domains decide every order: unguarded differences only
   CHECK(scaled.pairwise_clauses < scaled.time_indexed_literals);
-  // Two long intervals that may come in either order: one order literal.
-  const NoOverlapSize either = no_overlap_size({{0, 3000, 1000}, {0, 3000, 1000}});
+  // Among them, two long intervals that may come in either order: one
+  // order literal.
+  std::vector<NoOverlapInterval> two_free = {{0, 2000, 1000}, {0, 2000, 1000}};
+  for (int i = 2; i < 40; ++i) two_free.push_back({1000LL * (i + 1) - 4, 1000LL * (i + 1) + 4, 1000});
+  const NoOverlapSize either = no_overlap_size(two_free);
   CHECK(either.encoding == NoOverlapEncoding::Pairwise);
   CHECK(either.literals == 1);
+  // Two free instances on unit spans over wide domains (a neighbourhood's
+  // window): pairwise is barely smaller, and the time-indexed encoding stays.
+  CHECK(no_overlap_size({{0, 30, 2}, {0, 30, 2}}).encoding == NoOverlapEncoding::TimeIndexed);
   // Forcing one counts its own literals.
   CHECK(no_overlap_size(measured, NoOverlapEncoding::TimeIndexed).literals == scaled.time_indexed_literals);
   CHECK(no_overlap_size(wide, NoOverlapEncoding::Pairwise).literals > 0);
