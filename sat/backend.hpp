@@ -127,10 +127,13 @@ class Backend {
 
 // Measured alternatives inside a backend (solver/knobs/tuning.hpp sets them):
 // CaDiCaL's cardinality encoding for memory sums (0 totalizer, 1 sequential
-// counter) and its configuration (0 default, 1 "sat", 2 "unsat").
+// counter) and its configuration (0 default, 1 "sat", 2 "unsat"); its
+// no-overlap encoding on a line (0 the smaller, sat/no_overlap_size.hpp; 1
+// time-indexed, 2 pairwise: the tests compare the two).
 struct BackendSettings {
   int cardinality = 0;
   int configuration = 0;
+  int no_overlap = 0;
 };
 
 // "z3" or "cadical"; throws std::invalid_argument for anything else.

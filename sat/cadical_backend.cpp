@@ -7,7 +7,10 @@
 //  - exclusivity on a line or on the repetend's circle: an occupancy literal
 //    per (interval, step) forced by two order literals, then at most one
 //    occupant per step (at_most_one.hpp); modulo a period the occupancy of a
-//    phase collects every multiple of the period the start may take;
+//    phase collects every multiple of the period the start may take. On a
+//    line, when smaller (no_overlap_size.hpp: long spans on narrow domains),
+//    an order literal per pair that may meet instead, selecting one of two
+//    differences;
 //  - linear sums: of a few integers (a tie s = q P + tau) by enumeration
 //    (linear_order_cnf.hpp), else (memory) pseudo_boolean_cnf.hpp, totalizers
 //    by default.
@@ -37,6 +40,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -47,6 +51,7 @@
 #include "sat/background_free.hpp"
 #include "sat/cnf_sink.hpp"
 #include "sat/linear_order_cnf.hpp"
+#include "sat/no_overlap_size.hpp"
 #include "sat/order_encoding.hpp"
 #include "sat/pseudo_boolean_cnf.hpp"
 
@@ -82,6 +87,8 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     solver_->set("quiet", 1);
     if (settings.configuration == 1) solver_->configure("sat");
     if (settings.configuration == 2) solver_->configure("unsat");
+    if (settings.no_overlap == 1) no_overlap_ = NoOverlapEncoding::TimeIndexed;
+    if (settings.no_overlap == 2) no_overlap_ = NoOverlapEncoding::Pairwise;
     solver_->add(truth_.code);
     solver_->add(0);
   }
@@ -170,8 +177,23 @@ class CadicalBackend final : public Backend, public cnf::Sink {
     pb_.add_at_most(terms, bound - constant, guard);
   }
 
+  // The smaller of the two encodings (sat/no_overlap_size.hpp), unless the
+  // settings force one.
   void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) override {
     check_sizes(starts, spans);
+    std::vector<NoOverlapInterval> intervals;
+    for (size_t i = 0; i < starts.size(); ++i) {
+      const cnf::OrderVar& s = order(starts[i]);
+      intervals.push_back({s.lo, s.hi, std::max(0, spans[i])});
+    }
+    const NoOverlapSize size = no_overlap_.has_value() ? no_overlap_size(intervals, *no_overlap_)
+                                                       : no_overlap_size(intervals);
+    if (size.encoding == NoOverlapEncoding::Pairwise) add_no_overlap_pairwise(starts, intervals);
+    else add_no_overlap_time_indexed(starts, spans);
+  }
+
+  // An occupancy literal per interval and step, at most one per step.
+  void add_no_overlap_time_indexed(const std::vector<IntVar>& starts, const std::vector<int>& spans) {
     long long first = 0, last = -1;
     for (size_t i = 0; i < starts.size(); ++i) {
       if (spans[i] <= 0) continue;
@@ -189,6 +211,31 @@ class CadicalBackend final : public Backend, public cnf::Sink {
         occupants.push_back(occupancy(s, spans[i], {t}));
       }
       if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
+    }
+  }
+
+  // Per pair that may meet: the order the domains leave, or a literal
+  // choosing one of the two (b starts after a ends, or a after b).
+  void add_no_overlap_pairwise(const std::vector<IntVar>& starts, const std::vector<NoOverlapInterval>& intervals) {
+    for (size_t i = 0; i < starts.size(); ++i) {
+      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
+      for (size_t j = i + 1; j < starts.size(); ++j) {
+        const NoOverlapInterval& a = intervals[i];
+        const NoOverlapInterval& b = intervals[j];
+        if (a.span <= 0 || b.span <= 0) continue;
+        switch (pair_order(a, b)) {
+          case PairOrder::Apart: break;
+          case PairOrder::Impossible: add_clause({}); return;
+          case PairOrder::FirstBefore: add_difference(starts[j], starts[i], (int)a.span, {}); break;
+          case PairOrder::SecondBefore: add_difference(starts[i], starts[j], (int)b.span, {}); break;
+          case PairOrder::Either: {
+            const Lit a_first = new_var();
+            add_difference(starts[j], starts[i], (int)a.span, {a_first});
+            add_difference(starts[i], starts[j], (int)b.span, {~a_first});
+            break;
+          }
+        }
+      }
     }
   }
 
@@ -371,6 +418,7 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   int variables_ = 0;
   Lit truth_;
   std::vector<cnf::OrderVar> ints_;
+  std::optional<NoOverlapEncoding> no_overlap_;  // forced by the settings; else the smaller
   std::unordered_map<int, std::pair<int, long long>> order_literals_;  // variable -> (integer, v) of [x <= v]
   cnf::PbEncoder pb_;
   std::vector<int> buffer_;

@@ -33,7 +33,7 @@ std::string kind_text(CandidateNote kind, const std::vector<long long>& n) {
     case CandidateNote::EndsTransferred:
       return "the best (" + number(n, 0) + ") with the warmup or cooldown of a " + number(n, 1) +
              "-micro-batch schedule shortened to " + number(n, 2) + " (from " + number(n, 3) + "), " + number(n, 4) +
-             " of " + number(n, 5) + " spliced orders within the limits";
+             " of " + number(n, 5) + " spliced orders shorter and within the limits";
     case CandidateNote::OrderMoves:
       return "the best's (" + number(n, 0) +
              ") device orders, one instance moved per step along the longest path (tabu search): " + number(n, 1) +

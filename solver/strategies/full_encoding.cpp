@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "sat/no_overlap_size.hpp"
 #include "solver/knobs/encoding_budget.hpp"
 
 namespace tessel {
@@ -32,17 +33,18 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
     for (int device = 0; device < placement.ndevs; ++device)
       binds[device] = memory_can_bind(placement, device, total_micros, memory_limit[device]);
   EncodingSize size;
+  std::vector<std::vector<NoOverlapInterval>> on_device(placement.ndevs);
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     const Block& block = placement.blocks[b];
     long long binding = 0;
     for (int device : block.devices) binding += binds[device] ? 1 : 0;
-    const long long devices = static_cast<long long>(block.devices.size());
     for (const StartDomain& domain : domains[b]) {
-      const long long width = static_cast<long long>(domain.latest) - domain.earliest + 1;
-      size.literals += width + devices * (width + block.span);
-      if (block.memory != 0) size.memory_terms += binding * width;
+      size.literals += static_cast<long long>(domain.latest) - domain.earliest + 1;
+      for (int device : block.devices) on_device[device].push_back({domain.earliest, domain.latest, block.span});
+      if (block.memory != 0) size.memory_terms += binding * (static_cast<long long>(domain.latest) - domain.earliest + 1);
     }
   }
+  for (const std::vector<NoOverlapInterval>& intervals : on_device) size.literals += no_overlap_size(intervals).literals;
   return size;
 }
 

@@ -40,10 +40,11 @@ bool memory_can_bind(const Placement& placement, int device, int total_micros, M
 
 // What the encoding on `domains` would hold, to refuse it before it is built
 // (solver/knobs/encoding_budget.hpp): per start an order chain of its domain's
-// width and, on each of its devices, an occupancy literal per step it may
-// cover (width + span: on measured times the spans, not the domains, make
-// the encoding large); per allocation a memory term per step of its domain,
-// on the devices whose memory can bind.
+// width and, per device, the literals of its no-overlap as the backend
+// would encode it (sat/no_overlap_size.hpp: time-indexed, an occupancy
+// literal per step a start may cover, or pairwise on long spans over narrow
+// domains); per allocation a memory term per step of its domain, on the
+// devices whose memory can bind.
 struct EncodingSize {
   long long literals = 0;
   long long memory_terms = 0;

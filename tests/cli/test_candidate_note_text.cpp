@@ -20,7 +20,7 @@ TEST_CASE("candidate notes: each kind in words with its numbers", "[candidate-no
   candidate.note = " (side by side)";
   CHECK(candidate_note_text(candidate) ==
         "the best (120) with the warmup or cooldown of a 16-micro-batch schedule shortened to 40 (from 44), 3 of 5 "
-        "spliced orders within the limits (side by side)");
+        "spliced orders shorter and within the limits (side by side)");
   candidate.note.clear();
   candidate.note_kind = CandidateNote::OrderMoves;
   candidate.note_numbers = {90, 2, 300, 1200, 1};

@@ -30,7 +30,7 @@ namespace tessel {
 
 struct TransferStats {
   int tried = 0;  // spliced orders run
-  int fitted = 0;  // of those, within the memory limits
+  int fitted = 0;  // of those, shorter than the best so far and within the memory limits
 };
 
 // A schedule of `large.nmicros` micro-batches shorter than `large`, spliced

@@ -142,6 +142,9 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
   std::optional<Time> shift = static_cast<Time>(options.tuning.shift_first);
   Time ceiling = std::numeric_limits<Time>::max();
   while (shift && makespan(best) > bound && !options.deadline.expired()) {
+    const Time least = least_swapping_shift(best);
+    if (least > ceiling) break;
+    shift = std::max(*shift, least);
     std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit);
     if (!domains) {
       counted.budget_reached = true;
@@ -161,6 +164,30 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
   }
   return best;
 }
+
+// Neighbours on a device by start (see the header).
+Time least_swapping_shift(const Schedule& centre) {
+  const Placement& placement = centre.placement;
+  std::vector<Time> start(placement.blocks.size() * static_cast<size_t>(centre.nmicros), 0);
+  for (const Instance& instance : centre.instances)
+    start[static_cast<size_t>(instance.micro) * placement.blocks.size() + instance.block] = instance.start;
+  for (const Instance& instance : compacted(centre).instances)
+    if (start[static_cast<size_t>(instance.micro) * placement.blocks.size() + instance.block] != instance.start)
+      return 0;
+  std::vector<std::vector<const Instance*>> on(placement.ndevs);
+  for (const Instance& instance : centre.instances)
+    for (int device : placement.blocks[instance.block].devices) on[device].push_back(&instance);
+  Time least = std::numeric_limits<Time>::max();
+  for (std::vector<const Instance*>& order : on) {
+    std::stable_sort(order.begin(), order.end(), [](const Instance* a, const Instance* b) { return a->start < b->start; });
+    for (size_t k = 1; k < order.size(); ++k) {
+      const Time reach = order[k]->start + placement.blocks[order[k]->block].span - order[k - 1]->start;
+      least = std::min(least, (reach + 1) / 2);
+    }
+  }
+  return least == std::numeric_limits<Time>::max() ? 0 : least;
+}
+
 
 Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, Time bound, ShiftStats* stats,
                            const OnShorter& on_shorter) {

@@ -8,7 +8,9 @@
 // (interleaved zero bubble, 16 ranks, N 16: the neighbourhoods find nothing
 // below the hand-made 205 in a minute; shifts of 5 steps find 204 in 0.1 s).
 // Narrow domains keep the full encoding (full_encoding.hpp) small whatever
-// N: about instances x (2 shift + 1) order literals. A shift that finds
+// N: about instances x (2 shift + 1) order literals, and on long spans its
+// no-overlap goes pairwise (sat/no_overlap_size.hpp) so that the spans do
+// not count. No shift is below the least that lets two neighbours swap. A shift that finds
 // nothing shorter doubles; a shorter schedule is compacted and becomes the
 // centre of the next encoding. A question may use a quarter of the budget
 // (at least half a second, or half of a shorter budget):
@@ -37,6 +39,16 @@ struct ShiftStats {
   Time largest_shift = 0;
   bool budget_reached = false;  // the next shift's encoding would have been past the budget
 };
+
+// The least shift that lets two neighbours on a device change places
+// (b after a: b may start (b's start + span - a's start) / 2 earlier and a
+// as much later), or 0 when `centre` is not compacted. Below it every
+// device keeps its order, and a compacted schedule, whose starts are the
+// earliest its orders allow, has nothing shorter within the shift: each
+// encoding starts at least there. On measured times (spans of a thousand
+// ticks, off any grid) the first shifts of a few ticks would only build
+// encodings that answer no; on unit spans it is 1-3, below shift_first.
+Time least_swapping_shift(const Schedule& centre);
 
 // A schedule no longer than `start` (valid, N micro-batches, no fused
 // units), valid, by options.deadline; uses options.backend and
