@@ -10,11 +10,43 @@
 
 namespace tessel {
 
+namespace {
+
+using Intervals = std::vector<std::vector<std::pair<Time, Time>>>;  // per device: (start, end)
+using Deltas = std::vector<std::vector<std::pair<Time, Memory>>>;   // per device: (step, memory change)
+
+// Each recompute run (docs/formats.md, "Memory traded for time") occupies
+// the forward's devices and gives back what the forward released at its
+// end; false when one is out of order (before the forward's end, or ending
+// after its `before` block starts) or names an instance that is missing.
+bool add_recompute_runs(const Schedule& schedule, const std::map<std::pair<int, int>, Time>& start_of,
+                        Intervals& intervals, Deltas& deltas) {
+  const Placement& placement = schedule.placement;
+  for (const RecomputeRun& run : schedule.recomputes) {
+    const Block& block = placement.blocks[run.block];
+    if (!block.recompute) return false;
+    auto forward = start_of.find({run.block, run.micro});
+    auto before = start_of.find({block.recompute->before, run.micro});
+    if (forward == start_of.end() || before == start_of.end()) return false;
+    const Time forward_end = forward->second + block.span;
+    if (run.start < forward_end || run.start + block.recompute->span > before->second) return false;
+    const Memory saved = block.memory - block.recompute->checkpoint_memory;
+    for (int device : block.devices) {
+      intervals[device].push_back({run.start, run.start + block.recompute->span});
+      deltas[device].push_back({forward_end, -saved});
+      deltas[device].push_back({run.start, saved});
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool schedule_fits(const Schedule& schedule) {
   const Placement& placement = schedule.placement;
   // Per device: (start, end) of every instance and (start, delta) of memory.
-  std::vector<std::vector<std::pair<Time, Time>>> intervals(placement.ndevs);
-  std::vector<std::vector<std::pair<Time, Memory>>> deltas(placement.ndevs);
+  Intervals intervals(placement.ndevs);
+  Deltas deltas(placement.ndevs);
   std::map<std::pair<int, int>, Time> start_of;  // (block, micro) -> start
   for (const Instance& instance : schedule.instances) {
     const Block& block = placement.blocks[instance.block];
@@ -24,6 +56,7 @@ bool schedule_fits(const Schedule& schedule) {
       if (block.memory != 0) deltas[device].push_back({instance.start, block.memory});
     }
   }
+  if (!add_recompute_runs(schedule, start_of, intervals, deltas)) return false;
   for (auto& device : intervals) {
     std::sort(device.begin(), device.end());
     for (size_t i = 1; i < device.size(); ++i)
@@ -50,7 +83,7 @@ bool schedule_fits(const Schedule& schedule) {
 }
 
 Schedule in_micro_order(const Schedule& schedule) {
-  if (!schedule.fused.empty()) return schedule;
+  if (!schedule.fused.empty() || !schedule.recomputes.empty() || !schedule.transfers.empty()) return schedule;
   Schedule sorted = schedule;
   std::vector<std::vector<Time>> starts(schedule.placement.blocks.size());
   for (const Instance& instance : schedule.instances) starts[instance.block].push_back(instance.start);
