@@ -10,8 +10,8 @@ namespace tessel {
 
 // Exclusive devices, dependencies (with their communication delays) and
 // memory (docs/algorithms.md, "The problem", conditions 2-4), recompute
-// runs included (their order, devices and memory); completeness is the
-// builder's responsibility. Copies (offload) are not checked here.
+// runs and offload copies included (their order, devices or copy channels,
+// and memory); completeness is the builder's responsibility.
 bool schedule_fits(const Schedule& schedule);
 
 // The same instants, each block's copies renumbered in start order, when

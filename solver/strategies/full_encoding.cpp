@@ -44,6 +44,21 @@ StartDomain recompute_domain(const Placement& placement, const StartDomains& dom
   return {forward.earliest + span, std::max(forward.latest + span, before.latest - run_span)};
 }
 
+// Where the copies of forward f for `micro` may start, as recompute_domain:
+// the copy out from the forward's earliest end, the copy in from the copy
+// out's earliest end, each late enough to end before the offer's `before`.
+std::pair<StartDomain, StartDomain> copy_domains(const Placement& placement, const StartDomains& domains, int f,
+                                                 int micro) {
+  const Block& block = placement.blocks[f];
+  const StartDomain forward = domains[f][micro];
+  const StartDomain before = domains[block.offload->before][micro];
+  const int span = static_cast<int>(block.span);
+  const int out = static_cast<int>(block.offload->out), in = static_cast<int>(block.offload->in);
+  const StartDomain copy_out{forward.earliest + span, std::max(forward.latest + span, before.latest - in - out)};
+  const StartDomain copy_in{copy_out.earliest + out, std::max(copy_out.latest + out, before.latest - in)};
+  return {copy_out, copy_in};
+}
+
 }  // namespace
 
 std::vector<int> recompute_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
@@ -58,10 +73,15 @@ std::vector<int> recompute_forwards(const Placement& placement, const std::vecto
   return forwards;
 }
 
-bool choices_cover_offers(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros) {
-  for (const Block& block : placement.blocks)
-    if (block.offload && block.memory > 0 && may_bind_on(placement, block, memory_limit, total_micros)) return false;
-  return true;
+std::vector<int> offload_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                  int total_micros) {
+  std::vector<int> forwards;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.offload && block.memory > 0 && may_bind_on(placement, block, memory_limit, total_micros))
+      forwards.push_back(static_cast<int>(b));
+  }
+  return forwards;
 }
 
 bool EncodingSize::within_budget() const {
@@ -100,6 +120,18 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
       const long long width = static_cast<long long>(run.latest) - run.earliest + 1;
       size.literals += 1 + width + devices * (width + block.recompute->span);
       size.memory_terms += 2 * binding * width;
+    }
+  }
+  // Copies: two starts per micro-batch, occupancy on each device's channel.
+  for (int f : offload_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    const long long devices = static_cast<long long>(block.devices.size());
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const auto [out, in] = copy_domains(placement, domains, f, micro);
+      const long long out_width = static_cast<long long>(out.latest) - out.earliest + 1;
+      const long long in_width = static_cast<long long>(in.latest) - in.earliest + 1;
+      size.literals += 1 + out_width + in_width + devices * (out_width + in_width + block.offload->out + block.offload->in);
+      size.memory_terms += 2 * devices * (out_width + in_width);
     }
   }
   return size;
@@ -185,6 +217,40 @@ void add_recompute_choices(FullEncoding& encoding, const Placement& placement, c
   }
 }
 
+// An offload chosen per micro-batch of each forward of offload_forwards (see
+// OffloadChoices); never beside a recompute of the same micro-batch.
+void add_offload_choices(FullEncoding& encoding, const Placement& placement, const std::vector<Memory>& memory_limit,
+                         int total_micros, const StartDomains& domains) {
+  Backend& backend = *encoding.backend;
+  for (int f : offload_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    const int span = static_cast<int>(block.span);
+    const int out_span = static_cast<int>(block.offload->out), in_span = static_cast<int>(block.offload->in);
+    const RecomputeChoices* recompute = nullptr;
+    for (const RecomputeChoices& choices : encoding.recomputes)
+      if (choices.forward == f) recompute = &choices;
+    OffloadChoices choices;
+    choices.forward = f;
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const auto [out_domain, in_domain] = copy_domains(placement, domains, f, micro);
+      const Lit chosen = backend.new_bool();
+      const IntVar out = backend.new_int(out_domain.earliest, out_domain.latest);
+      const IntVar in = backend.new_int(in_domain.earliest, in_domain.latest);
+      const IntVar forward = encoding.start[f][micro];
+      backend.add_difference(out, forward, span);
+      backend.add_difference(forward, out, -span, {~chosen});
+      backend.add_difference(in, out, out_span);
+      backend.add_difference(out, in, -out_span, {~chosen});
+      backend.add_difference(encoding.start[block.offload->before][micro], in, in_span, {chosen});
+      if (recompute) backend.add_clause({~chosen, ~recompute->chosen[micro]});
+      choices.chosen.push_back(chosen);
+      choices.out.push_back(out);
+      choices.in.push_back(in);
+    }
+    encoding.offloads.push_back(std::move(choices));
+  }
+}
+
 // What one device holds: every interval on it (a recompute run present only
 // when chosen) and every change of its memory.
 struct DeviceParts {
@@ -193,7 +259,31 @@ struct DeviceParts {
   std::vector<Lit> present;
   bool optional = false;  // some interval is a recompute run
   std::vector<Allocation> allocations;
+  // The copy channel: every copy out and in, present when chosen.
+  std::vector<IntVar> copy_starts;
+  std::vector<int> copy_spans;
+  std::vector<Lit> copy_present;
 };
+
+// The copies of the forwards on `device`: on its channel, and the memory
+// freed at the copy out's end and allocated again at the copy in's start
+// (not chosen, both at one step: they cancel).
+void add_copies(const FullEncoding& encoding, const Placement& placement, const StartDomains& domains, int device,
+                DeviceParts& parts) {
+  for (const OffloadChoices& choices : encoding.offloads) {
+    const Block& block = placement.blocks[choices.forward];
+    if (!on_device(block, device)) continue;
+    const int out_span = static_cast<int>(block.offload->out), in_span = static_cast<int>(block.offload->in);
+    for (size_t micro = 0; micro < choices.chosen.size(); ++micro) {
+      const auto [out_domain, in_domain] = copy_domains(placement, domains, choices.forward, static_cast<int>(micro));
+      parts.copy_starts.insert(parts.copy_starts.end(), {choices.out[micro], choices.in[micro]});
+      parts.copy_spans.insert(parts.copy_spans.end(), {out_span, in_span});
+      parts.copy_present.insert(parts.copy_present.end(), {choices.chosen[micro], choices.chosen[micro]});
+      parts.allocations.push_back({-block.memory, choices.out[micro], out_domain, out_span});
+      parts.allocations.push_back({block.memory, choices.in[micro], in_domain});
+    }
+  }
+}
 
 DeviceParts device_parts(const FullEncoding& encoding, const Placement& placement, const StartDomains& domains,
                          int device, int total_micros) {
@@ -226,6 +316,7 @@ DeviceParts device_parts(const FullEncoding& encoding, const Placement& placemen
           {saved, choices.start[micro], recompute_domain(placement, domains, choices.forward, micro)});
     }
   }
+  add_copies(encoding, placement, domains, device, parts);
   return parts;
 }
 
@@ -250,6 +341,8 @@ bool add_devices(FullEncoding& encoding, const Placement& placement, const Searc
     const DeviceParts parts = device_parts(encoding, placement, domains, device, total_micros);
     if (parts.optional) backend.add_optional_no_overlap(parts.starts, parts.spans, parts.present);
     else if (parts.starts.size() > 1) backend.add_no_overlap(parts.starts, parts.spans);
+    if (parts.copy_starts.size() > 2)
+      backend.add_optional_no_overlap(parts.copy_starts, parts.copy_spans, parts.copy_present);
     if (parts.allocations.empty() || options.memory_limit.empty() ||
         !memory_can_bind(placement, device, total_micros, options.memory_limit[device]))
       continue;
@@ -287,8 +380,11 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
       backend.add_difference(encoding.start[edge.to][micro], encoding.start[edge.from][micro],
                              placement.blocks[edge.from].span + edge.delay);
     }
-  if (with_choices) add_recompute_choices(encoding, placement, options.memory_limit, total_micros, domains);
-  if (encoding.recomputes.empty()) add_micro_order(encoding, placement, total_micros);
+  if (with_choices) {
+    add_recompute_choices(encoding, placement, options.memory_limit, total_micros, domains);
+    add_offload_choices(encoding, placement, options.memory_limit, total_micros, domains);
+  }
+  if (encoding.recomputes.empty() && encoding.offloads.empty()) add_micro_order(encoding, placement, total_micros);
   if (out_of_time()) return std::nullopt;
   if (!add_devices(encoding, placement, options, total_micros, horizon, domains) && out_of_time())
     return std::nullopt;
@@ -304,6 +400,11 @@ void prefer_schedule(FullEncoding& encoding, const Schedule& schedule) {
   for (const RecomputeChoices& choices : encoding.recomputes)
     for (const RecomputeRun& run : schedule.recomputes)
       if (run.block == choices.forward) encoding.backend->prefer(choices.start[run.micro], static_cast<int>(run.start));
+  for (const OffloadChoices& choices : encoding.offloads)
+    for (const Transfer& copy : schedule.transfers)
+      if (copy.block == choices.forward)
+        encoding.backend->prefer(copy.direction == TransferDirection::Out ? choices.out[copy.micro] : choices.in[copy.micro],
+                                 static_cast<int>(copy.start));
 }
 
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
@@ -317,6 +418,16 @@ Schedule decode_schedule(const FullEncoding& encoding, const Placement& placemen
       if (encoding.backend->value(choices.chosen[micro]))
         schedule.recomputes.push_back({choices.forward, micro, encoding.backend->value(choices.start[micro])});
   std::sort(schedule.recomputes.begin(), schedule.recomputes.end(), [](const RecomputeRun& a, const RecomputeRun& b) {
+    return std::tie(a.start, a.block, a.micro) < std::tie(b.start, b.block, b.micro);
+  });
+  for (const OffloadChoices& choices : encoding.offloads)
+    for (size_t micro = 0; micro < choices.chosen.size(); ++micro) {
+      if (!encoding.backend->value(choices.chosen[micro])) continue;
+      const int m = static_cast<int>(micro);
+      schedule.transfers.push_back({choices.forward, m, TransferDirection::Out, encoding.backend->value(choices.out[micro])});
+      schedule.transfers.push_back({choices.forward, m, TransferDirection::In, encoding.backend->value(choices.in[micro])});
+    }
+  std::sort(schedule.transfers.begin(), schedule.transfers.end(), [](const Transfer& a, const Transfer& b) {
     return std::tie(a.start, a.block, a.micro) < std::tie(b.start, b.block, b.micro);
   });
   sort_instances(schedule);

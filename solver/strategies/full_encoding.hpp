@@ -37,10 +37,25 @@ struct RecomputeChoices {
   std::vector<IntVar> start;  // [micro]
 };
 
+// A forward whose activation the encoding may copy to host memory and back
+// per micro-batch: chosen, the copy out starts at `out` after the forward
+// ends, the whole memory is freed when it ends, the copy in starts at `in`
+// after it (memory allocated again) and ends before the offer's `before`
+// block; both on the copy channel of each of the forward's devices, one
+// copy at a time there. Not chosen, `out` is pinned to the forward's end
+// and `in` to the copy out's end, where the memory terms cancel.
+struct OffloadChoices {
+  int forward = -1;  // block index
+  std::vector<Lit> chosen;
+  std::vector<IntVar> out;
+  std::vector<IntVar> in;
+};
+
 struct FullEncoding {
   std::unique_ptr<Backend> backend;
   std::vector<std::vector<IntVar>> start;  // [block][micro]
   std::vector<RecomputeChoices> recomputes;  // empty without choices
+  std::vector<OffloadChoices> offloads;      // empty without choices
 };
 
 // The forwards whose recompute the encoding with choices offers: those that
@@ -49,11 +64,9 @@ struct FullEncoding {
 std::vector<int> recompute_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
                                     int total_micros);
 
-// Whether the encoding with choices covers every way the placement offers
-// to trade memory for time, so that its refutations bound every schedule:
-// true unless an offload is offered on a device whose memory can bind (the
-// copy channels are not encoded).
-bool choices_cover_offers(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros);
+// The same for offload (the forward's whole memory is what it saves).
+std::vector<int> offload_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                  int total_micros);
 
 // Whether the memory limit of `device` can be reached at all: not when every
 // allocation of its blocks' `total_micros` copies together stays within it (the
@@ -75,7 +88,8 @@ struct EncodingSize {
 
   bool within_budget() const;
 };
-// `with_choices`: the recompute runs of recompute_forwards are counted too.
+// `with_choices`: the recompute runs and copies of the forwards that may
+// choose them are counted too.
 EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
                                 const StartDomains& domains, bool with_choices = false);
 
@@ -83,7 +97,8 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
 // in its domain. Nothing when options.deadline passes while building (the
 // pairwise no-overlap of Z3 is quadratic per device, so building many
 // micro-batches takes long by itself). `with_choices`: a recompute chosen
-// per forward of recompute_forwards and micro-batch; the copies of a block
+// per forward of recompute_forwards and micro-batch, an offload per forward
+// of offload_forwards (never both for one micro-batch); the copies of a block
 // are then not ordered by micro-batch (a forward recomputed early and one
 // kept later are not interchangeable: the symmetry would cut schedules).
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
@@ -94,7 +109,7 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
 void prefer_schedule(FullEncoding& encoding, const Schedule& schedule);
 
 // The schedule of the solver's last satisfying answer, its chosen
-// recomputes listed.
+// recomputes and copies listed.
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
                          const std::vector<Memory>& memory_limit, int total_micros);
 

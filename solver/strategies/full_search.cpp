@@ -104,14 +104,24 @@ bool offers_trading(const Placement& placement) {
                      [](const Block& block) { return block.recompute || block.offload; });
 }
 
-// The recomputes of `schedule` that memory does not need, dropped (the
-// latest first): each costs device time and changes no dependency, so the
-// makespan stays; with memory to spare nothing is recomputed.
-void drop_needless_recomputes(Schedule& schedule) {
+// The recomputes and offloads of `schedule` that memory does not need,
+// dropped (the latest first): each costs device or channel time and
+// changes no dependency, so the makespan stays; with memory to spare
+// nothing is traded.
+void drop_needless_choices(Schedule& schedule) {
   for (size_t i = schedule.recomputes.size(); i-- > 0;) {
     const RecomputeRun run = schedule.recomputes[i];
     schedule.recomputes.erase(schedule.recomputes.begin() + static_cast<long>(i));
     if (!schedule_fits(schedule)) schedule.recomputes.insert(schedule.recomputes.begin() + static_cast<long>(i), run);
+  }
+  for (size_t i = schedule.transfers.size(); i-- > 0;) {
+    if (i >= schedule.transfers.size() || schedule.transfers[i].direction != TransferDirection::In) continue;
+    const std::vector<Transfer> before = schedule.transfers;
+    const Transfer copy = schedule.transfers[i];
+    schedule.transfers.erase(std::remove_if(schedule.transfers.begin(), schedule.transfers.end(),
+                                            [&](const Transfer& t) { return t.block == copy.block && t.micro == copy.micro; }),
+                             schedule.transfers.end());
+    if (!schedule_fits(schedule)) schedule.transfers = before;
   }
 }
 
@@ -130,7 +140,7 @@ struct FullRun {
   }
   // The result as it stands, with the best schedule and the time spent.
   SearchResult finish() {
-    if (best) drop_needless_recomputes(*best);
+    if (best) drop_needless_choices(*best);
     if (best) {
       result.makespan = makespan(*best);
       result.schedule = best;
@@ -141,8 +151,8 @@ struct FullRun {
 };
 
 // An upper bound: the serial schedule when it fits, else every instance in
-// a row, each after its longest incoming delay, and every recompute run that
-// may be chosen (any valid schedule can be serialised so, in start order,
+// a row, each after its longest incoming delay, and every recompute run and
+// copy that may be chosen (any valid schedule can be serialised so, in start order,
 // without changing any device's memory curve, so this horizon loses
 // nothing); a start schedule shorter than it is taken instead.
 void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_schedule) {
@@ -157,7 +167,9 @@ void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_sche
     // A recompute run is one more interval in the row.
     for (size_t b = 0; b < placement.blocks.size(); ++b) {
       const Block& block = placement.blocks[b];
-      run.horizon += (block.span + longest_delay[b] + (block.recompute ? block.recompute->span : 0)) * run.total_micros;
+      const Time chosen = (block.recompute ? block.recompute->span : 0) +
+                          (block.offload ? block.offload->out + block.offload->in : 0);
+      run.horizon += (block.span + longest_delay[b] + chosen) * run.total_micros;
     }
   }
   if (start_schedule && start_schedule->nmicros == run.total_micros && schedule_fits(*start_schedule) &&
@@ -280,7 +292,7 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   // nothing; the one without memory does, and the encoding's refutations
   // when it holds every choice.
   const bool trading = offers_trading(placement);
-  run.result.refutes_traded = choices_cover_offers(placement, options.memory_limit, run.total_micros);
+  run.result.refutes_traded = true;  // the encoding below chooses recomputes and offloads
   MakespanBound bound = trading ? makespan_bound(placement, run.total_micros)
                                 : makespan_bound(placement, run.total_micros, options.memory_limit);
   if (!trading && known_bound && known_bound->value > bound.value) bound = *known_bound;
@@ -303,6 +315,9 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
       build_full_encoding(placement, options, run.total_micros, run.horizon, domains, true);
   if (encoding && !encoding->recomputes.empty())
     run.report("full: a recompute chosen per micro-batch of " + std::to_string(encoding->recomputes.size()) +
+               " forward block(s)");
+  if (encoding && !encoding->offloads.empty())
+    run.report("full: an offload chosen per micro-batch of " + std::to_string(encoding->offloads.size()) +
                " forward block(s)");
   if (!encoding) {
     run.result.status = SearchStatus::Timeout;

@@ -123,14 +123,46 @@ TEST_CASE("full strategy: the report keeps the proof when every choice was encod
   CHECK(report.makespan->bound.value == 20);  // the bound without memory
   REQUIRE(report.makespan->candidates.size() == 1);
   CHECK(report.makespan->candidates.front().note.rfind("recomputes ", 0) == 0);
-  // An offload offered where memory binds is not encoded: the proof falls
-  // back to the bound without memory.
-  Placement offloading = request.placement;
-  for (Block& block : offloading.blocks)
-    if (block.recompute) block.offload = OffloadOffer{1, 1, block.recompute->before};
-  request.placement = offloading;
-  const SearchReport unproven = solve(request, quiet);
-  REQUIRE(unproven.makespan);
-  CHECK(unproven.makespan->proven_lower_bound == 20);
-  CHECK_FALSE(unproven.makespan->proven_optimal);
+}
+
+namespace {
+
+// Offload offered on every forward that offers recomputation (same `before`),
+// each copy one step; `keep_recompute` false drops the recompute offers.
+Placement offering_offload(Placement placement, bool keep_recompute) {
+  for (Block& block : placement.blocks) {
+    if (!block.recompute) continue;
+    block.offload = OffloadOffer{1, 1, block.recompute->before};
+    if (!keep_recompute) block.recompute.reset();
+  }
+  return placement;
+}
+
+}  // namespace
+
+TEST_CASE("full: offload chosen per micro-batch on the copy channel, proven by both backends",
+          "[search][full][recompute][offload]") {
+  // xshape 4 at memory 2, two micro-batches: kept 29, recomputing 24, and
+  // copying out and back (one step each, beside compute) 22; the bound
+  // without memory is 20, so 21 is refuted for every choice.
+  const Placement offered = testing::offering_recompute(make_case("xshape", 4, false));
+  for (bool both : {false, true}) {
+    INFO((both ? "recompute and offload offered" : "offload offered"));
+    const Placement placement = offering_offload(offered, both);
+    for (const std::string backend : {"cadical", "z3"}) {
+      INFO(backend);
+      const SearchResult result = full(placement, 2, 2, backend);
+      REQUIRE(result.status == SearchStatus::Found);
+      check_valid(result);
+      CHECK(result.makespan == 22);
+      CHECK(result.proven_lower_bound == 22);
+      CHECK(result.refutes_traded);
+      CHECK_FALSE(result.schedule->transfers.empty());
+    }
+  }
+  // With memory to spare nothing is copied.
+  const SearchResult roomy = full(offering_offload(testing::offering_recompute(make_case("vshape", 4, false)), false), 3, 3);
+  REQUIRE(roomy.status == SearchStatus::Found);
+  check_valid(roomy);
+  CHECK(roomy.schedule->transfers.empty());
 }
