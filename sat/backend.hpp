@@ -70,6 +70,12 @@ class Backend {
                                   const std::vector<Lit>& guard = {}) = 0;
   // The intervals [start_i, start_i + span_i) are pairwise disjoint.
   virtual void add_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans) = 0;
+  // The same for optional intervals: interval i takes part only when
+  // present[i] holds (true_lit() for one that always does). An absent
+  // interval occupies nothing, so a run that may or may not happen (a
+  // recompute chosen per micro-batch) shares the device's exclusivity.
+  virtual void add_optional_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                                       const std::vector<Lit>& present) = 0;
   // guard implies the same on a circle of length `period`: intervals taken
   // modulo period (an interval may wrap past the end of the window). An
   // interval longer than the circle makes the guard false. The guard lets one

@@ -194,24 +194,18 @@ class CadicalBackend final : public Backend, public cnf::Sink {
 
   // An occupancy literal per interval and step, at most one per step.
   void add_no_overlap_time_indexed(const std::vector<IntVar>& starts, const std::vector<int>& spans) {
-    long long first = 0, last = -1;
-    for (size_t i = 0; i < starts.size(); ++i) {
-      if (spans[i] <= 0) continue;
-      const cnf::OrderVar& s = order(starts[i]);
-      if (last < first) first = s.lo, last = s.hi + spans[i] - 1;
-      first = std::min<long long>(first, s.lo);
-      last = std::max<long long>(last, (long long)s.hi + spans[i] - 1);
-    }
-    for (long long t = first; t <= last; ++t) {
-      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
-      std::vector<Lit> occupants;
-      for (size_t i = 0; i < starts.size(); ++i) {
-        const cnf::OrderVar& s = order(starts[i]);
-        if (spans[i] <= 0 || t < s.lo || t > (long long)s.hi + spans[i] - 1) continue;
-        occupants.push_back(occupancy(s, spans[i], {t}));
-      }
-      if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
-    }
+    exclusive_on_line(starts, spans, nullptr);
+  }
+
+  // Presence enters each interval's occupancy definitions as a guard: an
+  // absent interval forces no occupancy literal and so occupies nothing.
+  // Always time-indexed: a pairwise order literal would need the guard too.
+  void add_optional_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                               const std::vector<Lit>& present) override {
+    check_sizes(starts, spans);
+    if (present.size() != starts.size())
+      throw std::invalid_argument("cadical backend: starts and presence literals differ in size");
+    exclusive_on_line(starts, spans, &present);
   }
 
   // Per pair that may meet: the order the domains leave, or a literal
@@ -377,6 +371,30 @@ class CadicalBackend final : public Backend, public cnf::Sink {
   }
   static void check_sizes(const std::vector<IntVar>& starts, const std::vector<int>& spans) {
     if (starts.size() != spans.size()) throw std::invalid_argument("cadical backend: starts and spans differ in size");
+  }
+
+  // At most one occupant per step over the steps any interval may cover;
+  // `present` (optional) guards each interval's occupancy.
+  void exclusive_on_line(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                         const std::vector<Lit>* present) {
+    long long first = 0, last = -1;
+    for (size_t i = 0; i < starts.size(); ++i) {
+      if (spans[i] <= 0) continue;
+      const cnf::OrderVar& s = order(starts[i]);
+      if (last < first) first = s.lo, last = s.hi + spans[i] - 1;
+      first = std::min<long long>(first, s.lo);
+      last = std::max<long long>(last, (long long)s.hi + spans[i] - 1);
+    }
+    for (long long t = first; t <= last; ++t) {
+      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
+      std::vector<Lit> occupants;
+      for (size_t i = 0; i < starts.size(); ++i) {
+        const cnf::OrderVar& s = order(starts[i]);
+        if (spans[i] <= 0 || t < s.lo || t > (long long)s.hi + spans[i] - 1) continue;
+        occupants.push_back(present ? occupancy(s, spans[i], {t}, {(*present)[i]}) : occupancy(s, spans[i], {t}));
+      }
+      if (occupants.size() >= 2) cnf::add_at_most_one(*this, occupants);
+    }
   }
 
   // A literal forced true when the interval [s, s + span) covers any of the

@@ -99,6 +99,18 @@ class Z3Backend final : public Backend {
     }
   }
 
+  void add_optional_no_overlap(const std::vector<IntVar>& starts, const std::vector<int>& spans,
+                               const std::vector<Lit>& present) override {
+    for (size_t i = 0; i < starts.size(); ++i) {
+      if (building_stopped()) return;  // incomplete: the builder drops it (Backend::stop_building_at)
+      for (size_t j = i + 1; j < starts.size(); ++j) {
+        const z3::expr& a = ints_.at(starts[i].index);
+        const z3::expr& b = ints_.at(starts[j].index);
+        add_guarded({present.at(i), present.at(j)}, a + spans[i] <= b || b + spans[j] <= a);
+      }
+    }
+  }
+
   // Each start becomes q * period + phase with the phase in [0, period); two
   // intervals are disjoint on the circle when one lies, after the other, in
   // the gap the other leaves before it comes round again.

@@ -415,22 +415,27 @@ void full_makespan(const SearchRequest& request, const Placement& placement, con
                                                                           options.memory_limit),
                                                            &*result.schedule);
   makespan_report.proven_lower_bound = std::max(result.proven_lower_bound, makespan_report.bound.value);
-  // Recomputation or offload offered: the full search keeps every
-  // activation, so its refutations do not bound schedules that trade
-  // memory; the bound without memory does (as in the candidates' report).
-  if (offers_memory_choice(placement)) {
+  // Recomputation or offload offered: the bound that holds is the one
+  // without memory (it allows the cheapest choice). The full search's
+  // refutations bound schedules that trade memory only when its encoding
+  // chose them all (a recompute per micro-batch wherever memory can bind,
+  // no offload offered there): then its proven bound stands.
+  const bool trading = offers_memory_choice(placement);
+  if (trading) {
     makespan_report.bound = makespan_bound(placement, makespan_report.total_micros);
-    makespan_report.proven_lower_bound = makespan_report.bound.value;
+    makespan_report.proven_lower_bound =
+        result.refutes_traded ? std::max(result.proven_lower_bound, makespan_report.bound.value)
+                              : makespan_report.bound.value;
   }
   makespan_report.proven_optimal =
       result.status == SearchStatus::Found && makespan_report.makespan == makespan_report.proven_lower_bound;
   makespan_report.bubble_ratio = checked.bubble_ratio;
   makespan_report.peak_memory = peak_in_placement_ticks(checked, request.placement);
-  makespan_report.candidates.push_back(
-      {"full", Shape::Aperiodic, makespan_report.makespan, CandidateNote::Text, {}, "", 0});
+  makespan_report.candidates.push_back({"full", Shape::Aperiodic, makespan_report.makespan, CandidateNote::Text, {},
+                                        trading ? choices_summary(*report.best) : "", 0});
   GapFacts facts{true, &result, 0, makespan_report.total_micros, makespan_report.makespan, makespan_report.bound};
   makespan_report.gap = explain_gap(facts);
-  if (offers_memory_choice(placement)) unproven_gap(makespan_report.gap, makespan_report.construction);
+  if (trading && !result.refutes_traded) unproven_gap(makespan_report.gap, makespan_report.construction);
   progress.improved(*report.best, Shape::Aperiodic, makespan_report.makespan);
   report.makespan = makespan_report;
 }

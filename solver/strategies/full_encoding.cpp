@@ -8,6 +8,7 @@
 #include "solver/strategies/full_encoding.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "sat/no_overlap_size.hpp"
 #include "solver/knobs/encoding_budget.hpp"
@@ -22,12 +23,74 @@ bool memory_can_bind(const Placement& placement, int device, int total_micros, M
   return most > limit;
 }
 
+namespace {
+
+bool may_bind_on(const Placement& placement, const Block& block, const std::vector<Memory>& memory_limit,
+                 int total_micros) {
+  if (memory_limit.empty()) return false;
+  for (int device : block.devices)
+    if (memory_can_bind(placement, device, total_micros, memory_limit[device])) return true;
+  return false;
+}
+
+// Where the recompute run of forward f for `micro` may start: from the
+// forward's earliest end (not chosen, it sits at the forward's end) to the
+// latest start that still ends before the offer's `before` block.
+StartDomain recompute_domain(const Placement& placement, const StartDomains& domains, int f, int micro) {
+  const Block& block = placement.blocks[f];
+  const StartDomain forward = domains[f][micro];
+  const StartDomain before = domains[block.recompute->before][micro];
+  const int span = static_cast<int>(block.span);
+  const int run_span = static_cast<int>(block.recompute->span);
+  return {forward.earliest + span, std::max(forward.latest + span, before.latest - run_span)};
+}
+
+// Where the copies of forward f for `micro` may start, as recompute_domain:
+// the copy out from the forward's earliest end, the copy in from the copy
+// out's earliest end, each late enough to end before the offer's `before`.
+std::pair<StartDomain, StartDomain> copy_domains(const Placement& placement, const StartDomains& domains, int f,
+                                                 int micro) {
+  const Block& block = placement.blocks[f];
+  const StartDomain forward = domains[f][micro];
+  const StartDomain before = domains[block.offload->before][micro];
+  const int span = static_cast<int>(block.span);
+  const int out = static_cast<int>(block.offload->out), in = static_cast<int>(block.offload->in);
+  const StartDomain copy_out{forward.earliest + span, std::max(forward.latest + span, before.latest - in - out)};
+  const StartDomain copy_in{copy_out.earliest + out, std::max(copy_out.latest + out, before.latest - in)};
+  return {copy_out, copy_in};
+}
+
+}  // namespace
+
+std::vector<int> recompute_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                    int total_micros) {
+  std::vector<int> forwards;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.recompute && block.memory - block.recompute->checkpoint_memory > 0 &&
+        may_bind_on(placement, block, memory_limit, total_micros))
+      forwards.push_back(static_cast<int>(b));
+  }
+  return forwards;
+}
+
+std::vector<int> offload_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                  int total_micros) {
+  std::vector<int> forwards;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (block.offload && block.memory > 0 && may_bind_on(placement, block, memory_limit, total_micros))
+      forwards.push_back(static_cast<int>(b));
+  }
+  return forwards;
+}
+
 bool EncodingSize::within_budget() const {
   return literals <= kMaxOrderLiterals && memory_terms <= kMaxMemoryTerms;
 }
 
 EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
-                                const StartDomains& domains) {
+                                const StartDomains& domains, bool with_choices) {
   std::vector<bool> binds(placement.ndevs, false);
   if (!memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device)
@@ -44,25 +107,64 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
       if (block.memory != 0) size.memory_terms += binding * (static_cast<long long>(domain.latest) - domain.earliest + 1);
     }
   }
-  for (const std::vector<NoOverlapInterval>& intervals : on_device) size.literals += no_overlap_size(intervals).literals;
+  // With choices a device that may recompute or copy takes the time-indexed
+  // occupancy (add_optional_no_overlap): counted so on every device.
+  for (const std::vector<NoOverlapInterval>& intervals : on_device)
+    size.literals += with_choices ? no_overlap_size(intervals, NoOverlapEncoding::TimeIndexed).literals
+                                  : no_overlap_size(intervals).literals;
+  if (!with_choices) return size;
+  // A recompute run per micro-batch: its start over the steps from the
+  // forward's end to its `before` block's latest start, occupancy on the
+  // forward's devices, and two memory terms a step (release and allocation).
+  for (int f : recompute_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    long long binding = 0;
+    for (int device : block.devices) binding += binds[device] ? 1 : 0;
+    const long long devices = static_cast<long long>(block.devices.size());
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const StartDomain run = recompute_domain(placement, domains, f, micro);
+      const long long width = static_cast<long long>(run.latest) - run.earliest + 1;
+      size.literals += 1 + width + devices * (width + block.recompute->span);
+      size.memory_terms += 2 * binding * width;
+    }
+  }
+  // Copies: two starts per micro-batch, occupancy on each device's channel.
+  for (int f : offload_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    const long long devices = static_cast<long long>(block.devices.size());
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const auto [out, in] = copy_domains(placement, domains, f, micro);
+      const long long out_width = static_cast<long long>(out.latest) - out.earliest + 1;
+      const long long in_width = static_cast<long long>(in.latest) - in.earliest + 1;
+      size.literals += 1 + out_width + in_width + devices * (out_width + in_width + block.offload->out + block.offload->in);
+      size.memory_terms += 2 * devices * (out_width + in_width);
+    }
+  }
   return size;
 }
 
 namespace {
 
+// `memory` changes the device's memory at start + offset (offset 0: at the
+// start; a recomputed forward's release: at its end).
 struct Allocation {
   Memory memory = 0;
   IntVar start;
   StartDomain domain;
+  int offset = 0;
 };
 
 // The steps where some allocation may start: the device's memory changes
-// only there (every step, on the full search's wide domains).
+// only there (every step, on the full search's wide domains). A release at
+// a forward's end is left out: memory only falls there.
 std::vector<Time> start_steps(const std::vector<Allocation>& allocations, Time horizon) {
   std::vector<Time> steps;
-  for (const Allocation& allocation : allocations)
-    for (Time step = allocation.domain.earliest; step <= allocation.domain.latest && step < horizon; ++step)
+  for (const Allocation& allocation : allocations) {
+    if (allocation.memory < 0 && allocation.offset > 0) continue;
+    for (Time step = allocation.domain.earliest + allocation.offset;
+         step <= allocation.domain.latest + allocation.offset && step < horizon; ++step)
       steps.push_back(step);
+  }
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
   return steps;
@@ -77,12 +179,13 @@ bool add_memory(Backend& backend, const std::vector<Allocation>& allocations, Ti
     LinearSum sum;
     Memory begun = 0;
     for (const Allocation& allocation : allocations) {
-      if (step < allocation.domain.earliest) continue;
-      if (step >= allocation.domain.latest) {
+      const Time at = step - allocation.offset;  // the change has happened: start <= at
+      if (at < allocation.domain.earliest) continue;
+      if (at >= allocation.domain.latest) {
         begun += allocation.memory;
         continue;
       }
-      sum.bools.push_back({allocation.memory, backend.at_most(allocation.start, static_cast<int>(step))});
+      sum.bools.push_back({allocation.memory, backend.at_most(allocation.start, static_cast<int>(at))});
     }
     if (sum.bools.empty()) {
       if (begun > limit) backend.add_clause({});
@@ -93,10 +196,172 @@ bool add_memory(Backend& backend, const std::vector<Allocation>& allocations, Ti
   return true;
 }
 
+// A recompute chosen per micro-batch of each forward of recompute_forwards
+// (see RecomputeChoices): the run after the forward; chosen, before the
+// offer's `before` block; not chosen, at the forward's end.
+void add_recompute_choices(FullEncoding& encoding, const Placement& placement, const std::vector<Memory>& memory_limit,
+                           int total_micros, const StartDomains& domains) {
+  Backend& backend = *encoding.backend;
+  for (int f : recompute_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    const int span = static_cast<int>(block.span);
+    RecomputeChoices choices;
+    choices.forward = f;
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const StartDomain domain = recompute_domain(placement, domains, f, micro);
+      const Lit chosen = backend.new_bool();
+      const IntVar run = backend.new_int(domain.earliest, domain.latest);
+      const IntVar forward = encoding.start[f][micro];
+      backend.add_difference(run, forward, span);
+      backend.add_difference(forward, run, -span, {~chosen});
+      backend.add_difference(encoding.start[block.recompute->before][micro], run,
+                             static_cast<int>(block.recompute->span), {chosen});
+      choices.chosen.push_back(chosen);
+      choices.start.push_back(run);
+    }
+    encoding.recomputes.push_back(std::move(choices));
+  }
+}
+
+// An offload chosen per micro-batch of each forward of offload_forwards (see
+// OffloadChoices); never beside a recompute of the same micro-batch.
+void add_offload_choices(FullEncoding& encoding, const Placement& placement, const std::vector<Memory>& memory_limit,
+                         int total_micros, const StartDomains& domains) {
+  Backend& backend = *encoding.backend;
+  for (int f : offload_forwards(placement, memory_limit, total_micros)) {
+    const Block& block = placement.blocks[f];
+    const int span = static_cast<int>(block.span);
+    const int out_span = static_cast<int>(block.offload->out), in_span = static_cast<int>(block.offload->in);
+    const RecomputeChoices* recompute = nullptr;
+    for (const RecomputeChoices& choices : encoding.recomputes)
+      if (choices.forward == f) recompute = &choices;
+    OffloadChoices choices;
+    choices.forward = f;
+    for (int micro = 0; micro < total_micros; ++micro) {
+      const auto [out_domain, in_domain] = copy_domains(placement, domains, f, micro);
+      const Lit chosen = backend.new_bool();
+      const IntVar out = backend.new_int(out_domain.earliest, out_domain.latest);
+      const IntVar in = backend.new_int(in_domain.earliest, in_domain.latest);
+      const IntVar forward = encoding.start[f][micro];
+      backend.add_difference(out, forward, span);
+      backend.add_difference(forward, out, -span, {~chosen});
+      backend.add_difference(in, out, out_span);
+      backend.add_difference(out, in, -out_span, {~chosen});
+      backend.add_difference(encoding.start[block.offload->before][micro], in, in_span, {chosen});
+      if (recompute) backend.add_clause({~chosen, ~recompute->chosen[micro]});
+      choices.chosen.push_back(chosen);
+      choices.out.push_back(out);
+      choices.in.push_back(in);
+    }
+    encoding.offloads.push_back(std::move(choices));
+  }
+}
+
+// What one device holds: every interval on it (a recompute run present only
+// when chosen) and every change of its memory.
+struct DeviceParts {
+  std::vector<IntVar> starts;
+  std::vector<int> spans;
+  std::vector<Lit> present;
+  bool optional = false;  // some interval is a recompute run
+  std::vector<Allocation> allocations;
+  // The copy channel: every copy out and in, present when chosen.
+  std::vector<IntVar> copy_starts;
+  std::vector<int> copy_spans;
+  std::vector<Lit> copy_present;
+};
+
+// The copies of the forwards on `device`: on its channel, and the memory
+// freed at the copy out's end and allocated again at the copy in's start
+// (not chosen, both at one step: they cancel).
+void add_copies(const FullEncoding& encoding, const Placement& placement, const StartDomains& domains, int device,
+                DeviceParts& parts) {
+  for (const OffloadChoices& choices : encoding.offloads) {
+    const Block& block = placement.blocks[choices.forward];
+    if (!on_device(block, device)) continue;
+    const int out_span = static_cast<int>(block.offload->out), in_span = static_cast<int>(block.offload->in);
+    for (size_t micro = 0; micro < choices.chosen.size(); ++micro) {
+      const auto [out_domain, in_domain] = copy_domains(placement, domains, choices.forward, static_cast<int>(micro));
+      parts.copy_starts.insert(parts.copy_starts.end(), {choices.out[micro], choices.in[micro]});
+      parts.copy_spans.insert(parts.copy_spans.end(), {out_span, in_span});
+      parts.copy_present.insert(parts.copy_present.end(), {choices.chosen[micro], choices.chosen[micro]});
+      parts.allocations.push_back({-block.memory, choices.out[micro], out_domain, out_span});
+      parts.allocations.push_back({block.memory, choices.in[micro], in_domain});
+    }
+  }
+}
+
+DeviceParts device_parts(const FullEncoding& encoding, const Placement& placement, const StartDomains& domains,
+                         int device, int total_micros) {
+  DeviceParts parts;
+  const Lit always = encoding.backend->true_lit();
+  for (size_t b = 0; b < placement.blocks.size(); ++b) {
+    const Block& block = placement.blocks[b];
+    if (!on_device(block, device)) continue;
+    for (int micro = 0; micro < total_micros; ++micro) {
+      parts.starts.push_back(encoding.start[b][micro]);
+      parts.spans.push_back(static_cast<int>(block.span));
+      parts.present.push_back(always);
+      if (block.memory != 0) parts.allocations.push_back({block.memory, encoding.start[b][micro], domains[b][micro]});
+    }
+  }
+  for (const RecomputeChoices& choices : encoding.recomputes) {
+    const Block& block = placement.blocks[choices.forward];
+    if (!on_device(block, device)) continue;
+    const Memory saved = block.memory - block.recompute->checkpoint_memory;
+    for (int micro = 0; micro < total_micros; ++micro) {
+      parts.starts.push_back(choices.start[micro]);
+      parts.spans.push_back(static_cast<int>(block.recompute->span));
+      parts.present.push_back(choices.chosen[micro]);
+      parts.optional = true;
+      // Released at the forward's end, allocated again at the run's start:
+      // not chosen, both at the forward's end, they cancel.
+      parts.allocations.push_back({-saved, encoding.start[choices.forward][micro], domains[choices.forward][micro],
+                                   static_cast<int>(block.span)});
+      parts.allocations.push_back(
+          {saved, choices.start[micro], recompute_domain(placement, domains, choices.forward, micro)});
+    }
+  }
+  add_copies(encoding, placement, domains, device, parts);
+  return parts;
+}
+
+// The copies of each block in micro-batch order (see build_full_encoding).
+// Micro-batches are interchangeable, so the copies of one block may be taken
+// to run in micro-batch order (sorting each block's copies by time keeps
+// every dependency, by a matching argument, and every memory curve); on
+// their shared device each then ends before the next starts.
+void add_micro_order(FullEncoding& encoding, const Placement& placement, int total_micros) {
+  for (size_t b = 0; b < placement.blocks.size(); ++b)
+    for (int micro = 0; micro + 1 < total_micros; ++micro)
+      encoding.backend->add_difference(encoding.start[b][micro + 1], encoding.start[b][micro],
+                                       static_cast<int>(placement.blocks[b].span));
+}
+
+// Exclusivity and memory on every device; false when the deadline passed.
+bool add_devices(FullEncoding& encoding, const Placement& placement, const SearchOptions& options, int total_micros,
+                 Time horizon, const StartDomains& domains) {
+  Backend& backend = *encoding.backend;
+  for (int device = 0; device < placement.ndevs; ++device) {
+    if (options.deadline.expired()) return false;
+    const DeviceParts parts = device_parts(encoding, placement, domains, device, total_micros);
+    if (parts.optional) backend.add_optional_no_overlap(parts.starts, parts.spans, parts.present);
+    else if (parts.starts.size() > 1) backend.add_no_overlap(parts.starts, parts.spans);
+    if (parts.copy_starts.size() > 2)
+      backend.add_optional_no_overlap(parts.copy_starts, parts.copy_spans, parts.copy_present);
+    if (parts.allocations.empty() || options.memory_limit.empty() ||
+        !memory_can_bind(placement, device, total_micros, options.memory_limit[device]))
+      continue;
+    if (!add_memory(backend, parts.allocations, horizon, options.memory_limit[device], options.deadline)) return false;
+  }
+  return !options.deadline.expired();
+}
+
 }  // namespace
 
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
-                                                int total_micros, Time horizon, const StartDomains& domains) {
+                                                int total_micros, Time horizon, const StartDomains& domains,
+                                                bool with_choices) {
   const int nblocks = static_cast<int>(placement.blocks.size());
   FullEncoding encoding;
   encoding.backend = make_backend(options.backend, options.backend_settings);
@@ -121,38 +386,14 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
       backend.add_difference(encoding.start[edge.to][micro], encoding.start[edge.from][micro],
                              placement.blocks[edge.from].span + edge.delay);
     }
-  // Symmetry: micro-batches are interchangeable, so the copies of one block
-  // may be taken to run in micro-batch order (sorting each block's copies by
-  // time keeps every dependency, by a matching argument, and every memory
-  // curve); on their shared device each then ends before the next starts.
-  for (int b = 0; b < nblocks; ++b)
-    for (int micro = 0; micro + 1 < total_micros; ++micro) {
-      if (out_of_time()) return std::nullopt;
-      backend.add_difference(encoding.start[b][micro + 1], encoding.start[b][micro],
-                             static_cast<int>(placement.blocks[b].span));
-    }
-  for (int device = 0; device < placement.ndevs; ++device) {
-    if (out_of_time()) return std::nullopt;
-    std::vector<IntVar> starts;
-    std::vector<int> spans;
-    std::vector<Allocation> allocations;
-    for (int b = 0; b < nblocks; ++b) {
-      const Block& block = placement.blocks[b];
-      if (!on_device(block, device)) continue;
-      for (int micro = 0; micro < total_micros; ++micro) {
-        starts.push_back(encoding.start[b][micro]);
-        spans.push_back(block.span);
-        if (block.memory != 0) allocations.push_back({block.memory, encoding.start[b][micro], domains[b][micro]});
-      }
-    }
-    if (starts.size() > 1) backend.add_no_overlap(starts, spans);
-    if (allocations.empty() || options.memory_limit.empty() ||
-        !memory_can_bind(placement, device, total_micros, options.memory_limit[device]))
-      continue;
-    if (!add_memory(backend, allocations, horizon, options.memory_limit[device], options.deadline) && out_of_time())
-      return std::nullopt;
+  if (with_choices) {
+    add_recompute_choices(encoding, placement, options.memory_limit, total_micros, domains);
+    add_offload_choices(encoding, placement, options.memory_limit, total_micros, domains);
   }
+  if (encoding.recomputes.empty() && encoding.offloads.empty()) add_micro_order(encoding, placement, total_micros);
   if (out_of_time()) return std::nullopt;
+  if (!add_devices(encoding, placement, options, total_micros, horizon, domains) && out_of_time())
+    return std::nullopt;
   // Built whole: what is added later (by the caller, under its own
   // deadlines) must never be cut short by this one.
   backend.stop_building_at(Deadline::none());
@@ -162,6 +403,14 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
 void prefer_schedule(FullEncoding& encoding, const Schedule& schedule) {
   for (const Instance& instance : schedule.instances)
     encoding.backend->prefer(encoding.start[instance.block][instance.micro], static_cast<int>(instance.start));
+  for (const RecomputeChoices& choices : encoding.recomputes)
+    for (const RecomputeRun& run : schedule.recomputes)
+      if (run.block == choices.forward) encoding.backend->prefer(choices.start[run.micro], static_cast<int>(run.start));
+  for (const OffloadChoices& choices : encoding.offloads)
+    for (const Transfer& copy : schedule.transfers)
+      if (copy.block == choices.forward)
+        encoding.backend->prefer(copy.direction == TransferDirection::Out ? choices.out[copy.micro] : choices.in[copy.micro],
+                                 static_cast<int>(copy.start));
 }
 
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
@@ -170,6 +419,23 @@ Schedule decode_schedule(const FullEncoding& encoding, const Placement& placemen
   for (size_t b = 0; b < encoding.start.size(); ++b)
     for (int micro = 0; micro < total_micros; ++micro)
       schedule.instances.push_back({static_cast<int>(b), micro, encoding.backend->value(encoding.start[b][micro])});
+  for (const RecomputeChoices& choices : encoding.recomputes)
+    for (int micro = 0; micro < total_micros; ++micro)
+      if (encoding.backend->value(choices.chosen[micro]))
+        schedule.recomputes.push_back({choices.forward, micro, encoding.backend->value(choices.start[micro])});
+  std::sort(schedule.recomputes.begin(), schedule.recomputes.end(), [](const RecomputeRun& a, const RecomputeRun& b) {
+    return std::tie(a.start, a.block, a.micro) < std::tie(b.start, b.block, b.micro);
+  });
+  for (const OffloadChoices& choices : encoding.offloads)
+    for (size_t micro = 0; micro < choices.chosen.size(); ++micro) {
+      if (!encoding.backend->value(choices.chosen[micro])) continue;
+      const int m = static_cast<int>(micro);
+      schedule.transfers.push_back({choices.forward, m, TransferDirection::Out, encoding.backend->value(choices.out[micro])});
+      schedule.transfers.push_back({choices.forward, m, TransferDirection::In, encoding.backend->value(choices.in[micro])});
+    }
+  std::sort(schedule.transfers.begin(), schedule.transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return std::tie(a.start, a.block, a.micro) < std::tie(b.start, b.block, b.micro);
+  });
   sort_instances(schedule);
   return schedule;
 }

@@ -25,10 +25,48 @@ struct StartDomain {
 };
 using StartDomains = std::vector<std::vector<StartDomain>>;  // [block][micro]
 
+// A forward whose activation the encoding may give back per micro-batch
+// and recompute (docs/algorithms.md, "Memory traded for time"): chosen, a
+// run of the offer's span on the forward's devices starts at `start`, after
+// the forward ends and ending before the offer's `before` block; not
+// chosen, `start` is pinned to the forward's end, where its memory terms
+// cancel, and the run occupies nothing.
+struct RecomputeChoices {
+  int forward = -1;           // block index
+  std::vector<Lit> chosen;    // [micro]
+  std::vector<IntVar> start;  // [micro]
+};
+
+// A forward whose activation the encoding may copy to host memory and back
+// per micro-batch: chosen, the copy out starts at `out` after the forward
+// ends, the whole memory is freed when it ends, the copy in starts at `in`
+// after it (memory allocated again) and ends before the offer's `before`
+// block; both on the copy channel of each of the forward's devices, one
+// copy at a time there. Not chosen, `out` is pinned to the forward's end
+// and `in` to the copy out's end, where the memory terms cancel.
+struct OffloadChoices {
+  int forward = -1;  // block index
+  std::vector<Lit> chosen;
+  std::vector<IntVar> out;
+  std::vector<IntVar> in;
+};
+
 struct FullEncoding {
   std::unique_ptr<Backend> backend;
   std::vector<std::vector<IntVar>> start;  // [block][micro]
+  std::vector<RecomputeChoices> recomputes;  // empty without choices
+  std::vector<OffloadChoices> offloads;      // empty without choices
 };
+
+// The forwards whose recompute the encoding with choices offers: those that
+// offer it, save memory by it, and sit on a device whose memory can bind
+// (elsewhere recomputing only costs time: keeping is as good).
+std::vector<int> recompute_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                    int total_micros);
+
+// The same for offload (the forward's whole memory is what it saves).
+std::vector<int> offload_forwards(const Placement& placement, const std::vector<Memory>& memory_limit,
+                                  int total_micros);
 
 // Whether the memory limit of `device` can be reached at all: not when every
 // allocation of its blocks' `total_micros` copies together stays within it (the
@@ -51,20 +89,28 @@ struct EncodingSize {
 
   bool within_budget() const;
 };
+// `with_choices`: the recompute runs and copies of the forwards that may
+// choose them are counted too.
 EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
-                                const StartDomains& domains);
+                                const StartDomains& domains, bool with_choices = false);
 
 // The encoding of `total_micros` micro-batches over steps [0, horizon), each start
 // in its domain. Nothing when options.deadline passes while building (the
 // pairwise no-overlap of Z3 is quadratic per device, so building many
-// micro-batches takes long by itself).
+// micro-batches takes long by itself). `with_choices`: a recompute chosen
+// per forward of recompute_forwards and micro-batch, an offload per forward
+// of offload_forwards (never both for one micro-batch); the copies of a block
+// are then not ordered by micro-batch (a forward recomputed early and one
+// kept later are not interchangeable: the symmetry would cut schedules).
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
-                                                int total_micros, Time horizon, const StartDomains& domains);
+                                                int total_micros, Time horizon, const StartDomains& domains,
+                                                bool with_choices = false);
 
 // The solver's decisions start from `schedule` (solution-guided search).
 void prefer_schedule(FullEncoding& encoding, const Schedule& schedule);
 
-// The schedule of the solver's last satisfying answer.
+// The schedule of the solver's last satisfying answer, its chosen
+// recomputes and copies listed.
 Schedule decode_schedule(const FullEncoding& encoding, const Placement& placement,
                          const std::vector<Memory>& memory_limit, int total_micros);
 

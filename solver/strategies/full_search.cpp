@@ -66,7 +66,7 @@ StartDomains start_domains(const Placement& placement, int total_micros, Time ho
 // Why the encoding on `domains` would not fit (encoding_budget.hpp), or nothing.
 std::optional<std::string> refusal(const Placement& placement, const SearchOptions& options, int total_micros,
                                    Time horizon, const StartDomains& domains) {
-  const EncodingSize size = full_encoding_size(placement, options.memory_limit, total_micros, domains);
+  const EncodingSize size = full_encoding_size(placement, options.memory_limit, total_micros, domains, true);
   if (size.memory_terms > kMaxMemoryTerms)
     return std::to_string(total_micros) + " micro-batches are too many for strategy full: its memory "
            "constraints would hold " + std::to_string(size.memory_terms) + " terms (horizon " +
@@ -97,6 +97,34 @@ StartDomains admitted_domains(const Placement& placement, const SearchOptions& o
 
 namespace {
 
+// Whether the placement offers to trade memory for time anywhere (then the
+// bounds that assume every activation kept bound nothing).
+bool offers_trading(const Placement& placement) {
+  return std::any_of(placement.blocks.begin(), placement.blocks.end(),
+                     [](const Block& block) { return block.recompute || block.offload; });
+}
+
+// The recomputes and offloads of `schedule` that memory does not need,
+// dropped (the latest first): each costs device or channel time and
+// changes no dependency, so the makespan stays; with memory to spare
+// nothing is traded.
+void drop_needless_choices(Schedule& schedule) {
+  for (size_t i = schedule.recomputes.size(); i-- > 0;) {
+    const RecomputeRun run = schedule.recomputes[i];
+    schedule.recomputes.erase(schedule.recomputes.begin() + static_cast<long>(i));
+    if (!schedule_fits(schedule)) schedule.recomputes.insert(schedule.recomputes.begin() + static_cast<long>(i), run);
+  }
+  for (size_t i = schedule.transfers.size(); i-- > 0;) {
+    if (i >= schedule.transfers.size() || schedule.transfers[i].direction != TransferDirection::In) continue;
+    const std::vector<Transfer> before = schedule.transfers;
+    const Transfer copy = schedule.transfers[i];
+    schedule.transfers.erase(std::remove_if(schedule.transfers.begin(), schedule.transfers.end(),
+                                            [&](const Transfer& t) { return t.block == copy.block && t.micro == copy.micro; }),
+                             schedule.transfers.end());
+    if (!schedule_fits(schedule)) schedule.transfers = before;
+  }
+}
+
 // One full search: its question, the schedule in hand and the report so far.
 struct FullRun {
   const Placement& placement;
@@ -112,6 +140,7 @@ struct FullRun {
   }
   // The result as it stands, with the best schedule and the time spent.
   SearchResult finish() {
+    if (best) drop_needless_choices(*best);
     if (best) {
       result.makespan = makespan(*best);
       result.schedule = best;
@@ -122,10 +151,10 @@ struct FullRun {
 };
 
 // An upper bound: the serial schedule when it fits, else every instance in
-// a row, each after its longest incoming delay (any valid schedule can be
-// serialised so, in start order, without changing any device's memory
-// curve, so this horizon loses nothing); a start schedule shorter than it
-// is taken instead.
+// a row, each after its longest incoming delay, and every recompute run and
+// copy that may be chosen (any valid schedule can be serialised so, in start order,
+// without changing any device's memory curve, so this horizon loses
+// nothing); a start schedule shorter than it is taken instead.
 void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_schedule) {
   const Placement& placement = run.placement;
   Schedule serial = serial_schedule(placement, run.options.memory_limit, run.total_micros);
@@ -135,8 +164,13 @@ void take_first_schedule(FullRun& run, const std::optional<Schedule>& start_sche
   } else {
     std::vector<Time> longest_delay(placement.blocks.size(), 0);
     for (const Edge& edge : placement.edges) longest_delay[edge.to] = std::max(longest_delay[edge.to], edge.delay);
-    for (size_t b = 0; b < placement.blocks.size(); ++b)
-      run.horizon += (placement.blocks[b].span + longest_delay[b]) * run.total_micros;
+    // A recompute run is one more interval in the row.
+    for (size_t b = 0; b < placement.blocks.size(); ++b) {
+      const Block& block = placement.blocks[b];
+      const Time chosen = (block.recompute ? block.recompute->span : 0) +
+                          (block.offload ? block.offload->out + block.offload->in : 0);
+      run.horizon += (block.span + longest_delay[b] + chosen) * run.total_micros;
+    }
   }
   if (start_schedule && start_schedule->nmicros == run.total_micros && schedule_fits(*start_schedule) &&
       makespan(*start_schedule) < run.horizon) {
@@ -253,11 +287,18 @@ std::optional<std::string> full_encoding_refusal(const Placement& placement, con
 SearchResult search_full(const Placement& placement, const SearchOptions& options,
                          const std::optional<Schedule>& start_schedule, const MakespanBound* known_bound) {
   FullRun run{placement, options, options.total_micros, std::chrono::steady_clock::now()};
-  MakespanBound bound = makespan_bound(placement, run.total_micros, options.memory_limit);
-  if (known_bound && known_bound->value > bound.value) bound = *known_bound;
+  // Memory traded for time offered: the bounds that assume every activation
+  // kept (the memory arguments, the solved bounds, a caller's) bound
+  // nothing; the one without memory does, and the encoding's refutations
+  // when it holds every choice.
+  const bool trading = offers_trading(placement);
+  run.result.refutes_traded = true;  // the encoding below chooses recomputes and offloads
+  MakespanBound bound = trading ? makespan_bound(placement, run.total_micros)
+                                : makespan_bound(placement, run.total_micros, options.memory_limit);
+  if (!trading && known_bound && known_bound->value > bound.value) bound = *known_bound;
   run.result.lower_bound = run.result.proven_lower_bound = bound.value;
   take_first_schedule(run, start_schedule);
-  raise_bound(run, bound, known_bound != nullptr);
+  raise_bound(run, bound, trading || known_bound != nullptr);
   if (run.best && makespan(*run.best) <= run.result.proven_lower_bound) {
     run.result.status = SearchStatus::Found;
     return run.finish();
@@ -270,7 +311,14 @@ SearchResult search_full(const Placement& placement, const SearchOptions& option
   const StartDomains domains = admitted_domains(placement, options, run.total_micros, run.horizon, room);
   run.report("full: building the encoding of " + std::to_string(run.total_micros) + " micro-batches over " +
              std::to_string(run.horizon) + " steps");
-  std::optional<FullEncoding> encoding = build_full_encoding(placement, options, run.total_micros, run.horizon, domains);
+  std::optional<FullEncoding> encoding =
+      build_full_encoding(placement, options, run.total_micros, run.horizon, domains, true);
+  if (encoding && !encoding->recomputes.empty())
+    run.report("full: a recompute chosen per micro-batch of " + std::to_string(encoding->recomputes.size()) +
+               " forward block(s)");
+  if (encoding && !encoding->offloads.empty())
+    run.report("full: an offload chosen per micro-batch of " + std::to_string(encoding->offloads.size()) +
+               " forward block(s)");
   if (!encoding) {
     run.result.status = SearchStatus::Timeout;
     run.result.message = std::string(stop_reason(options.deadline)) + " while building the encoding of " +

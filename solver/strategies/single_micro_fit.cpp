@@ -32,7 +32,12 @@ SingleMicroFit single_micro_within_memory(const Placement& placement, const Sear
   SearchOptions one = options;
   one.total_micros = 1;
   one.progress = nullptr;
-  SearchResult single = search_full(placement, one);
+  // The question is an order that keeps every activation (the repetend
+  // encodings keep them all): the full search would otherwise choose
+  // recomputes or offloads where the placement offers them.
+  Placement kept = placement;
+  for (Block& block : kept.blocks) block.recompute.reset(), block.offload.reset();
+  SearchResult single = search_full(kept, one);
   fit.status = single.status;
   if (single.status == SearchStatus::Infeasible) {
     fit.message = "the memory limit is too small even for one micro-batch: run alone in dependency order it needs " +

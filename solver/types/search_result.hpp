@@ -130,6 +130,10 @@ struct SearchResult {
   // bounds, raised by the exact ends), so the report can say which argument
   // gave it.
   std::optional<MakespanBound> makespan_bound;
+  // Strategy full: its encoding chose a recompute per micro-batch wherever
+  // one could matter and no offload is offered where memory binds, so its
+  // refutations bound the schedules that trade memory for time too.
+  bool refutes_traded = false;
   std::vector<SolverCall> calls;
   std::vector<PhaseTime> phases;
 };
