@@ -88,12 +88,18 @@ void encode_paired_memory(Builder& builder, const StartLadders& ladders, const s
   if (bound < 0) return builder.add({});
   for (long long f = 0; f < ladders.period; ++f) {
     std::vector<std::pair<long long, int>> terms;
+    long long total = 0;  // the sum's largest value
     for (int c = 0; c < copies; ++c)
-      for (const MemoryPair& pair : pairs)
-        for (int count : pair_counts(builder, ladders, c * per_copy + pair.allocates, c * per_copy + pair.frees, f,
-                                     bound / pair.amount))
+      for (const MemoryPair& pair : pairs) {
+        const int a = c * per_copy + pair.allocates, b = c * per_copy + pair.frees;
+        // No count passes the steps of phase f before b's last start.
+        const long long most = std::min(bound / pair.amount, ladders.last[b] / ladders.period + 1);
+        for (int count : pair_counts(builder, ladders, a, b, f, most)) {
           terms.push_back({pair.amount, count});
-    at_most(builder, terms, bound);
+          total += pair.amount;
+        }
+      }
+    if (total > bound) at_most(builder, terms, bound);
   }
 }
 
