@@ -5,12 +5,18 @@
 //   at(b,t), t in 0..S(b): s(b) = t;
 //   ph(b,p), p in 0..P-1:  s(b) mod P = p;
 //   occ(b,u):              b occupies point u of the circle of length P;
-//   le(b,f):               s(b) mod P <= f (memory only).
+//   le(b,f):               s(b) mod P <= f (memory, signed form only).
+// Then, implied by these (certify/phase_view): order literals of the phase
+// and quotient gaps with the clauses that reason on phases; and the memory
+// by allocation/free pairs where a device's deltas split so
+// (certify/held_memory), else the signed sum as the definition writes it.
 #include "certify/encoder.hpp"
 
 #include <algorithm>
 #include <numeric>
 
+#include "certify/held_memory.hpp"
+#include "certify/phase_view.hpp"
 #include "certify/symmetry.hpp"
 
 namespace tessel::certify {
@@ -85,7 +91,7 @@ void encode_edges(Builder& builder, const Layout& layout, const Placement& windo
 
 // Exclusivity: a block at phase p occupies points p .. p + span - 1 of the
 // circle (mod P); on each device no point is occupied twice.
-void encode_circles(Builder& builder, const Layout& layout, const Placement& window) {
+void encode_circles(Builder& builder, const Layout& layout, const Placement& window, const PhaseLadders& phases) {
   const long long period = layout.period;
   std::vector<int> occ_base(window.blocks.size());
   for (size_t b = 0; b < window.blocks.size(); ++b) {
@@ -94,6 +100,7 @@ void encode_circles(Builder& builder, const Layout& layout, const Placement& win
     for (long long p = 0; p < period; ++p)
       for (long long i = 0; i < window.blocks[b].span; ++i)
         builder.add({-ph(layout, static_cast<int>(b), p), occ_base[b] + static_cast<int>((p + i) % period)});
+    encode_phase_occupancy(builder, phases, static_cast<int>(b), window.blocks[b].span, occ_base[b]);
   }
   std::vector<std::vector<int>> on(window.ndevs);
   for (size_t b = 0; b < window.blocks.size(); ++b)
@@ -111,11 +118,19 @@ void encode_circles(Builder& builder, const Layout& layout, const Placement& win
 
 // Memory of device d at phase f of the steady state:
 //   -sum_b mem(b) q(b) + sum_{b: s(b) mod P <= f} mem(b) <= limit - static,
-// q(b) = floor(s(b) / P) = the number of j in 1..K-1 with ge(b, jP).
-void encode_memory(Builder& builder, const Layout& layout, const Placement& window,
-                   const std::vector<long long>& memory_limit) {
+// q(b) = floor(s(b) / P) = the number of j in 1..K-1 with ge(b, jP). By
+// allocation/free pairs when the device's deltas split into them (the same
+// sum as non-negative counts, certify/held_memory), else as written here.
+void encode_memory(Builder& builder, const Layout& layout, const StartLadders& ladders, const Placement& window,
+                   const std::vector<long long>& memory_limit, const Placement& placement, int k) {
   const long long period = layout.period;
   for (int d = 0; d < window.ndevs; ++d) {
+    const DevicePairs paired = pair_memory(placement, d);
+    if (paired.paired) {
+      encode_paired_memory(builder, ladders, paired.pairs, k, static_cast<int>(placement.blocks.size()),
+                           memory_limit[d] - window.static_memory[d]);
+      continue;
+    }
     std::vector<int> mine;
     for (size_t b = 0; b < window.blocks.size(); ++b) {
       const Block& block = window.blocks[b];
@@ -200,9 +215,12 @@ Cnf encode_claim(const Placement& placement, const std::vector<long long>& memor
     }
   Layout layout = shape;
   encode_starts(builder, layout, window);
+  const StartLadders ladders{layout.period, layout.last, layout.ge_base};
+  const PhaseLadders phases = encode_phase_ladders(builder, ladders, layout.ph_base);
   encode_edges(builder, layout, window);
-  encode_circles(builder, layout, window);
-  if (!memory_limit.empty()) encode_memory(builder, layout, window, memory_limit);
+  encode_phase_edges(builder, ladders, phases, window);
+  encode_circles(builder, layout, window, phases);
+  if (!memory_limit.empty()) encode_memory(builder, layout, ladders, window, memory_limit, placement, claim.k);
   encode_symmetry(builder, layout, window_symmetry(placement, claim.k, !memory_limit.empty()));
   return builder.cnf;
 }

@@ -1,12 +1,14 @@
 // The verifier's encoder: the claim "no repetend of period P ..." written as
 // CNF straight from the problem definition (docs/algorithms.md, "The
 // repetend as a modulo schedule" and "Certificates"), with none of the
-// solver's encodings or implied constraints. The CNF is satisfiable exactly
-// when a repetend of the claim's shape exists, so a checked refutation of it
-// proves the claim. Plain and deliberately naive: a start variable per block
-// and step, a phase per block, occupation of the circle, the steady-state
-// memory as a sequential weighted counter, and two symmetry rules of its own
-// (certify/symmetry, each with the map that keeps a repetend).
+// solver's encodings. The CNF is satisfiable exactly when a repetend of the
+// claim's shape exists, so a checked refutation of it proves the claim.
+// Plain: a start variable per block and step, a phase per block, occupation
+// of the circle, the steady-state memory (by allocation/free pairs where it
+// splits so, certify/held_memory), two symmetry rules of its own
+// (certify/symmetry, each with the map that keeps a repetend), and clauses
+// the definition implies that let a solver reason on phases
+// (certify/phase_view), each with its argument in the docs.
 #pragma once
 
 #include <optional>
