@@ -88,8 +88,11 @@ certify::Manifest certify_search(const SearchRequest& request, const SearchRepor
                                  const std::function<void(const std::string&)>& progress) {
   std::vector<long long> limit(request.memory_limit.begin(), request.memory_limit.end());
   try {
+    // The search's stop flag reaches every solve: an interrupt while the
+    // certificate is written ends it at once (the claims left are listed).
     return certify::write_certificate(directory, placement_to_json(request.placement), limit,
-                                      claims_of(request, report), seconds_per_claim, progress);
+                                      claims_of(request, report),
+                                      certify::SolveLimit(seconds_per_claim, request.deadline.stop), progress);
   } catch (const certify::MalformedError& error) {
     throw InputError(directory, "--certify", error.what());
   }

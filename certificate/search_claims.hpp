@@ -28,7 +28,9 @@ std::vector<certify::PlannedClaim> claims_of(const SearchRequest& request, const
 constexpr double kDefaultCertifySeconds = 60;
 
 // Writes the certificate of `report` into `directory` (each solve within
-// `seconds_per_claim`, 0: none). Throws InputError when it cannot be written.
+// `seconds_per_claim`, 0: none, and the request's stop flag: an interrupt
+// ends the solves, the claims left are listed not certified). Throws
+// InputError when it cannot be written.
 certify::Manifest certify_search(const SearchRequest& request, const SearchReport& report,
                                  const std::string& directory, double seconds_per_claim,
                                  const std::function<void(const std::string&)>& progress);

@@ -209,6 +209,14 @@ int run(const po::variables_map& values) {
     std::cout << report_text(request, report);
     if (certificate) std::cout << certificate_text(*certificate);
   }
+  // A search that ended well but whose certificate an interrupt cut short
+  // is still an interrupted command: exit 3, the schedule and the partial
+  // certificate written.
+  if (certificate && report.outcome == Outcome::Found && request.deadline.stop && request.deadline.stop->load()) {
+    std::cerr << "tessel search: stopped: interrupted while writing the certificate; the schedule and the claims "
+                 "certified so far are written\n";
+    return kGaveUp;
+  }
   switch (report.outcome) {
     case Outcome::Infeasible: std::cerr << "tessel search: no schedule: " << search_message_text(report) << "\n"; break;
     case Outcome::Timeout:

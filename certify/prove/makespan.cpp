@@ -18,13 +18,14 @@ using Clock = std::chrono::steady_clock;
 struct Budget {
   Clock::time_point end;
   bool limited = false;
+  const std::atomic<bool>* stop = nullptr;  // the command's interrupt
   // One question's share: what is left, at most a minute, so that one hard
   // question does not take the time of the easier ones after it.
   double left() const {
     if (!limited) return 60;
     return std::min(60.0, std::max(1e-3, std::chrono::duration<double>(end - Clock::now()).count()));
   }
-  bool over() const { return limited && Clock::now() >= end; }
+  bool over() const { return (stop != nullptr && stop->load()) || (limited && Clock::now() >= end); }
 };
 
 struct Search {
@@ -42,7 +43,7 @@ int ask(Search& search, const EndQuestion& question, const std::string& stem, En
   const Cnf cnf = encode_end(search.placement, search.memory_limit, question);
   const std::string trial = search.directory + "/" + stem + ".trial.drat";
   const auto begin = Clock::now();
-  const int answer = refute(cnf, trial, search.budget.left());
+  const int answer = refute(cnf, trial, SolveLimit(search.budget.left(), search.budget.stop));
   const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
   search.solve_seconds += seconds;
   if (answer != 20) {
@@ -152,7 +153,7 @@ bool prove_ends(Search& search, int device, long long need, long long work, cons
 }  // namespace
 
 void prove_makespan(const std::string& directory, const std::string& stem, const Placement& placement,
-                    const std::vector<long long>& memory_limit, const MakespanHint& hint, double seconds,
+                    const std::vector<long long>& memory_limit, const MakespanHint& hint, const SolveLimit& limit,
                     ManifestClaim& claim) {
   const long long micros = claim.claim.k, below = claim.below;
   claim.solver = solver_name();
@@ -164,8 +165,9 @@ void prove_makespan(const std::string& directory, const std::string& stem, const
   const std::optional<Placement> rest = without_fillers(placement);
   const Placement& asked = rest ? *rest : placement;
   Search search{directory, asked, memory_limit, {}, 0};
-  search.budget.limited = seconds > 0;
-  search.budget.end = Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
+  search.budget.limited = limit.seconds > 0;
+  search.budget.end = Clock::now() + std::chrono::microseconds(static_cast<long long>(limit.seconds * 1e6));
+  search.budget.stop = limit.stop;
   for (int device : devices_by_load(placement, hint.device)) {
     const long long work = micros * device_load(placement, device);
     if (work >= below) {

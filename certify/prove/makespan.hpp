@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "certify/manifest.hpp"
+#include "certify/prove/refute.hpp"
 
 namespace tessel::certify {
 
@@ -21,9 +22,9 @@ struct MakespanHint {
 
 // Fills in how `claim` (kind Makespan, k = N, below = B) is certified, the
 // files written into `directory` named after `stem`; left not certified
-// with the reason when no relaxation reaches B within `seconds` (0: none).
+// with the reason when no relaxation reaches B within the limit.
 void prove_makespan(const std::string& directory, const std::string& stem, const Placement& placement,
-                    const std::vector<long long>& memory_limit, const MakespanHint& hint, double seconds,
+                    const std::vector<long long>& memory_limit, const MakespanHint& hint, const SolveLimit& limit,
                     ManifestClaim& claim);
 
 }  // namespace tessel::certify

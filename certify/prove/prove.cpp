@@ -15,6 +15,8 @@
 namespace tessel::certify {
 namespace {
 
+const char* const kInterrupted = "interrupted (Ctrl-C or SIGTERM) before CaDiCaL refuted it";
+
 ManifestClaim listed(const PlannedClaim& planned) {
   ManifestClaim claim;
   claim.kind = planned.kind, claim.claim = planned.claim, claim.below = planned.below;
@@ -34,7 +36,7 @@ bool load_holds(const Placement& placement, const PlannedClaim& planned) {
 
 ManifestClaim certify_one(const std::string& directory, const Placement& placement,
                           const std::vector<long long>& memory_limit, const PlannedClaim& planned, size_t index,
-                          double seconds) {
+                          const SolveLimit& limit) {
   ManifestClaim claim = listed(planned);
   if (planned.kind == ClaimKind::Load) {
     claim.certified = load_holds(placement, planned);
@@ -44,7 +46,8 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
   const std::string stem = "claim-" + std::to_string(index + 1);
   if (planned.kind == ClaimKind::Makespan) {
     try {
-      prove_makespan(directory, stem, placement, memory_limit, planned.hint, seconds, claim);
+      prove_makespan(directory, stem, placement, memory_limit, planned.hint, limit, claim);
+      if (!claim.certified && limit.stopped()) claim.reason = kInterrupted;
     } catch (const MalformedError& why) {
       claim = listed(planned);
       claim.reason = std::string("the verifier's encoder cannot state it: ") + why.what();
@@ -65,16 +68,17 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
   claim.cnf_sha256 = sha256_hex(text);
   claim.solver = solver_name();
   const auto begin = std::chrono::steady_clock::now();
-  const int answer = refute(cnf, directory + "/" + claim.proof, seconds);
+  const int answer = refute(cnf, directory + "/" + claim.proof, limit);
   claim.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   claim.certified = answer == 20;
   if (answer == 10)
     claim.reason = "the verifier's encoding has a repetend of this shape: the claim and the verifier's reading of "
                    "the problem disagree";
-  if (answer == 0) {
-    std::ostringstream limit;
-    limit << seconds;  // 60, not std::to_string's 60.000000
-    claim.reason = "CaDiCaL did not refute the verifier's CNF within " + limit.str() + " s (--certify-seconds)";
+  if (answer == 0 && limit.stopped()) claim.reason = kInterrupted;
+  if (answer == 0 && !limit.stopped()) {
+    std::ostringstream seconds;
+    seconds << limit.seconds;  // 60, not std::to_string's 60.000000
+    claim.reason = "CaDiCaL did not refute the verifier's CNF within " + seconds.str() + " s (--certify-seconds)";
   }
   return claim;
 }
@@ -83,7 +87,7 @@ ManifestClaim certify_one(const std::string& directory, const Placement& placeme
 
 Manifest write_certificate(const std::string& directory, const nlohmann::json& placement_json,
                            const std::vector<long long>& memory_limit, const std::vector<PlannedClaim>& claims,
-                           double seconds_per_claim, const std::function<void(const std::string&)>& progress) {
+                           const SolveLimit& per_claim, const std::function<void(const std::string&)>& progress) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error || !std::filesystem::is_directory(directory))
@@ -98,13 +102,15 @@ Manifest write_certificate(const std::string& directory, const nlohmann::json& p
   }
   for (size_t i = 0; i < claims.size(); ++i) {
     const PlannedClaim& planned = claims[i];
-    if (!planned.not_encodable.empty() || !placement) {
+    if (!planned.not_encodable.empty() || !placement || per_claim.stopped()) {
       ManifestClaim claim = listed(planned);
-      claim.reason = !planned.not_encodable.empty() ? planned.not_encodable : "the placement cannot be encoded: " + unreadable;
+      claim.reason = per_claim.stopped()               ? kInterrupted
+                     : !planned.not_encodable.empty() ? planned.not_encodable
+                                                      : "the placement cannot be encoded: " + unreadable;
       manifest.claims.push_back(claim);
       continue;
     }
-    manifest.claims.push_back(certify_one(directory, *placement, memory_limit, planned, i, seconds_per_claim));
+    manifest.claims.push_back(certify_one(directory, *placement, memory_limit, planned, i, per_claim));
     const ManifestClaim& done = manifest.claims.back();
     if (progress) progress("certify: " + claim_words(done) + ": " + (done.certified ? "certified" : done.reason));
   }

@@ -24,11 +24,12 @@ struct PlannedClaim {
 };
 
 // Writes DIR/manifest.json and a CNF and a proof per refutation claim.
-// `seconds_per_claim` bounds each solve (0: none); a claim the solver does
-// not refute in time, or finds satisfiable, is listed as not certified with
-// the reason. Throws MalformedError when DIR cannot be written.
+// `per_claim` bounds each claim's solves (seconds, 0: none; and the stop
+// flag); a claim the solver does not refute in time, finds satisfiable, or
+// that an interrupt cut short or left unasked, is listed as not certified
+// with the reason. Throws MalformedError when DIR cannot be written.
 Manifest write_certificate(const std::string& directory, const nlohmann::json& placement,
                            const std::vector<long long>& memory_limit, const std::vector<PlannedClaim>& claims,
-                           double seconds_per_claim, const std::function<void(const std::string&)>& progress);
+                           const SolveLimit& per_claim, const std::function<void(const std::string&)>& progress);
 
 }  // namespace tessel::certify

@@ -10,11 +10,12 @@
 namespace tessel::certify {
 namespace {
 
-// Stops CaDiCaL at a wall-clock deadline.
+// Stops CaDiCaL at a wall-clock deadline or an interrupt.
 struct Deadline : CaDiCaL::Terminator {
   std::chrono::steady_clock::time_point end;
   bool limited = false;
-  bool terminate() override { return limited && std::chrono::steady_clock::now() >= end; }
+  SolveLimit limit;
+  bool terminate() override { return limit.stopped() || (limited && std::chrono::steady_clock::now() >= end); }
 };
 
 }  // namespace
@@ -27,7 +28,7 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 // 20 unsatisfiable (proof written), 10 satisfiable, 0 undecided.
-int refute(const Cnf& cnf, const std::string& proof_path, double seconds) {
+int refute(const Cnf& cnf, const std::string& proof_path, const SolveLimit& limit) {
   CaDiCaL::Solver solver;
   solver.set("quiet", 1);   // stdout carries the report
   solver.set("binary", 0);  // text DRAT: a reviewer can read and edit it
@@ -37,8 +38,10 @@ int refute(const Cnf& cnf, const std::string& proof_path, double seconds) {
     solver.add(0);
   }
   Deadline deadline;
-  deadline.limited = seconds > 0;
-  deadline.end = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
+  deadline.limit = limit;
+  deadline.limited = limit.seconds > 0;
+  deadline.end =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(limit.seconds * 1e6));
   solver.connect_terminator(&deadline);
   const int answer = solver.solve();
   solver.disconnect_terminator();

@@ -6,8 +6,11 @@
 // changed in the manifest, each failing with the reason.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <thread>
 
 #include "cases/builtin_cases.hpp"
 #include "certify/ends.hpp"
@@ -183,6 +186,39 @@ TEST_CASE("certificate: a claim whose solve times out is listed not certified, w
   const auto checked = tessel::testing::run_tessel("check-certificate " + certificate);
   CHECK(checked.exit_code == 1);
   CHECK_THAT(checked.err, Catch::Contains("period 19") && Catch::Contains("within 0.05 s"));
+}
+
+TEST_CASE("certificate: an interrupt ends a claim's solve at once and lists the claims left", "[certify][interrupt]") {
+  // A hard claim with no time limit, and the command's stop flag raised
+  // 1 s in (as Ctrl-C or SIGTERM would): the solve ends, the claim after it
+  // is not started, both are listed as interrupted. (Raised at 5 s the
+  // first claim is still unsolved: the interrupt, not the claim, ends it.)
+  TempDir dir;
+  const std::string certificate = dir.file("cert");
+  // mshape 8/8's period 13 at k = 2: tens of seconds of CaDiCaL.
+  const nlohmann::json placement = placement_to_json(make_case("mshape", 8, false));
+  certify::PlannedClaim hard = planned(certify::ClaimKind::Period, 13, 2, 0);
+  hard.claim.max_in_flight = 18;
+  std::atomic<bool> stop{false};
+  std::thread raiser([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    stop = true;
+  });
+  const auto begin = std::chrono::steady_clock::now();
+  const certify::Manifest written = certify::write_certificate(
+      certificate, placement, std::vector<long long>(8, 8), {hard, planned(certify::ClaimKind::Period, 12, 2, 0)},
+      certify::SolveLimit(0, &stop), nullptr);
+  raiser.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  CHECK(seconds < 10);  // not the claim's whole refutation
+  REQUIRE(written.claims.size() == 2);
+  for (const certify::ManifestClaim& claim : written.claims) {
+    CHECK_FALSE(claim.certified);
+    CHECK_THAT(claim.reason, Catch::Contains("interrupted"));
+  }
+  const auto failed = failures(certificate);
+  REQUIRE(failed.size() == 2);
+  CHECK_THAT(failed[1].reason, Catch::StartsWith("not certified: interrupted"));
 }
 
 TEST_CASE("certificate: a makespan claim with fillers certified by the ends without them", "[certify]") {
