@@ -20,16 +20,9 @@ using namespace tessel;
 using testing::checked_within;
 using testing::hand_start;
 using testing::options_for;
+using testing::times;
 
 namespace {
-
-Schedule times(const Schedule& schedule, Time factor) {
-  Schedule out = schedule;
-  for (Block& block : out.placement.blocks) block.span *= factor;
-  for (Edge& edge : out.placement.edges) edge.delay *= factor;
-  for (Instance& instance : out.instances) instance.start *= factor;
-  return out;
-}
 
 // Whether a schedule one step shorter exists with every start within
 // `shift` of `centre`'s (the shift search's own question, asked directly).

@@ -13,18 +13,10 @@ using namespace tessel;
 using testing::checked_within;
 using testing::hand_start;
 using testing::options_for;
+using testing::times;
 
 namespace {
 
-// Every span, delay and start times `factor` (written here, not with the
-// code under test).
-Schedule times(const Schedule& schedule, Time factor) {
-  Schedule out = schedule;
-  for (Block& block : out.placement.blocks) block.span *= factor;
-  for (Edge& edge : out.placement.edges) edge.delay *= factor;
-  for (Instance& instance : out.instances) instance.start *= factor;
-  return out;
-}
 
 }  // namespace
 
