@@ -15,6 +15,7 @@
 #include "sat/backend.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/search.hpp"
+#include "tests/solver/choice_questions.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -36,15 +37,8 @@ Placement offering_offload(const Placement& base, Time out, Time in, bool recomp
 
 RecomputeChoiceAnswer decide(const Placement& placement, long long memory, const std::string& backend, int first,
                              int last, int k = 1) {
-  RecomputeChoiceQuestion question;
-  question.placement = &placement;
-  question.micros_per_window = k;
-  question.memory_limit.assign(placement.ndevs, memory);
-  question.backend = backend;
-  question.periods = {first, last};
-  question.max_in_flight = static_cast<int>(placement.blocks.size());
-  question.minimise_latency = k == 1;  // Z3 bisects the latency of a window slowly
-  return decide_periods_choosing_recompute(question, Deadline::after_seconds(120));
+  // Z3 bisects the latency of a window slowly: latency only for k = 1.
+  return testing::decide_choosing(placement, k, memory, backend, first, last, k == 1);
 }
 
 int copies_out(const Schedule& schedule) {

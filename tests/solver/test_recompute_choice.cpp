@@ -12,6 +12,7 @@
 #include "solver/modulo/window_placement.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/search.hpp"
+#include "tests/solver/choice_questions.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -127,15 +128,8 @@ namespace {
 
 RecomputeChoiceAnswer decide_window(const Placement& placement, int k, long long memory, const std::string& backend,
                                     int first, int last) {
-  RecomputeChoiceQuestion question;
-  question.placement = &placement;
-  question.micros_per_window = k;
-  question.memory_limit.assign(placement.ndevs, memory);
-  question.backend = backend;
-  question.periods = {first, last};
-  question.max_in_flight = static_cast<int>(placement.blocks.size());
-  question.minimise_latency = false;  // the period is the question (Z3 bisects the latency slowly)
-  return decide_periods_choosing_recompute(question, Deadline::after_seconds(120));
+  // The period is the question (Z3 bisects the latency slowly).
+  return testing::decide_choosing(placement, k, memory, backend, first, last, false);
 }
 
 }  // namespace
