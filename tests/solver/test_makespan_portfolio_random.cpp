@@ -134,3 +134,36 @@ TEST_CASE("placement facts: computed once, the same as the placement's own funct
     CHECK(facts.bound.value >= facts.critical_path);
   }
 }
+
+// A period search that used the whole limit (a loaded machine) may leave no
+// repetend that unrolls; past the deadline the list construction is then
+// the last resort, so that a time-out still writes a schedule (once, the
+// strategy fast reproducer of tests/cli/test_trust_limits.cpp lost its
+// schedule this way). An interrupt still ends everything at once.
+TEST_CASE("portfolio past the deadline with nothing at N: a list schedule is the last resort", "[solver][makespan]") {
+  std::mt19937 random(49);
+  for (int round = 0; round < 4; ++round) {
+    const testing::RandomPipeline pipeline = testing::random_pipeline(random, round % 2 == 0);
+    INFO(pipeline.description);
+    Placement placement = pipeline.placement;
+    placement.static_memory.clear();
+    const SearchResult no_repetend;  // the period search timed out
+    StopFlag interrupt{false};
+    CandidateInput input;
+    input.placement = &placement;
+    input.total_micros = 16;
+    input.period = &no_repetend;
+    input.options.memory_limit = unit_step_limits(pipeline.placement, pipeline.limits);
+    input.options.deadline = Deadline::after_seconds(0, &interrupt);
+    const Candidates built = build_candidates(input);
+    const BuiltCandidate* at_total = nullptr;
+    for (const BuiltCandidate& candidate : built.built)
+      if (candidate.at_total) at_total = &candidate;
+    REQUIRE(at_total);
+    CHECK(at_total->summary.name.rfind("list", 0) == 0);
+    CHECK_FALSE(violation_of(*at_total->at_total, pipeline));
+
+    interrupt = true;
+    for (const BuiltCandidate& candidate : build_candidates(input).built) CHECK_FALSE(candidate.at_total);
+  }
+}

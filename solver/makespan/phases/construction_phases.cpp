@@ -72,23 +72,45 @@ std::optional<BuiltCandidate> replay_candidate(const CandidateInput& input) {
   return found;
 }
 
-Phase list_phase() {
+namespace {
+
+bool holds_schedule_at_total(const Candidates& candidates) {
+  for (const BuiltCandidate& built : candidates.built)
+    if (built.at_total) return true;
+  return false;
+}
+
+// A list construction as a phase. Past the deadline it still runs once when
+// nothing at N is in hand (the period search took the whole limit on a
+// loaded machine and its repetend did not unroll, e.g. its warmup was not
+// checked against the memory limit in time): list scheduling costs one pass
+// over the instances, so a time-out still writes a schedule. It gets
+// answer_grace_seconds from now, the slack the answer at N is allowed past
+// the limit, and an interrupt still ends it at once.
+Phase list_construction(const char* name, std::optional<BuiltCandidate> (*build)(const CandidateInput&)) {
   Phase phase;
-  phase.name = "list";
-  phase.run = [](Portfolio& portfolio) {
-    if (std::optional<BuiltCandidate> built = list_candidate(portfolio.input())) portfolio.add(std::move(*built));
+  phase.name = name;
+  phase.past_deadline = true;
+  phase.run = [build](Portfolio& portfolio) {
+    const CandidateInput& input = portfolio.input();
+    if (!input.options.deadline.expired()) {
+      if (std::optional<BuiltCandidate> built = build(input)) portfolio.add(std::move(*built));
+      return;
+    }
+    if (input.options.deadline.stopped() || holds_schedule_at_total(portfolio.so_far())) return;
+    CandidateInput last_resort = input;
+    last_resort.options.deadline =
+        Deadline::after_seconds(input.options.tuning.answer_grace_seconds, input.options.deadline.stop);
+    if (std::optional<BuiltCandidate> built = build(last_resort)) portfolio.add(std::move(*built));
   };
   return phase;
 }
 
-Phase trading_phase() {
-  Phase phase;
-  phase.name = "list, memory traded";
-  phase.run = [](Portfolio& portfolio) {
-    if (std::optional<BuiltCandidate> built = trading_candidate(portfolio.input())) portfolio.add(std::move(*built));
-  };
-  return phase;
-}
+}  // namespace
+
+Phase list_phase() { return list_construction("list", list_candidate); }
+
+Phase trading_phase() { return list_construction("list, memory traded", trading_candidate); }
 
 Phase replay_phase() {
   Phase phase;
