@@ -32,6 +32,7 @@
 #include "solver/solve/recompute_choice_search.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "solver/solve/resolution.hpp"
+#include "solver/solve/traded_start.hpp"
 #include "solver/solve/unit_step_problem.hpp"
 #include "solver/strategies/fast_search.hpp"
 #include "solver/strategies/full_search.hpp"
@@ -607,6 +608,14 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   SearchReport report;
   report.strategy = request.strategy;
   report.backend = request.backend;
+  // Memory traded first (traded_start.hpp): an answer at N that no period
+  // search, however long, keeps from being reached. Built on the real times.
+  Placement real = request.placement;
+  real.static_memory.clear();
+  const TradedStart traded = request.strategy == Strategy::Full
+                                 ? TradedStart{}
+                                 : traded_start(real, options.memory_limit, request.total_micros, options.deadline,
+                                                budget);
   SearchResult result = run_strategy(request, placement, options, budget);
   if (request.resolution > 0) {
     placement = request.placement;
@@ -649,6 +658,9 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  consider_traded_start(request, traded,
+                        traded.schedule ? std::optional<Schedule>(restored(*traded.schedule, request)) : std::nullopt,
+                        report, progress);
   consider_choosing_recompute(request, placement, options, budget, report, progress);
   consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
