@@ -123,7 +123,8 @@ void plan_line(PlanContext& context, const std::string& text) {
   if (context.phase) context.phase("[" + seconds_text(seconds_since(context.begin)) + "] " + text);
 }
 
-PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, const Deadline& cut_deadline) {
+PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, const Deadline& cut_deadline,
+                       bool recompute_all) {
   PlanResult result;
   result.pipeline = options;
   result.clock = context.clock;
@@ -136,7 +137,7 @@ PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, con
                                  context.request.nmicros);
   result.memory_limit = memory_limits_for(result.timed.placement, context.request.memory, "memory");
   result.staged.placement.memory_decimals = result.timed.placement.memory_decimals;
-  if (options.recompute == RecomputeMode::All) result.forced = recompute_every_offer(result.timed.placement);
+  if (recompute_all) result.forced = recompute_every_offer(result.timed.placement);
   result.message = static_memory_problem(result);
   result.outcome = Outcome::Infeasible;
   return result;
@@ -179,6 +180,9 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   search.backend = context.request.backend;
   search.deadline = deadline;
   search.threads = context.request.threads;
+  // Its recompute-all placement is searched apart: the derived search
+  // inside would search it again in the same share.
+  if (placed.all_apart) search.tuning.recompute_all_seconds = 0;
   try {
     placed.search = solve(search, context.search_progress);
   } catch (const InputError& error) {

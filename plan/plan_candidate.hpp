@@ -28,8 +28,12 @@ void plan_line(PlanContext& context, const std::string& text);
 
 // The cut, placement and memory limits of a mapping, without a schedule
 // (outcome Infeasible with the reason when static memory alone passes a
-// limit). `cut_deadline` bounds the exact partitioner.
-PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, const Deadline& cut_deadline);
+// limit). `cut_deadline` bounds the exact partitioner. `recompute_all`:
+// the candidate that recomputes every forward (--recompute all, and one
+// of each mapping's two under auto) is searched on the placement whose
+// recomputes are blocks (PlanResult::forced).
+PlanResult placed_plan(PlanContext& context, const PipelineOptions& options, const Deadline& cut_deadline,
+                       bool recompute_all);
 
 // The chain's textbook order on `placed` (1F1B, or ZB-H1 when split), judged.
 void order_chain(PlanResult& placed, int nmicros);

@@ -181,6 +181,7 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
   nlohmann::json compared = nlohmann::json::array();
   for (const PlanRow& row : answer.compared)
     compared.push_back({{"plan", row.label}, {"mapping", mapping_name(row.pipeline.mapping)},
+                        {"recompute_all", row.recompute_all},
                         {"chunks", row.pipeline.chunks}, {"split_backward", row.pipeline.split_backward},
                         {"status", row.status}, {"construction", row.construction},
                         {"makespan", number(row.makespan)},

@@ -11,4 +11,9 @@ std::string plan_label(const PipelineOptions& options) {
   return options.split_backward ? label + ", split" : label;
 }
 
+std::string plan_label(const PlanResult& result) {
+  const bool apart = result.forced && result.pipeline.recompute == RecomputeMode::Auto;
+  return plan_label(result.pipeline) + (apart ? ", recompute all" : "");
+}
+
 }  // namespace tessel

@@ -54,10 +54,15 @@ struct PlanResult {
   std::vector<long long> rank_compute;    // per rank, the sum of its stages
   PipelinePlacement staged;               // costs in steps (the search's grid)
   TimedPlacement timed;                   // the same in the plan's unit, delays included
-  // --recompute all: the placement in which every forward's recompute is a
-  // block of its own (solver/makespan/recompute_all.hpp); the chain's order
-  // and the search run on it and their answers are mapped back.
+  // --recompute all, and under auto the candidate that recomputes all: the
+  // placement in which every forward's recompute is a block of its own
+  // (solver/makespan/recompute_all.hpp); the chain's order and the search
+  // run on it and their answers are mapped back.
   std::optional<RecomputedPlacement> forced;
+  // --recompute auto: the recompute-all placement of this mapping is a
+  // candidate of its own (searched with its own share, as --recompute all
+  // searches it), so this placement's search skips its derived one.
+  bool all_apart = false;
   PlanClock clock;
   std::vector<Memory> memory_limit;       // bytes per rank
   SearchReport search;
@@ -69,9 +74,14 @@ struct PlanResult {
   std::vector<long long> peak_memory;     // bytes per rank, static memory included
 };
 
+// The label of one candidate: plan_label, and ", recompute all" for the
+// candidate that recomputes every forward under --recompute auto.
+std::string plan_label(const PlanResult& result);
+
 // A line of the comparison: one candidate plan.
 struct PlanRow {
-  std::string label;                 // plan_label
+  std::string label;                 // plan_label (of the result)
+  bool recompute_all = false;        // the candidate that recomputes every forward (its `forced`)
   PipelineOptions pipeline;
   std::string status;                // found | timeout | infeasible | interrupted
   std::string construction;

@@ -32,6 +32,7 @@
 #include "solver/solve/recompute_choice_search.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "solver/solve/resolution.hpp"
+#include "solver/solve/traded_start.hpp"
 #include "solver/solve/unit_step_problem.hpp"
 #include "solver/strategies/fast_search.hpp"
 #include "solver/strategies/full_search.hpp"
@@ -565,6 +566,16 @@ bool verify_repetend(const SearchRequest& request, SearchResult& result, SearchR
   return true;
 }
 
+// Memory traded first (traded_start.hpp): an answer at N that no period
+// search, however long, keeps from being reached. Built on the real times,
+// for the strategies whose search keeps every activation.
+TradedStart traded_first(const SearchRequest& request, const SearchOptions& options, Budget& budget) {
+  if (request.strategy == Strategy::Full || !offers_memory_choice(request.placement)) return {};
+  Placement real = request.placement;
+  real.static_memory.clear();
+  return traded_start(real, options.memory_limit, request.total_micros, options.deadline, budget);
+}
+
 }  // namespace
 
 SearchReport solve(const SearchRequest& request, Progress& progress) {
@@ -607,6 +618,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   SearchReport report;
   report.strategy = request.strategy;
   report.backend = request.backend;
+  const TradedStart traded = traded_first(request, options, budget);
   SearchResult result = run_strategy(request, placement, options, budget);
   if (request.resolution > 0) {
     placement = request.placement;
@@ -649,6 +661,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   if (repetend_rejected && !report.best)
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
+  if (traded.schedule) consider_traded_start(request, traded, restored(*traded.schedule, request), report, progress);
   consider_choosing_recompute(request, placement, options, budget, report, progress);
   consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);

@@ -40,6 +40,7 @@ const char* budget_phase_name(BudgetPhase phase) {
     case BudgetPhase::Answer: return "answer";
     case BudgetPhase::FullStart: return "full_start";
     case BudgetPhase::FullList: return "full_list";
+    case BudgetPhase::TradedStart: return "traded_start";
     case BudgetPhase::RecomputeChoice: return "recompute_choice";
     case BudgetPhase::RecomputeAll: return "recompute_all";
     case BudgetPhase::Shifts: return "shifts";

@@ -102,7 +102,9 @@ struct MakespanReport {
 // started and when it must end, in seconds since the search began (no
 // `until`: only an interrupt ends it), and what set that end.
 // FullStart and FullList: strategy full's first schedule (a quick repetend,
-// the list scheduling), inside the strategy's grant; RecomputeChoice: the
+// the list scheduling), inside the strategy's grant; TradedStart: the
+// memory-trading list schedules built before the period search on a
+// placement offering recomputation or offload; RecomputeChoice: the
 // periods below the one found decided again with a recompute chosen per
 // offering forward, after the answer; RecomputeAll: the "recompute every
 // offered forward" placement's own search after that; Shifts ..
@@ -110,7 +112,7 @@ struct MakespanReport {
 // makespan grant (on the portfolio's thread; one beside it on the side
 // thread is not logged).
 enum class BudgetPhase {
-  Strategy, Makespan, Answer, FullStart, FullList, RecomputeChoice, RecomputeAll, Shifts, Transfer, Orders, Neighbourhoods
+  Strategy, Makespan, Answer, FullStart, FullList, TradedStart, RecomputeChoice, RecomputeAll, Shifts, Transfer, Orders, Neighbourhoods
 };
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.
