@@ -60,13 +60,20 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 
 }  // namespace
 
+bool choice_follows(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  const bool strategy_chooses =
+      request.strategy == Strategy::Repetend ||
+      (request.strategy == Strategy::Fast &&
+       placement.blocks.size() <= static_cast<size_t>(request.tuning.fast_largest_shortened_window));
+  return strategy_chooses && request.resolution <= 0 && request.tuning.recompute_choice_seconds > 0 &&
+         (offers(placement, true) || offers(placement, false));
+}
+
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
                                  const SearchOptions& options, Budget& budget, SearchReport& report,
                                  Progress& progress) {
-  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 ||
-      request.tuning.recompute_choice_seconds <= 0 || !(offers(placement, true) || offers(placement, false)) ||
-      request.deadline.expired())
-    return;
+  if (!choice_follows(request) || !report.period || request.deadline.expired()) return;
   const auto begin = std::chrono::steady_clock::now();
   PeriodReport& period = *report.period;
   RecomputeChoiceQuestion question;

@@ -12,6 +12,7 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "solver/solve/budget.hpp"
+#include "solver/solve/recompute_choice_search.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -113,7 +114,7 @@ Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
   double shared = 0;
   if (tuning.recompute_all_seconds > 0 && offers_recompute(request.placement))
     shared = tuning.recompute_all_seconds;
-  else if (request.strategy == Strategy::Repetend && request.resolution <= 0 && offers_memory_choice(request.placement))
+  else if (choice_follows(request))
     shared = tuning.recompute_choice_seconds;  // offload only: the choice inside the repetend follows alone
   if (shared <= 0) return tuning;
   tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - shared);

@@ -24,8 +24,8 @@ struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadli
 // so that offering recomputation does not make the default search take
 // recompute_all_seconds longer. On a placement offering offload only, the
 // choice inside the repetend (recompute_choice_search.hpp) follows alone:
-// the phases end recompute_choice_seconds earlier instead (strategy
-// repetend without a resolution, where it runs). Otherwise the request's
+// the phases end recompute_choice_seconds earlier instead (where it runs:
+// choice_follows). Otherwise the request's
 // own tuning.
 Tuning tuning_beside_recomputing_all(const SearchRequest& request);
 
