@@ -15,12 +15,6 @@ namespace tessel {
 
 namespace {
 
-bool offers(const Placement& placement, bool recompute) {
-  for (const Block& block : placement.blocks)
-    if (recompute ? block.recompute.has_value() : block.offload.has_value()) return true;
-  return false;
-}
-
 // The answer's repetend unrolled at N with its recomputes and copies: a candidate,
 // taken when shorter than the answer in hand.
 void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement& choice,
@@ -59,16 +53,6 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 }
 
 }  // namespace
-
-bool choice_follows(const SearchRequest& request) {
-  const Placement& placement = request.placement;
-  const bool strategy_chooses =
-      request.strategy == Strategy::Repetend ||
-      (request.strategy == Strategy::Fast &&
-       placement.blocks.size() <= static_cast<size_t>(request.tuning.fast_largest_shortened_window));
-  return strategy_chooses && request.resolution <= 0 && request.tuning.recompute_choice_seconds > 0 &&
-         (offers(placement, true) || offers(placement, false));
-}
 
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
                                  const SearchOptions& options, Budget& budget, SearchReport& report,

@@ -16,17 +16,9 @@ namespace tessel {
 
 struct Budget;  // solver/solve/budget.hpp: grants the phase its deadline
 
-// Whether the choice runs after the search `request` asks for: strategy
-// repetend, or strategy fast on a placement of at most
-// fast_largest_shortened_window blocks (the size up to which fast asks the
-// solver at all: the encoding is not interrupted while it is built), on a
-// placement offering recomputation or offload, without a resolution, with
-// recompute_choice_seconds > 0.
-bool choice_follows(const SearchRequest& request);
-
 // `placement`: as the period search saw it (static memory off, limits in
 // `options`). A window of k micro-batches chooses per window position.
-// Does nothing where choice_follows(request) is false. Its deadline is
+// Does nothing where choice_follows(request) (recompute_search.hpp) is false. Its deadline is
 // granted by `budget` (phase recompute_choice: recompute_choice_seconds,
 // within the request's deadline). Raises report.period's proven bound to
 // the first period not refuted (only periods decided count).

@@ -12,7 +12,6 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "solver/solve/budget.hpp"
-#include "solver/solve/recompute_choice_search.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -107,6 +106,16 @@ bool offers_recompute(const Placement& placement) {
 }
 
 }  // namespace
+
+bool choice_follows(const SearchRequest& request) {
+  const Placement& placement = request.placement;
+  const bool strategy_chooses =
+      request.strategy == Strategy::Repetend ||
+      (request.strategy == Strategy::Fast &&
+       placement.blocks.size() <= static_cast<size_t>(request.tuning.fast_largest_shortened_window));
+  return strategy_chooses && request.resolution <= 0 && request.tuning.recompute_choice_seconds > 0 &&
+         offers_memory_choice(placement);
+}
 
 Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
   Tuning tuning = request.tuning;

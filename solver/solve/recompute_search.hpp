@@ -17,6 +17,14 @@ using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& pro
 
 struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadline
 
+// Whether the choice runs after the search `request` asks for: strategy
+// repetend, or strategy fast on a placement of at most
+// fast_largest_shortened_window blocks (the size up to which fast asks the
+// solver at all: the encoding is not interrupted while it is built), on a
+// placement offering recomputation or offload, without a resolution, with
+// recompute_choice_seconds > 0.
+bool choice_follows(const SearchRequest& request);
+
 // The tuning the main search runs under: where the derived search will
 // follow it (the default, planned search of a placement offering
 // recomputation), the plan's seconds are shared, the main search's phases

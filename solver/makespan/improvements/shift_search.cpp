@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "solver/makespan/bounds/device_work_bounds.hpp"
-#include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/improvements/time_unit.hpp"
 #include "solver/modulo/schedule_check.hpp"
 #include "solver/strategies/full_encoding.hpp"
@@ -150,7 +149,8 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
   const DeviceWorkBounds work(best.placement, best.nmicros);
   // On a placement offering recomputation or offload, the encoding chooses
   // them per forward and micro-batch within the same narrow domains.
-  const bool with_choices = offers_memory_choice(best.placement);
+  const bool with_choices = !recompute_forwards(best.placement, options.memory_limit, best.nmicros).empty() ||
+                            !offload_forwards(best.placement, options.memory_limit, best.nmicros).empty();
   const double budget = options.deadline.granted_seconds_left();  // a stall does not shrink a question's share
   const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
