@@ -73,6 +73,7 @@ void period_text(std::ostream& out, const SearchReport& report, const Placement&
       out << " (period " << t(period.construction->constructed_period)
           << "), window shortened by the solver (--tune fast_improve_seconds)";
     out << "\n";
+    recompute_choice_line(out, period, t);
   } else if (k == 1) {
     out << "period           " << t(period.period) << "  (lower bound L = " << t(period.lower_bound)
         << ", proven lower bound " << t(period.proven_lower_bound) << ", "

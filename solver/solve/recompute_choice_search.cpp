@@ -15,12 +15,6 @@ namespace tessel {
 
 namespace {
 
-bool offers(const Placement& placement, bool recompute) {
-  for (const Block& block : placement.blocks)
-    if (recompute ? block.recompute.has_value() : block.offload.has_value()) return true;
-  return false;
-}
-
 // The answer's repetend unrolled at N with its recomputes and copies: a candidate,
 // taken when shorter than the answer in hand.
 void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement& choice,
@@ -63,10 +57,7 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
                                  const SearchOptions& options, Budget& budget, SearchReport& report,
                                  Progress& progress) {
-  if (request.strategy != Strategy::Repetend || !report.period || request.resolution > 0 ||
-      request.tuning.recompute_choice_seconds <= 0 || !(offers(placement, true) || offers(placement, false)) ||
-      request.deadline.expired())
-    return;
+  if (!choice_follows(request) || !report.period || request.deadline.expired()) return;
   const auto begin = std::chrono::steady_clock::now();
   PeriodReport& period = *report.period;
   RecomputeChoiceQuestion question;

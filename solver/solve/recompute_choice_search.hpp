@@ -18,8 +18,7 @@ struct Budget;  // solver/solve/budget.hpp: grants the phase its deadline
 
 // `placement`: as the period search saw it (static memory off, limits in
 // `options`). A window of k micro-batches chooses per window position.
-// Does nothing for strategies other than repetend, placements without
-// offers, a resolution, or recompute_choice_seconds = 0. Its deadline is
+// Does nothing where choice_follows(request) (recompute_search.hpp) is false. Its deadline is
 // granted by `budget` (phase recompute_choice: recompute_choice_seconds,
 // within the request's deadline). Raises report.period's proven bound to
 // the first period not refuted (only periods decided count).

@@ -17,6 +17,14 @@ using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& pro
 
 struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadline
 
+// Whether the choice runs after the search `request` asks for: strategy
+// repetend, or strategy fast on a placement of at most
+// fast_largest_shortened_window blocks (the size up to which fast asks the
+// solver at all: the encoding is not interrupted while it is built), on a
+// placement offering recomputation or offload, without a resolution, with
+// recompute_choice_seconds > 0.
+bool choice_follows(const SearchRequest& request);
+
 // The tuning the main search runs under: where the derived search will
 // follow it (the default, planned search of a placement offering
 // recomputation), the plan's seconds are shared, the main search's phases
@@ -24,8 +32,8 @@ struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadli
 // so that offering recomputation does not make the default search take
 // recompute_all_seconds longer. On a placement offering offload only, the
 // choice inside the repetend (recompute_choice_search.hpp) follows alone:
-// the phases end recompute_choice_seconds earlier instead (strategy
-// repetend without a resolution, where it runs). Otherwise the request's
+// the phases end recompute_choice_seconds earlier instead (where it runs:
+// choice_follows). Otherwise the request's
 // own tuning.
 Tuning tuning_beside_recomputing_all(const SearchRequest& request);
 

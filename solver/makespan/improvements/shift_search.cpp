@@ -39,7 +39,7 @@ struct ShiftedDomains {
 // Each start within `shift` of the centre's and within the device work
 // bounds of a makespan of the centre's; nothing when past the budget.
 std::optional<ShiftedDomains> shifted_domains(const Schedule& centre, const DeviceWorkBounds& work, Time shift,
-                                              const std::vector<Memory>& memory_limit) {
+                                              const std::vector<Memory>& memory_limit, bool with_choices) {
   const Placement& placement = centre.placement;
   const Time horizon = makespan(centre);
   ShiftedDomains shifted;
@@ -54,11 +54,22 @@ std::optional<ShiftedDomains> shifted_domains(const Schedule& centre, const Devi
     domains[instance.block][instance.micro] = {static_cast<int>(earliest),
                                               static_cast<int>(std::max(earliest, latest))};
   }
-  if (!full_encoding_size(placement, memory_limit, centre.nmicros, domains).within_budget()) return std::nullopt;
+  if (!full_encoding_size(placement, memory_limit, centre.nmicros, domains, with_choices).within_budget())
+    return std::nullopt;
   return shifted;
 }
 
 enum class Centre { Shorter, NoneWithin, QuestionOutOfTime, OutOfTime };
+
+// The answer compacted, or as it is where it recomputes or copies:
+// compaction moves instances only, so a recompute run or a copy left where
+// it was could then overlap or end late (schedule_fits judges both).
+Schedule tightened(const Schedule& found) {
+  if (found.recomputes.empty() && found.transfers.empty()) return compacted(found);
+  Schedule tight = compacted(found);
+  if (schedule_fits(tight) && makespan(tight) <= makespan(found)) return tight;
+  return found;
+}
 
 // What every question around every centre shares.
 struct ShiftRun {
@@ -94,7 +105,7 @@ Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, 
       return Centre::QuestionOutOfTime;  // `best` keeps what the earlier answers found
     }
     if (answer == Answer::Unsat) break;
-    Schedule found = compacted(decode_schedule(encoding, best.placement, options.memory_limit, best.nmicros));
+    Schedule found = tightened(decode_schedule(encoding, best.placement, options.memory_limit, best.nmicros));
     if (!schedule_fits(found) || makespan(found) >= makespan(best)) break;  // not expected: keep what is valid
     best = std::move(found);
     shorter = true;
@@ -136,6 +147,10 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
   Schedule best = in_micro_order(start);
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
+  // On a placement offering recomputation or offload, the encoding chooses
+  // them per forward and micro-batch within the same narrow domains.
+  const bool with_choices = !recompute_forwards(best.placement, options.memory_limit, best.nmicros).empty() ||
+                            !offload_forwards(best.placement, options.memory_limit, best.nmicros).empty();
   const double budget = options.deadline.granted_seconds_left();  // a stall does not shrink a question's share
   const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
   const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
@@ -145,7 +160,7 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
     const Time least = least_swapping_shift(best);
     if (least > ceiling) break;
     shift = std::max(*shift, least);
-    std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit);
+    std::optional<ShiftedDomains> domains = shifted_domains(best, work, *shift, options.memory_limit, with_choices);
     if (!domains) {
       counted.budget_reached = true;
       break;
@@ -154,7 +169,7 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
       options.progress("shifts: building the encoding of every instance within " + std::to_string(*shift) +
                        " steps of the best (" + std::to_string(makespan(best)) + ")");
     std::optional<FullEncoding> encoding =
-        build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains);
+        build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains, with_choices);
     if (!encoding) break;
     ++counted.encodings;
     counted.largest_shift = std::max(counted.largest_shift, *shift);

@@ -20,6 +20,10 @@ Schedule rescaled(const Schedule& schedule, Change change) {
   }
   for (Edge& edge : out.placement.edges) edge.delay = change(edge.delay);
   for (Instance& instance : out.instances) instance.start = change(instance.start);
+  // A schedule found in the unit may carry recomputes and copies (the
+  // shift search chooses them where the placement offers them).
+  for (RecomputeRun& run : out.recomputes) run.start = change(run.start);
+  for (Transfer& copy : out.transfers) copy.start = change(copy.start);
   return out;
 }
 

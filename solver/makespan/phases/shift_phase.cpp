@@ -2,6 +2,7 @@
 // shift_search.hpp); listed only when it shortened the best.
 #include <chrono>
 
+#include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/improvements/shift_search.hpp"
 #include "solver/makespan/phases/phases.hpp"
 #include "solver/makespan/portfolio/portfolio.hpp"
@@ -9,9 +10,22 @@
 namespace tessel {
 namespace {
 
+// The shift search's centre: the improvements' start, or on a placement
+// offering recomputation or offload the shortest candidate without fused
+// units when that one recomputes or copies (the encoding chooses again
+// around it, keeping, dropping or moving its recomputes and copies).
+const Schedule& shift_centre(const Portfolio& portfolio) {
+  const Schedule* centre = portfolio.start();
+  if (!offers_memory_choice(centre->placement)) return *centre;
+  for (const BuiltCandidate& built : portfolio.so_far().built)
+    if (built.at_total && built.at_total->fused.empty() && makespan(*built.at_total) < makespan(*centre))
+      centre = &*built.at_total;
+  return *centre;
+}
+
 void run_shifts(Portfolio& portfolio) {
   const CandidateInput& input = portfolio.input();
-  const Schedule& start = *portfolio.start();
+  const Schedule start = shift_centre(portfolio);
   const auto begin = std::chrono::steady_clock::now();
   SearchOptions options = input.options;
   const Tuning& tuning = input.options.tuning;
@@ -33,7 +47,12 @@ void run_shifts(Portfolio& portfolio) {
                            std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
                            std::to_string(stats.improvements) + " shorter schedules in " +
                            std::to_string(stats.encodings) + " encodings" + out_of_time;
-  portfolio.take(aperiodic_candidate("improve: shifts", std::move(improved), begin, note), true);
+  // A schedule that recomputes or copies is listed, not made the start: the
+  // phases after this one move instances only.
+  const bool traded = !improved.recomputes.empty() || !improved.transfers.empty();
+  BuiltCandidate built = aperiodic_candidate("improve: shifts", std::move(improved), begin, note);
+  if (traded) portfolio.add(std::move(built));
+  else portfolio.take(std::move(built), true);
 }
 
 }  // namespace

@@ -40,7 +40,9 @@ class Portfolio {
   std::optional<Time> repetend_makespan() const;
   // The shortest makespan offered so far.
   std::optional<Time> shortest() const { return shortest_; }
-  // The improvements' start: the best schedule without fused units.
+  // The improvements' start: the best schedule without fused units,
+  // recomputes or copies (the shift search may start from a traded one:
+  // phases/shift_phase.cpp).
   const Schedule* start() const { return start_; }
   bool above_bound() const { return start_ && makespan(*start_) > bound(); }
 
@@ -102,8 +104,9 @@ class Portfolio {
 BuiltCandidate aperiodic_candidate(std::string name, Schedule schedule,
                                    std::chrono::steady_clock::time_point begin, std::string note);
 
-// The shortest schedule at N among `candidates` without fused units (the
-// full search's encoding has none).
+// The shortest schedule at N among `candidates` without fused units,
+// recomputes or copies (the full search's encoding has no fused units, and
+// the improvements after the shift search move instances only).
 const Schedule* best_plain(const std::vector<BuiltCandidate>& candidates);
 
 // The verdict of input.judge on `built` (see CandidateInput::judge): a
