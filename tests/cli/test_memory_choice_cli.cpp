@@ -37,12 +37,12 @@ TEST_CASE("search recomputes where memory binds and keeps where it does not", "[
   const CommandResult tight =
       run_tessel("search --placement " + placement + " --memory 8 --total-micros 32 -o " + dir.file("tight.json"));
   REQUIRE(tight.exit_code == 0);
-  CHECK(tight.out.find("memory traded    recomputes f0 x32") != std::string::npos);
+  CHECK(tight.out.find("memory traded    recomputes f0 x") != std::string::npos);
   const Schedule chosen = read_schedule_file(dir.file("tight.json"));
-  // Whole blocks recompute, every micro-batch of each: all eight forwards
-  // (the derived search) or fewer (the choice in the period search, k = 1).
+  // Whole blocks (the derived search, the choice in the period search at
+  // k = 1) or single micro-batches (the shift search chooses per
+  // micro-batch, docs/algorithms.md): at most every forward's 32.
   CHECK_FALSE(chosen.recomputes.empty());
-  CHECK(chosen.recomputes.size() % 32 == 0);
   CHECK(chosen.recomputes.size() <= 8 * 32);
   CHECK(verify_schedule(chosen).valid);
   CHECK(run_tessel("verify " + dir.file("tight.json")).exit_code == 0);
