@@ -121,9 +121,12 @@ static bool budget_set_by_hand(const Tuning& tuning) {
 }
 
 Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls) {
-  const double stretch = own_input_.options.tuning.improve_stall_seconds;
-  stalls = stalls && !budget_set_by_hand(own_input_.options.tuning);
-  stall_ = stalls && stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
+  // A stall with no stretch in seconds still carries the phases' progress
+  // rules (order_stall_steps, lns_stall_windows), which read it.
+  const Tuning& tuning = own_input_.options.tuning;
+  stalls = stalls && !budget_set_by_hand(tuning) &&
+           (tuning.improve_stall_seconds > 0 || tuning.order_stall_steps > 0 || tuning.lns_stall_windows > 0);
+  stall_ = stalls ? std::make_unique<Stall>(tuning.improve_stall_seconds) : nullptr;
   size_t entry = 0;
   granted_ = tessel::grant_improvement(own_input_.budget_log, phase, input_->options.deadline, seconds, share,
                                        stall_.get(), &entry);

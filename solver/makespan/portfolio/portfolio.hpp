@@ -62,8 +62,9 @@ class Portfolio {
 
   // The deadline of the improvement phase now running, `phase` in the
   // budget's log: `seconds`, or with a time limit `share` of the time left
-  // if more, ended early after improve_stall_seconds without a gain
-  // (solver/types/budget_log.hpp); its return is logged when run() gets it back.
+  // if more, ended early after improve_stall_seconds without a gain or when
+  // the phase's own progress rule gives up (solver/types/budget_log.hpp);
+  // its return is logged when run() gets it back.
   // `stalls` false: no stall (the shift search, whose questions take longer
   // than a stretch and which gives its time back by its own rule).
   Deadline grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls = true);
