@@ -52,7 +52,10 @@ class Portfolio {
   void take(BuiltCandidate built, bool offered_as_found);
   // Offers each schedule an improvement finds as it comes, those shorter
   // than `below` only, and counts each as a gain of the phase running
-  // (gained()).
+  // (gained()). One found within offer_interval_seconds of the last offer
+  // is held, and offered with the next after that or when the phase
+  // returns: each offer is verified, and the device orders find gains ten
+  // steps in a row.
   OnShorter offer_below(Time below, const char* phase);
   // A candidate a phase judged itself and found rejected (e.g. built at
   // another N on the way).
@@ -79,6 +82,8 @@ class Portfolio {
   void start_early(const Phase& phase);
   void collect_early();
   void end_grant();
+  void offer_or_hold(const Schedule& shorter, const char* phase);
+  void offer_held();
   bool side_allowed() const;
   std::unique_ptr<SideThread> start_side(const Phase& phase, std::function<void(bool)> stops_main);
 
@@ -94,6 +99,13 @@ class Portfolio {
   std::unique_ptr<Stall> stall_;
   Deadline granted_;
   std::optional<size_t> grant_entry_;
+  // The latest gain held back (offer_below) and when the last went out.
+  struct Held {
+    Schedule schedule;
+    const char* phase;
+  };
+  std::optional<Held> held_;
+  std::chrono::steady_clock::time_point last_offer_{};
   // The phase started early on the side thread, and what it needs.
   struct Early;
   std::unique_ptr<Early> early_;
