@@ -147,3 +147,25 @@ TEST_CASE("stall: with measured costs an improvement without a gain returns befo
     CHECK_FALSE(grant.stalled);
   }
 }
+
+TEST_CASE("stall: with measured costs the neighbourhoods give up by their count of windows",
+          "[budget][stall][makespan]") {
+  // A stretch in seconds longer than every grant: only a progress rule ends
+  // a phase before its grant. vshape 8 x1000's windows are too large or
+  // answer no (measured_whole.md: 16 windows in about 0.03 s at load 9,
+  // against a grant of 0.5 s).
+  Progress quiet;
+  const SearchReport report = solve(measured_vshape(30), quiet);
+  REQUIRE(report.best);
+  bool ran = false;
+  for (const BudgetGrant& grant : report.budget) {
+    if (grant.phase != BudgetPhase::Neighbourhoods) continue;
+    ran = true;
+    REQUIRE(grant.ended);
+    CHECK(grant.stalled);
+    CHECK(grant.gave_up);
+    REQUIRE(grant.until);
+    CHECK(*grant.ended < *grant.until);
+  }
+  CHECK(ran);
+}
