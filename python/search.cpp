@@ -155,6 +155,7 @@ Result result_of(const SearchReport& report, const Placement& placement) {
     if (grant.ended) {
       entry["ended"] = py::float_(*grant.ended);
       entry["stalled"] = py::bool_(grant.stalled);
+      if (grant.stalled) entry["stalled_by"] = grant.gave_up ? "progress" : "seconds";
     }
     result.budget.append(entry);
   }

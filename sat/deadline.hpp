@@ -11,9 +11,11 @@
 //
 // An improvement phase's deadline may also carry a `Stall`: the phase gives
 // back the rest of its time once a stretch passes without a gain (the
-// developer knob improve_stall_seconds, solver/makespan/portfolio/). Like the
-// flags it is shared by pointer, so every deadline cut from the phase's (a
-// question's, a window's, a solver's terminator) sees each gain at once.
+// developer knob improve_stall_seconds, solver/makespan/portfolio/), or at
+// once when its own progress says it stopped finding (steps or windows
+// without a gain: `give_up`, raised by the phase). Like the flags it is
+// shared by pointer, so every deadline cut from the phase's (a question's, a
+// window's, a solver's terminator) sees each gain and the give-up at once.
 #pragma once
 
 #include <algorithm>
@@ -27,14 +29,29 @@ namespace tessel {
 using StopFlag = std::atomic<bool>;
 
 // A stretch without a gain: the deadline carrying it ends `seconds` after
-// the last gain (or the start). `gained` may be called from any thread.
+// the last gain (or the start; 0 or less: no stretch in seconds), or once
+// the phase gave up by its own measure of progress, which is the same on a
+// loaded machine as on an idle one (a wall-time stretch is not).
+// `gained` and `give_up` may be called from any thread.
 struct Stall {
   using Clock = std::chrono::steady_clock;
   explicit Stall(double stretch) : seconds(stretch) { gained(); }
   double seconds;
   std::atomic<Clock::rep> last_gain{0};
+  // When the phase gave up (the largest count: not yet). Raised once, never
+  // lowered, by the phase holding the deadline, which sees the stall as
+  // const, like a stop flag it may raise but not lower.
+  static constexpr Clock::rep kNotGivenUp = std::numeric_limits<Clock::rep>::max();
+  mutable std::atomic<Clock::rep> given_up_at{kNotGivenUp};
   void gained() { last_gain.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
+  void give_up() const {
+    Clock::rep expected = kNotGivenUp;
+    given_up_at.compare_exchange_strong(expected, Clock::now().time_since_epoch().count());
+  }
+  bool given_up() const { return given_up_at.load(std::memory_order_relaxed) != kNotGivenUp; }
   Clock::time_point end() const {
+    if (given_up()) return Clock::time_point{Clock::duration(given_up_at.load(std::memory_order_relaxed))};
+    if (seconds <= 0) return Clock::time_point::max();
     const Clock::time_point last{Clock::duration(last_gain.load(std::memory_order_relaxed))};
     return last + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   }
@@ -102,6 +119,8 @@ struct Deadline {
   }
   // Whether the stall, not `at` nor a flag, ended it.
   bool stalled() const { return stall && !stopped() && stall->end() < at && Clock::now() >= stall->end(); }
+  // Whether the phase's own progress rule (Stall::give_up) ended it.
+  bool gave_up() const { return stalled() && stall->given_up(); }
 };
 
 // Why a deadline ended the work, for messages: an interrupt is not a time

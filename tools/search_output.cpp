@@ -234,8 +234,10 @@ nlohmann::json notes_json(const SearchReport& report) {
 // the search began; "until" null when only an interrupt ends it.
 static nlohmann::json budget_json(const SearchReport& report) {
   nlohmann::json budget = nlohmann::json::array();
-  // An improvement phase adds when it returned ("ended") and whether it gave
-  // back the rest after a stretch without a gain ("stalled").
+  // An improvement phase adds when it returned ("ended"), whether it gave
+  // back the rest after a stretch without a gain ("stalled") and, if so, by
+  // which rule ("stalled_by": "seconds" of wall time, or the phase's own
+  // "progress": steps or windows without a gain).
   for (const BudgetGrant& grant : report.budget) {
     nlohmann::json entry = {{"phase", budget_phase_name(grant.phase)},
                             {"from", seconds_to_json(grant.from)},
@@ -245,6 +247,7 @@ static nlohmann::json budget_json(const SearchReport& report) {
     if (grant.ended) {
       entry["ended"] = seconds_to_json(*grant.ended);
       entry["stalled"] = grant.stalled;
+      if (grant.stalled) entry["stalled_by"] = grant.gave_up ? "progress" : "seconds";
     }
     budget.push_back(entry);
   }

@@ -222,7 +222,18 @@ enum class KnobLevel { User, Developer };
   KNOB(improve_stall_seconds, 0.5, 0, 3600, false, Developer, false,                                               \
        "improvements at N (end transfer, device orders, neighbourhoods): a phase gives back the rest "                \
        "of its grant once this long passes without a shorter schedule, counted from its start and from each gain "   \
-       "(0 = never: each runs its whole grant)")                                                                     \
+       "(0 = no stretch in seconds; the progress rules below still apply)")                                         \
+  KNOB(order_stall_steps, 500, 0, 1e9, true, Developer, false,                                                      \
+       "device orders, where improve_stall_seconds applies (the portfolio's thread): the search gives back the "     \
+       "rest of its grant once more steps pass without a shorter schedule than this or than the steps it took to "  \
+       "its last gain, whichever is more (0 = never)")                                                               \
+  KNOB(lns_stall_windows, 16, 0, 1e9, true, Developer, false,                                                       \
+       "neighbourhoods, where improve_stall_seconds applies: the search gives back the rest of its grant after "     \
+       "this many windows in a row that moved nothing (0 = never)")                                                  \
+  KNOB(offer_interval_seconds, 0.1, 0, 3600, false, Developer, false,                                               \
+       "improvements at N: a shorter schedule found within this long of the last one offered (each offer is "        \
+       "verified, and written with -o) is held and offered with the next after that, or when the phase returns "     \
+       "(the device orders on xshape 8 x1000 find ten in ten steps; 0 = offer each)")                                 \
   KNOB(full_start_seconds, 10, 0, 3600, false, Developer, false,                                                     \
        "strategy full: seconds for the quick repetend unrolled to N that gives the solver its first schedule "       \
        "(with a time limit at most full_start_share of the time left)")                                              \

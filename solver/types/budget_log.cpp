@@ -35,6 +35,7 @@ void log_return(BudgetLog& log, size_t entry, const Deadline& granted) {
   BudgetGrant& grant = log.granted[entry];
   grant.ended = seconds_since(log.begin);
   grant.stalled = granted.stalled();
+  grant.gave_up = granted.gave_up();
 }
 
 }  // namespace tessel

@@ -16,7 +16,12 @@
 //     Stall): a phase that stopped finding gives back the rest of its
 //     time. With measured costs (spans x1000) the device orders find their
 //     last gain early and the neighbourhoods none, yet each spent its
-//     whole grant (cases/bench/measured_whole.md).
+//     whole grant (cases/bench/measured_whole.md);
+//   - (with that stall) the phase's own progress rule: the device orders
+//     after more steps without a gain than order_stall_steps or than the
+//     steps to their last gain, the neighbourhoods after lns_stall_windows
+//     windows in a row that moved nothing. Counted in the phase's own work,
+//     it ends at the same point on a loaded machine as on an idle one.
 #pragma once
 
 #include <cstddef>
@@ -42,8 +47,8 @@ size_t log_grant(BudgetLog& log, BudgetPhase phase, const Deadline& granted, Bud
 Deadline grant_improvement(BudgetLog* log, BudgetPhase phase, const Deadline& from, double seconds, double share,
                            const Stall* stall, size_t* entry = nullptr);
 
-// The phase granted `granted` at `entry` returned now: its end and whether
-// the stall ended it.
+// The phase granted `granted` at `entry` returned now: its end, whether
+// the stall ended it and whether by the phase's progress rule.
 void log_return(BudgetLog& log, size_t entry, const Deadline& granted);
 
 }  // namespace tessel

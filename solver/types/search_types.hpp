@@ -130,9 +130,12 @@ struct BudgetGrant {
   double estimate = 0;
   // An improvement phase: when it returned (seconds since the search began),
   // and whether it gave back the rest of its grant after a stretch without a
-  // gain (the developer knob improve_stall_seconds).
+  // gain (the developer knob improve_stall_seconds) or, `gave_up`, by its
+  // own progress rule (steps or windows without a gain: order_stall_steps,
+  // lns_stall_windows).
   std::optional<double> ended;
   bool stalled = false;
+  bool gave_up = false;
 };
 
 // What solve() did after the strategy answered, as data: the words are

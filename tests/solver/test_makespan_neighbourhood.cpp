@@ -6,7 +6,9 @@
 // block too; the compaction keeps every peak; it returns at its deadline or
 // on the stop flag; it beats the hand-made interleaved 1F1B on its own
 // placement and memory, handing over every gain as it comes; it goes on
-// after a round without gain; and it starts from a schedule with fused units.
+// after a round without gain; it starts from a schedule with fused units;
+// and on a deadline carrying the portfolio's stall it gives up after
+// lns_stall_windows windows in a row that moved nothing.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -218,4 +220,28 @@ TEST_CASE("neighbourhoods: a start with fused units runs unfused, valid", "[make
   CHECK(result.instances.size() == hand.schedule.instances.size());
   for (size_t device = 0; device < report.peak_memory.size(); ++device)
     CHECK(report.peak_memory[device] <= hand.report.peak_memory[device]);
+}
+
+TEST_CASE("neighbourhoods: on a stalling deadline they give up after windows that moved nothing",
+          "[makespan][lns][stall]") {
+  // nnshape 16 at N 128 from the list schedule: the first windows are too
+  // large or move nothing at one window of patience; a stall without a
+  // stretch in seconds, so that only the count ends it (the 120 s deadline
+  // is a hang guard).
+  Placement placement = make_case("nnshape", 16, false);
+  placement.static_memory.clear();
+  const std::vector<Memory> limits(16, 32);
+  std::optional<ListBest> best = best_list_schedule(placement, limits, 128);
+  REQUIRE(best);
+  SearchOptions options = options_for("cadical", limits, 120);
+  options.tuning.lns_stall_windows = 1;
+  const Stall stall(0);
+  options.deadline.stall = &stall;
+  NeighbourhoodStats stats;
+  const Schedule found = improve_by_neighbourhoods(best->schedule, options, 0, &stats);
+  CHECK(stall.given_up());
+  CHECK(options.deadline.expired());
+  CHECK(checked(found).makespan <= makespan(best->schedule));
+  // Every window but the last moved something (one of patience).
+  CHECK(stats.moves + 1 >= stats.windows);
 }

@@ -4,7 +4,9 @@
 // search); on random pipelines with delays and tight memory whatever it
 // returns passes the verifier within the limits and is never longer than
 // its start, every gain is handed over as it comes; it declines the
-// placements it cannot reorder and returns at once at the bound.
+// placements it cannot reorder and returns at once at the bound; on a
+// deadline carrying the portfolio's stall it gives up by its own count of
+// steps, at the same step in every run.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -113,4 +115,38 @@ TEST_CASE("device orders: declines what it cannot reorder, stops at the bound", 
     const Schedule same = improve_by_order_moves(start, hand.peaks, Deadline::after_seconds(0), 0);
     CHECK(checked_within(same, hand.peaks).makespan <= makespan(start));
   }
+}
+
+TEST_CASE("device orders: on a stalling deadline they give up by steps, the same in every run",
+          "[makespan][device-orders][stall]") {
+  // order_stall_steps: after more steps without a gain than the knob or
+  // than the steps to the last gain. A stall without a stretch in seconds
+  // (0): only the count ends the search; the 120 s deadline is a hang guard.
+  const testing::HandMade hand = testing::hand_made("interleaved-zb", 16, 16, 3, 2, 1);
+  const Schedule start = hand_start(hand);
+  Tuning tuning;
+  tuning.order_stall_steps = 100;
+  auto run = [&](OrderMovesStats& stats, const Stall& stall) {
+    Deadline deadline = Deadline::after_seconds(120);
+    deadline.stall = &stall;
+    return improve_by_order_moves(start, hand.peaks, deadline, 0, &stats, {}, tuning);
+  };
+  OrderMovesStats first, second;
+  const Stall stall_first(0), stall_second(0);
+  const Schedule found = run(first, stall_first);
+  const Schedule again = run(second, stall_second);
+  CHECK(stall_first.given_up());
+  CHECK(stall_second.given_up());
+  INFO(first.steps << " steps, " << first.improvements << " gains");
+  CHECK(first.steps > 100);
+  CHECK(first.steps == second.steps);
+  CHECK(first.evaluations == second.evaluations);
+  CHECK(checked_within(found, hand.peaks).makespan <= makespan(start));
+  CHECK(makespan(found) == makespan(again));
+  // Without a stall the knob is not read: the deadline alone ends it (here
+  // the bound one below the start, at its first gain).
+  OrderMovesStats plain;
+  const Schedule first_gain =
+      improve_by_order_moves(start, hand.peaks, Deadline::after_seconds(120), makespan(start) - 1, &plain, {}, tuning);
+  CHECK(makespan(first_gain) < makespan(start));
 }

@@ -438,6 +438,19 @@ Schedule schedule_of(const Schedule& start, const Flat& flat, const Orders& orde
   return result;
 }
 
+// The progress rule of a stalling grant (tuning's order_stall_steps): on a
+// deadline that carries the portfolio's stall, the search gives up once
+// more steps passed since its last gain than the knob or than the steps it
+// took to reach that gain, whichever is more: patience that grows with what
+// the search has shown it can find, counted in steps, so that a loaded
+// machine ends it at the same step as an idle one. Without a stall (the
+// side thread, a budget set by hand, the tests' direct calls) it never
+// gives up.
+void give_up_when_idle(const Deadline& deadline, double least, int steps, int last_gain) {
+  if (!deadline.stall || least <= 0) return;
+  if (steps - last_gain > std::max(least, static_cast<double>(last_gain))) deadline.stall->give_up();
+}
+
 }  // namespace
 
 bool order_moves_apply(const Schedule& schedule) {
@@ -459,6 +472,7 @@ Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>
   Orders best_orders = searcher.orders;
   Timing best = current;
   int since_gain = 0;
+  int last_gain = 0;  // the step of the last shorter makespan
   while (best.makespan > bound && !deadline.expired()) {
     std::optional<Step> step = best_step(searcher, current, best.makespan);
     if (!step || ++since_gain > effort.steps_without_gain) {
@@ -475,7 +489,11 @@ Schedule improve_by_order_moves(const Schedule& start, const std::vector<Memory>
     searcher.tabu_until[step->move.id] =
         searcher.stats.steps + effort.tenure_least + static_cast<int>(searcher.random() % effort.tenure_spread);
     current = std::move(step->timing);
-    if (current.makespan >= best.makespan) continue;
+    if (current.makespan >= best.makespan) {
+      give_up_when_idle(deadline, tuning.order_stall_steps, searcher.stats.steps, last_gain);
+      continue;
+    }
+    last_gain = searcher.stats.steps;
     best = current;
     best_orders = searcher.orders;
     since_gain = 0;

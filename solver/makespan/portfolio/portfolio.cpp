@@ -108,8 +108,29 @@ OnShorter Portfolio::offer_below(Time below, const char* phase) {
   Portfolio* self = this;
   return [self, input, below, phase](const Schedule& shorter) {
     self->gained();
-    if (input->offer && makespan(shorter) < below) input->offer(shorter, Shape::Aperiodic, makespan(shorter), phase);
+    if (input->offer && makespan(shorter) < below) self->offer_or_hold(shorter, phase);
   };
+}
+
+void Portfolio::offer_or_hold(const Schedule& shorter, const char* phase) {
+  const auto now = std::chrono::steady_clock::now();
+  const double interval = own_input_.options.tuning.offer_interval_seconds;
+  if (interval > 0 && std::chrono::duration<double>(now - last_offer_).count() < interval) {
+    held_ = Held{shorter, phase};
+    return;
+  }
+  held_.reset();
+  last_offer_ = now;
+  own_input_.offer(shorter, Shape::Aperiodic, makespan(shorter), phase);
+}
+
+// The gain held back goes out (the phase returned).
+void Portfolio::offer_held() {
+  if (!held_) return;
+  const Held held = std::move(*held_);
+  held_.reset();
+  last_offer_ = std::chrono::steady_clock::now();
+  own_input_.offer(held.schedule, Shape::Aperiodic, makespan(held.schedule), held.phase);
 }
 
 // Whether a phase budget was set by hand (a budget asked for is honoured
@@ -121,9 +142,12 @@ static bool budget_set_by_hand(const Tuning& tuning) {
 }
 
 Deadline Portfolio::grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls) {
-  const double stretch = own_input_.options.tuning.improve_stall_seconds;
-  stalls = stalls && !budget_set_by_hand(own_input_.options.tuning);
-  stall_ = stalls && stretch > 0 ? std::make_unique<Stall>(stretch) : nullptr;
+  // A stall with no stretch in seconds still carries the phases' progress
+  // rules (order_stall_steps, lns_stall_windows), which read it.
+  const Tuning& tuning = own_input_.options.tuning;
+  stalls = stalls && !budget_set_by_hand(tuning) &&
+           (tuning.improve_stall_seconds > 0 || tuning.order_stall_steps > 0 || tuning.lns_stall_windows > 0);
+  stall_ = stalls ? std::make_unique<Stall>(tuning.improve_stall_seconds) : nullptr;
   size_t entry = 0;
   granted_ = tessel::grant_improvement(own_input_.budget_log, phase, input_->options.deadline, seconds, share,
                                        stall_.get(), &entry);
@@ -135,8 +159,10 @@ void Portfolio::gained() {
   if (stall_) stall_->gained();
 }
 
-// The improvement phase returned: its end logged, its stall dropped.
+// The improvement phase returned: its end logged, its stall dropped, its
+// gain held back offered.
 void Portfolio::end_grant() {
+  offer_held();
   if (grant_entry_ && own_input_.budget_log) log_return(*own_input_.budget_log, *grant_entry_, granted_);
   grant_entry_.reset();
   stall_.reset();

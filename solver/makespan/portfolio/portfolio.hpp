@@ -54,7 +54,10 @@ class Portfolio {
   void take(BuiltCandidate built, bool offered_as_found);
   // Offers each schedule an improvement finds as it comes, those shorter
   // than `below` only, and counts each as a gain of the phase running
-  // (gained()).
+  // (gained()). One found within offer_interval_seconds of the last offer
+  // is held, and offered with the next after that or when the phase
+  // returns: each offer is verified, and the device orders find gains ten
+  // steps in a row.
   OnShorter offer_below(Time below, const char* phase);
   // A candidate a phase judged itself and found rejected (e.g. built at
   // another N on the way).
@@ -64,8 +67,9 @@ class Portfolio {
 
   // The deadline of the improvement phase now running, `phase` in the
   // budget's log: `seconds`, or with a time limit `share` of the time left
-  // if more, ended early after improve_stall_seconds without a gain
-  // (solver/types/budget_log.hpp); its return is logged when run() gets it back.
+  // if more, ended early after improve_stall_seconds without a gain or when
+  // the phase's own progress rule gives up (solver/types/budget_log.hpp);
+  // its return is logged when run() gets it back.
   // `stalls` false: no stall (the shift search, whose questions take longer
   // than a stretch and which gives its time back by its own rule).
   Deadline grant_improvement(BudgetPhase phase, double seconds, double share, bool stalls = true);
@@ -80,6 +84,8 @@ class Portfolio {
   void start_early(const Phase& phase);
   void collect_early();
   void end_grant();
+  void offer_or_hold(const Schedule& shorter, const char* phase);
+  void offer_held();
   bool side_allowed() const;
   std::unique_ptr<SideThread> start_side(const Phase& phase, std::function<void(bool)> stops_main);
 
@@ -95,6 +101,13 @@ class Portfolio {
   std::unique_ptr<Stall> stall_;
   Deadline granted_;
   std::optional<size_t> grant_entry_;
+  // The latest gain held back (offer_below) and when the last went out.
+  struct Held {
+    Schedule schedule;
+    const char* phase;
+  };
+  std::optional<Held> held_;
+  std::chrono::steady_clock::time_point last_offer_{};
   // The phase started early on the side thread, and what it needs.
   struct Early;
   std::unique_ptr<Early> early_;
