@@ -18,7 +18,13 @@ gcc -c -O2 -o "$build/call_path_hook.o" "$here/call_path_hook.c"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_CXX_FLAGS=-O0 -g1 -finstrument-functions -finstrument-functions-exclude-file-list=/usr/" \
   "-DCMAKE_EXE_LINKER_FLAGS=$build/call_path_hook.o" >/dev/null
-cmake --build "$build" --target tessel -j2 >/dev/null
+# ccache (CMakeLists.txt) may share objects between checkouts: with a
+# base_dir above them and hash_dir off, an object compiled in another
+# checkout is a hit here, and its debug information names that checkout's
+# files, which call_path.py then takes for code outside this one (a worktree
+# measured 594 returns where the same sources exported to /tmp measured 704).
+# Hashing the build directory keeps every hit from this one.
+CCACHE_HASHDIR=1 cmake --build "$build" --target tessel -j2 >/dev/null
 calls=$build/calls.txt
 TESSEL_CALL_PATH=$calls "$build/tessel" search --case mshape --ndevs 4 --memory 4 --threads 1 >/dev/null
 python3 "$here/call_path.py" "$build/tessel" "$calls" "$src"

@@ -217,26 +217,32 @@ bool frees_before_allocating(const Placement& placement, const ModuloSolution& s
 
 WarmupCooldown build_warmup_cooldown(const Placement& placement, const std::vector<long long>& memory_limit,
                                      const ModuloSolution& solution, const Deadline& deadline) {
-  const Schedule truncated = truncated_modulo_schedule(placement, memory_limit, solution, solution.in_flight);
+  Schedule truncated = truncated_modulo_schedule(placement, memory_limit, solution, solution.in_flight);
   WarmupCooldown best;
-  best.schedule = truncated;
   best.truncated_steps = boundary_steps(truncated);
   if (frees_before_allocating(placement, solution) && !fits_for_any_length(truncated, deadline)) {
     best.valid = false;
     best.unchecked = deadline.expired();
+    best.schedule = std::move(truncated);
     return best;
   }
   Squeeze shape{placement, solution, truncated.repetend->start, truncated.repetend->end};
   const std::pair<bool, bool> variants[] = {{true, true}, {true, false}, {false, true}};
   const Orders orders = orders_of(truncated);
+  // The shortest squeezed variant that fits every length; the truncated
+  // schedule is kept (not copied) until one does.
+  std::optional<Schedule> squeezed;
+  Time steps = best.truncated_steps;
   for (auto [cooldown, warmup] : variants) {
     if (deadline.expired()) break;
     std::optional<Schedule> candidate = squeeze(truncated, shape, orders, cooldown, warmup, deadline);
-    if (!candidate || boundary_steps(*candidate) >= boundary_steps(best.schedule)) continue;
+    if (!candidate || boundary_steps(*candidate) >= steps) continue;
     if (!fits_for_any_length(*candidate, deadline)) continue;
-    best.schedule = std::move(*candidate);
-    best.squeezed = true;
+    steps = boundary_steps(*candidate);
+    squeezed = std::move(candidate);
   }
+  best.squeezed = squeezed.has_value();
+  best.schedule = squeezed ? std::move(*squeezed) : std::move(truncated);
   return best;
 }
 

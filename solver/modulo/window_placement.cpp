@@ -37,24 +37,19 @@ Placement window_placement(const Placement& placement, int k) {
   return window;
 }
 
-Schedule schedule_from_window(const Schedule& window_schedule, const Placement& placement, int k) {
-  if (k == 1) {
-    Schedule same = window_schedule;
-    same.placement = placement;
-    return same;
-  }
-  const int n = static_cast<int>(placement.blocks.size());
-  Schedule schedule = window_schedule;
+Schedule schedule_from_window(Schedule window_schedule, const Placement& placement, int k) {
+  Schedule& schedule = window_schedule;
   schedule.placement = placement;
-  schedule.nmicros = window_schedule.nmicros * k;
-  schedule.instances.clear();
-  for (const Instance& instance : window_schedule.instances) {
+  if (k == 1) return window_schedule;
+  const int n = static_cast<int>(placement.blocks.size());
+  schedule.nmicros *= k;
+  for (Instance& instance : schedule.instances) {
     const int copy = instance.block / n;
-    schedule.instances.push_back({instance.block % n, instance.micro * k + copy, instance.start});
+    instance = {instance.block % n, instance.micro * k + copy, instance.start};
   }
-  if (schedule.repetend) schedule.repetend->micros_per_period = window_schedule.repetend->micros_per_period * k;
+  if (schedule.repetend) schedule.repetend->micros_per_period *= k;
   sort_instances(schedule);
-  return schedule;
+  return window_schedule;
 }
 
 }  // namespace tessel

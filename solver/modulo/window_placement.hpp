@@ -19,7 +19,8 @@ Placement window_placement(const Placement& placement, int k);
 // The schedule of the window placement (one copy of each window block per
 // super micro-batch, repetend of one super micro-batch per period) read as a
 // schedule of the real placement: instance (c n + b, g) becomes (b, k g + c),
-// the repetend advances k micro-batches per period.
-Schedule schedule_from_window(const Schedule& window_schedule, const Placement& placement, int k);
+// the repetend advances k micro-batches per period. Taken by value: the
+// window's schedule is the caller's to give up (k = 1 keeps its instances).
+Schedule schedule_from_window(Schedule window_schedule, const Placement& placement, int k);
 
 }  // namespace tessel

@@ -136,6 +136,38 @@ bool tighten(Nodes& nodes, const std::map<std::pair<int, int>, Time>& gaps) {
   return true;
 }
 
+// The solver's side of the encoding: one start variable per node, and the
+// verbs the constraints below are written with, in the schedule's terms (a
+// node starts by a step, two nodes are a gap apart, the nodes on a device do
+// not overlap), so that the backend's own are called from here only.
+struct Starts {
+  std::unique_ptr<Backend> backend;
+  std::vector<IntVar> var;  // per node
+
+  // A variable per node over its range [lo, hi].
+  void make(const std::string& backend_name, const Nodes& nodes) {
+    backend = make_backend(backend_name);
+    for (size_t node = 0; node < nodes.lo.size(); ++node)
+      var.push_back(backend->new_int(static_cast<int>(nodes.lo[node]), static_cast<int>(nodes.hi[node])));
+  }
+  // [node starts at or before step].
+  Lit by(int node, Time step) const { return backend->at_most(var[node], static_cast<int>(step)); }
+  // The node's start in the last Sat answer.
+  Time of(int node) const { return backend->value(var[node]); }
+  // to starts at least `gap` after from.
+  void gap(int to, int from, Time gap) { backend->add_difference(var[to], var[from], static_cast<int>(gap)); }
+  // The nodes' intervals [start, start + span) are pairwise disjoint.
+  void apart(const std::vector<int>& nodes, const std::vector<int>& spans) {
+    std::vector<IntVar> starts;
+    for (int node : nodes) starts.push_back(var[node]);
+    backend->add_no_overlap(starts, spans);
+  }
+  void sum_at_most(const LinearSum& sum, long long bound) { backend->add_linear_at_most(sum, bound); }
+  Answer solve(const std::vector<Lit>& assumptions, const Deadline& deadline) {
+    return backend->solve(assumptions, deadline);
+  }
+};
+
 // Order literals of the start domains, and memory terms (per allocating
 // variable, the steps it may start at, on each of its devices).
 struct EncodingSize {
@@ -164,8 +196,8 @@ struct MemorySpan {
   Memory limit;
 };
 
-void add_memory(Backend& backend, const Placement& placement, const std::map<std::pair<int, int>, int>& part,
-                const Nodes& nodes, const std::vector<IntVar>& var, const MemorySpan& span) {
+void add_memory(Starts& starts, const Placement& placement, const std::map<std::pair<int, int>, int>& part,
+                const Nodes& nodes, const MemorySpan& span) {
   const auto [on, from, to, limit] = span;
   std::vector<std::pair<int, Memory>> allocating;  // (node, memory)
   for (const auto& [key, node] : part) {
@@ -182,22 +214,22 @@ void add_memory(Backend& backend, const Placement& placement, const std::map<std
     Memory started = 0;
     for (const auto& [node, memory] : allocating) {
       if (nodes.hi[node] <= step) started += memory;
-      else if (nodes.lo[node] <= step) sum.bools.push_back({memory, backend.at_most(var[node], static_cast<int>(step))});
+      else if (nodes.lo[node] <= step) sum.bools.push_back({memory, starts.by(node, step)});
     }
-    if (!sum.bools.empty()) backend.add_linear_at_most(sum, limit - started);
+    if (!sum.bools.empty()) starts.sum_at_most(sum, limit - started);
   }
 }
 
 // One device: the warmup apart from the window's first copy, the cooldown
 // apart from its last; `before_cooldown` gets what the window and the warmup
 // leave allocated on it.
-void add_device(Backend& backend, const Placement& placement, Nodes& nodes, const std::vector<IntVar>& var,
-                const std::vector<Time>& window_start, const std::vector<char>& on, Memory& before_cooldown) {
-  std::vector<IntVar> head_starts, tail_starts;
+void add_device(Starts& starts, const Placement& placement, Nodes& nodes, const std::vector<Time>& window_start,
+                const std::vector<char>& on, Memory& before_cooldown) {
+  std::vector<int> head_starts, tail_starts;  // nodes
   std::vector<int> head_spans, tail_spans;
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
     if (!on[b]) continue;
-    head_starts.push_back(var[nodes.constant(window_start[b])]);
+    head_starts.push_back(nodes.constant(window_start[b]));
     head_spans.push_back(static_cast<int>(placement.blocks[b].span));
     before_cooldown += placement.blocks[b].memory;
   }
@@ -205,17 +237,17 @@ void add_device(Backend& backend, const Placement& placement, Nodes& nodes, cons
   tail_spans = head_spans;
   for (const auto& [key, node] : nodes.warmup)
     if (on[key.first]) {
-      head_starts.push_back(var[node]);
+      head_starts.push_back(node);
       head_spans.push_back(static_cast<int>(placement.blocks[key.first].span));
       before_cooldown += placement.blocks[key.first].memory;
     }
   for (const auto& [key, node] : nodes.cooldown)
     if (on[key.first]) {
-      tail_starts.push_back(var[node]);
+      tail_starts.push_back(node);
       tail_spans.push_back(static_cast<int>(placement.blocks[key.first].span));
     }
-  backend.add_no_overlap(head_starts, head_spans);
-  backend.add_no_overlap(tail_starts, tail_spans);
+  starts.apart(head_starts, head_spans);
+  starts.apart(tail_starts, tail_spans);
 }
 
 // Per device, the steps its warmup and cooldown variables may occupy: what
@@ -253,8 +285,7 @@ struct BoundaryRun {
   long long makespan_floor = 0;
   Nodes nodes;
   std::map<std::pair<int, int>, Time> gaps;
-  std::unique_ptr<Backend> backend;
-  std::vector<IntVar> var;
+  Starts starts;
   std::vector<Memory> before_cooldown;
   std::vector<std::vector<char>> on;  // device_blocks
   Deadline phase_deadline;
@@ -314,7 +345,7 @@ bool add_devices(BoundaryRun& run, const Window& window, std::chrono::steady_clo
   run.before_cooldown.assign(placement.ndevs, 0);
   for (int device = 0; device < placement.ndevs; ++device) {
     if (run.deadline.expired()) break;
-    add_device(*run.backend, placement, run.nodes, run.var, window.start, run.on[device], run.before_cooldown[device]);
+    add_device(run.starts, placement, run.nodes, window.start, run.on[device], run.before_cooldown[device]);
     work_done += work[device];
     if (extrapolated || work_done * 10 < total_work) continue;
     extrapolated = true;
@@ -337,21 +368,19 @@ bool build_encoding(BoundaryRun& run, const Window& window, const std::string& b
   for (size_t b = 0; b < placement.blocks.size(); ++b) run.nodes.constant(window.start[b]);  // the devices use them all
   const auto begin = std::chrono::steady_clock::now();
   run.on = device_blocks(placement);
-  run.backend = make_backend(backend_name);
-  for (size_t node = 0; node < run.nodes.lo.size(); ++node)
-    run.var.push_back(run.backend->new_int(static_cast<int>(run.nodes.lo[node]), static_cast<int>(run.nodes.hi[node])));
+  run.starts.make(backend_name, run.nodes);
   for (const auto& [key, gap] : run.gaps) {
     const auto [to, from] = key;
     if (run.nodes.fixed(to) && run.nodes.fixed(from)) continue;  // window copies: the modulo schedule holds it
-    run.backend->add_difference(run.var[to], run.var[from], static_cast<int>(gap));
+    run.starts.gap(to, from, gap);
   }
   if (!add_devices(run, window, begin, seconds_since(begin))) return false;
   if (run.schedule.memory_limit.empty()) return true;
   for (int device = 0; device < placement.ndevs && !run.deadline.expired(); ++device) {
     const Memory limit = run.schedule.memory_limit[device];
     const std::vector<char>* on = &run.on[device];
-    add_memory(*run.backend, placement, run.nodes.warmup, run.nodes, run.var, {on, 0, run.repetend.start, limit});
-    add_memory(*run.backend, placement, run.nodes.cooldown, run.nodes, run.var,
+    add_memory(run.starts, placement, run.nodes.warmup, run.nodes, {on, 0, run.repetend.start, limit});
+    add_memory(run.starts, placement, run.nodes.cooldown, run.nodes,
                {on, run.repetend.end, run.horizon, limit - run.before_cooldown[device]});
   }
   return true;
@@ -362,9 +391,9 @@ Schedule decoded(const BoundaryRun& run) {
   Schedule result = run.schedule;
   for (Instance& instance : result.instances) {
     auto w = run.nodes.warmup.find({instance.block, instance.micro});
-    if (w != run.nodes.warmup.end()) instance.start = run.backend->value(run.var[w->second]);
+    if (w != run.nodes.warmup.end()) instance.start = run.starts.of(w->second);
     auto c = run.nodes.cooldown.find({instance.block, instance.micro});
-    if (c != run.nodes.cooldown.end()) instance.start = run.backend->value(run.var[c->second]);
+    if (c != run.nodes.cooldown.end()) instance.start = run.starts.of(c->second);
   }
   Time earliest = LLONG_MAX;
   for (const Instance& instance : result.instances) earliest = std::min(earliest, instance.start);
@@ -377,7 +406,7 @@ Schedule decoded(const BoundaryRun& run) {
 
 Answer ask(BoundaryRun& run, const std::string& what, const std::vector<Lit>& assumptions) {
   auto start = std::chrono::steady_clock::now();
-  Answer answer = run.backend->solve(assumptions, run.phase_deadline);
+  Answer answer = run.starts.solve(assumptions, run.phase_deadline);
   double seconds = seconds_since(start);
   run.outcome.calls.push_back({what, answer, seconds});
   std::ostringstream line;
@@ -390,7 +419,7 @@ Answer ask(BoundaryRun& run, const std::string& what, const std::vector<Lit>& as
 std::vector<Lit> warmup_within(const BoundaryRun& run, Time length) {
   std::vector<Lit> lits;
   for (const auto& [key, node] : run.nodes.warmup)
-    lits.push_back(~run.backend->at_most(run.var[node], static_cast<int>(run.repetend.start - length - 1)));
+    lits.push_back(~run.starts.by(node, run.repetend.start - length - 1));
   return lits;
 }
 
@@ -398,21 +427,20 @@ std::vector<Lit> warmup_within(const BoundaryRun& run, Time length) {
 std::vector<Lit> cooldown_within(const BoundaryRun& run, Time length) {
   std::vector<Lit> lits;
   for (const auto& [key, node] : run.nodes.cooldown)
-    lits.push_back(run.backend->at_most(
-        run.var[node], static_cast<int>(run.repetend.end + length - run.placement().blocks[key.first].span)));
+    lits.push_back(run.starts.by(node, run.repetend.end + length - run.placement().blocks[key.first].span));
   return lits;
 }
 
 Time warmup_length(const BoundaryRun& run) {
   Time earliest = run.repetend.start;
-  for (const auto& [key, node] : run.nodes.warmup) earliest = std::min<Time>(earliest, run.backend->value(run.var[node]));
+  for (const auto& [key, node] : run.nodes.warmup) earliest = std::min<Time>(earliest, run.starts.of(node));
   return run.repetend.start - earliest;
 }
 
 Time cooldown_length(const BoundaryRun& run) {
   Time last = run.repetend.end;
   for (const auto& [key, node] : run.nodes.cooldown)
-    last = std::max<Time>(last, run.backend->value(run.var[node]) + run.placement().blocks[key.first].span);
+    last = std::max<Time>(last, run.starts.of(node) + run.placement().blocks[key.first].span);
   return last - run.repetend.end;
 }
 
@@ -474,8 +502,7 @@ void shorten_cooldown(BoundaryRun& run, Ends& ends) {
 
 // The outcome: the shortened schedule, or (none) the input kept.
 BoundaryOutcome finished(BoundaryRun& run, std::optional<Schedule> shorter = std::nullopt) {
-  run.outcome.improved = shorter.has_value();
-  run.outcome.schedule = shorter ? std::move(*shorter) : run.schedule;
+  run.outcome.shorter = std::move(shorter);
   return std::move(run.outcome);
 }
 

@@ -6,14 +6,17 @@
 // solver.
 #pragma once
 
+#include <optional>
+
 #include "model/schedule.hpp"
 #include "solver/types/search_result.hpp"
 
 namespace tessel {
 
 struct BoundaryOutcome {
-  Schedule schedule;        // the input when nothing shorter was found
-  bool improved = false;
+  // The shortened schedule; none when nothing shorter was found (the input
+  // stands, and is not copied here).
+  std::optional<Schedule> shorter;
   bool complete = false;    // both lengths proven minimal (for this window)
   std::vector<SolverCall> calls;
 };

@@ -44,7 +44,10 @@ Shape make_shape(const Placement& placement) {
               std::vector<std::vector<int>>(placement.ndevs)};
   for (const Edge& edge : placement.edges) shape.preds[edge.to].push_back({edge.from, edge.delay});
   const std::vector<Time> earliest = earliest_starts(placement);
-  const int critical = critical_path(placement);
+  // One micro-batch's critical path, read off its earliest starts.
+  Time longest = 0;
+  for (size_t b = 0; b < placement.blocks.size(); ++b) longest = std::max(longest, earliest[b] + placement.blocks[b].span);
+  const int critical = static_cast<int>(longest);
   for (size_t b = 0; b < placement.blocks.size(); ++b) shape.order.push_back(static_cast<int>(b));
   std::stable_sort(shape.order.begin(), shape.order.end(),
                    [&](int a, int b) { return earliest[a] < earliest[b]; });
@@ -257,11 +260,11 @@ std::optional<Constructed> construct_at(const Shape& shape, const std::vector<lo
                                         const Deadline& deadline, int& candidates) {
   const Placement& placement = shape.placement;
   std::optional<Constructed> best;
-  auto consider = [&](const std::optional<ModuloSolution>& candidate, const char* name) {
+  auto consider = [&](std::optional<ModuloSolution>&& candidate, const char* name) {
     ++candidates;
     if (!candidate || deadline.expired()) return;
     if (modulo_violation(placement, memory_limit, *candidate, max_in_flight)) return;
-    if (!best || candidate->latency < best->solution.latency) best = Constructed{*candidate, name};
+    if (!best || candidate->latency < best->solution.latency) best = Constructed{std::move(*candidate), name};
   };
   consider(compact(shape, period, true, deadline), "compact");
   consider(compact(shape, period, false, deadline), "compact-unflipped");
@@ -291,7 +294,7 @@ std::optional<Constructed> construct_below(const Placement& placement, const std
       const long long middle = rejected + (period - rejected) / 2;
       if (auto shorter = construct_at(shape, memory_limit, alone, max_in_flight, static_cast<int>(middle), deadline,
                                       candidates)) {
-        best = shorter;
+        best = std::move(shorter);
         period = middle;
       } else {
         rejected = middle;
@@ -320,20 +323,21 @@ FastRepetend fast_repetend(const Placement& placement, const std::vector<long lo
       construct_below(placement, memory_limit, alone, max_in_flight,
                       {static_cast<int>(last_resort.period), periods_one_by_one, deadline}, result.candidates);
   if (found) {
-    result.solution = found->solution;
+    result.solution = std::move(found->solution);
     result.construction = found->construction;
   }
   return result;
 }
 
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
-                                int max_in_flight, const ModuloSolution& fallback, const Deadline& deadline,
+                                int max_in_flight, ModuloSolution fallback, const Deadline& deadline,
                                 long long periods_one_by_one) {
   int candidates = 0;
   std::optional<Constructed> found =
       construct_below(placement, memory_limit, fallback.starts, max_in_flight,
                       {static_cast<int>(fallback.period), periods_one_by_one, deadline}, candidates);
-  return found ? found->solution : fallback;
+  if (found) return std::move(found->solution);
+  return fallback;
 }
 
 }  // namespace tessel

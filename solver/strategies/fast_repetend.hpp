@@ -48,9 +48,10 @@ FastRepetend fast_repetend(const Placement& placement, const std::vector<long lo
 ModuloSolution one_at_a_time(const Placement& placement, const std::vector<int>& alone);
 
 // The exact search's hook (repetend_search.cpp): `fallback` (one micro-batch
-// at a time) or, when shorter, the fast construction below its period.
+// at a time) or, when shorter, the fast construction below its period
+// (`fallback` is taken by value: it is returned when nothing beats it).
 ModuloSolution fast_or_fallback(const Placement& placement, const std::vector<long long>& memory_limit,
-                                int max_in_flight, const ModuloSolution& fallback,
+                                int max_in_flight, ModuloSolution fallback,
                                 const Deadline& deadline = Deadline::none(),
                                 long long periods_one_by_one = kDefaultTuning.fast_periods_one_by_one);
 

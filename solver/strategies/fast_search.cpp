@@ -95,9 +95,9 @@ SearchResult search_fast(const Placement& placement, const SearchOptions& option
     Deadline boundary_deadline = options.deadline.within(options.boundary_seconds);
     BoundaryOutcome shortened = shorten_boundary(built.schedule, options.backend, boundary_deadline, options.progress);
     for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
-    if (shortened.improved) built.schedule = shortened.schedule;
     shortened_complete = shortened.complete;
-    shortened_improved = shortened.improved;
+    shortened_improved = shortened.shorter.has_value();
+    if (shortened.shorter) built.schedule = std::move(*shortened.shorter);
   }
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
 

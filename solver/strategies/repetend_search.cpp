@@ -96,6 +96,7 @@ struct WindowQuestion {
   int last_period = 0;
   bool capped = false;
   const ModuloSolution* fallback = nullptr;  // the constructed window (or one micro-batch at a time)
+  int load_bound = 0;  // k L: the window's busiest device (its copies are the placement's, so k times its L)
 };
 
 // The same question decided on cyclic orders (order_period_search.hpp), for
@@ -129,10 +130,10 @@ WindowOutcome decide_window_by_order(const WindowQuestion& asked, const SearchOp
 // without a solver call.
 // The report lists the bound with the solver calls, as the refutation of
 // those periods.
-long long first_period(const Placement& window, const SearchOptions& options, const std::string& label,
+long long first_period(const WindowQuestion& asked, const SearchOptions& options, const std::string& label,
                        std::vector<SolverCall>& calls) {
-  const long long load = period_lower_bound(window);
-  const MemoryRateBound memory = memory_rate_bound(window, options.memory_limit);
+  const long long load = asked.load_bound;
+  const MemoryRateBound memory = memory_rate_bound(*asked.window, options.memory_limit);
   if (memory.period <= load) return load;
   std::ostringstream what;
   what << label << "periods " << load << " .. " << memory.period - 1 << " by the memory-rate bound (device "
@@ -172,7 +173,7 @@ std::optional<ModuloSolution> run_periods(const PeriodsQuestion& question, const
                                         question.max_in_flight);
   }
   if (!decided.gave_up) return by_program;
-  if (by_program) outcome.solution = by_program;
+  if (by_program) outcome.solution = std::move(by_program);
   return std::nullopt;
 }
 
@@ -188,10 +189,10 @@ void least_latency(const WindowQuestion& asked, const SearchOptions& options, co
   const ModuloRules rules{options.symmetry, asked.k};
   Deadline budget = deadline;
   if (options.latency_budget) budget = budget.within(std::max(options.latency_min_seconds, outcome.period_seconds));
-  const LatencyOutcome least =
+  LatencyOutcome least =
       bisect_latency({asked.window, *outcome.solution, asked.max_in_flight, rules, label}, options, deadline, budget,
                      *solver.backend, solver.encoding, calls);
-  outcome.solution = least.solution;
+  outcome.solution = std::move(least.solution);
   outcome.latency_gave_up = least.gave_up;
   outcome.latency_unfinished = least.unfinished;
 }
@@ -209,7 +210,7 @@ std::optional<ModuloSolution> decide_periods(const WindowQuestion& asked, const 
   const Placement& window = *asked.window;
   const std::string label = asked.k == 1 ? "" : "k=" + std::to_string(asked.k) + " ";
   const int lower_bound =
-      static_cast<int>(std::min<long long>(first_period(window, options, label, calls), asked.last_period + 1));
+      static_cast<int>(std::min<long long>(first_period(asked, options, label, calls), asked.last_period + 1));
   outcome.attempt.proven_lower_bound = lower_bound;
   if (lower_bound > asked.last_period) return std::nullopt;  // every period below the bound
   const bool last_feasible = !asked.capped && asked.fallback->in_flight <= asked.max_in_flight;
@@ -303,13 +304,12 @@ struct RepetendBasics {
 struct BestWindow {
   int k;
   ModuloSolution solution;
-  WindowOutcome outcome;
 };
 
 // The windows k = first_k .. last_k as decided (result.windows lists them).
 struct WindowsDecided {
   std::optional<BestWindow> best;
-  std::optional<WindowOutcome> first_outcome;
+  std::optional<int> first_proven_lower_bound;  // the first window's, once decided
   double period_seconds = 0, latency_seconds = 0;
   bool timed_out = false;
   bool wider_undecided = false;
@@ -338,7 +338,6 @@ WindowsDecided decide_windows(const Placement& placement, const SearchOptions& o
   const int first_k = basics.first_k, last_k = basics.last_k;
   WindowsDecided decided;
   std::optional<BestWindow>& best = decided.best;
-  std::optional<WindowOutcome>& first_outcome = decided.first_outcome;
   double& period_seconds = decided.period_seconds;
   double& latency_seconds = decided.latency_seconds;
   bool& timed_out = decided.timed_out;
@@ -373,7 +372,8 @@ WindowsDecided decide_windows(const Placement& placement, const SearchOptions& o
       }
     }
     WindowOutcome outcome =
-        decide_window({&window, k, max_in_flight, last_period, capped, &fallback}, options, deadline, result.calls);
+        decide_window({&window, k, max_in_flight, last_period, capped, &fallback, k * per_micro_bound}, options, deadline,
+                      result.calls);
     period_seconds += outcome.period_seconds;
     latency_seconds += outcome.latency_seconds;
     if (outcome.gave_up && exploring) {
@@ -384,8 +384,8 @@ WindowsDecided decide_windows(const Placement& placement, const SearchOptions& o
       outcome.solution.reset();
     }
     result.windows.push_back(outcome.attempt);
-    if (!first_outcome) first_outcome = outcome;
-    if (outcome.solution) best = BestWindow{k, *outcome.solution, outcome};
+    if (!decided.first_proven_lower_bound) decided.first_proven_lower_bound = outcome.attempt.proven_lower_bound;
+    if (outcome.solution) best = BestWindow{k, std::move(*outcome.solution)};
     if (outcome.latency_unfinished || outcome.latency_gave_up) latency_unfinished_k.push_back(k);
     if (outcome.gave_up && !exploring) {
       timed_out = true;
@@ -468,13 +468,13 @@ void build_answer(const Placement& placement, const SearchOptions& options, cons
   // The time-out answer: the first window's fallback when it was built in
   // full before the deadline; else its construction gets a second beyond the
   // limit (an interrupt still stops it); past that, one micro-batch at a time.
-  const ModuloSolution chosen =
-      best ? best->solution
-      : first_fallback ? *first_fallback
-                       : fast_or_fallback(window, options.memory_limit, max_in_flight,
-                                          sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
-                                          Deadline::after_seconds(1.0, options.deadline.stop),
-                                          options.tuning.fast_periods_one_by_one);
+  std::optional<ModuloSolution> constructed;
+  if (!best && !first_fallback)
+    constructed = fast_or_fallback(window, options.memory_limit, max_in_flight,
+                                   sequential_window(window, alone, alone_latency, k, k * per_micro_bound),
+                                   Deadline::after_seconds(1.0, options.deadline.stop),
+                                   options.tuning.fast_periods_one_by_one);
+  const ModuloSolution& chosen = best ? best->solution : first_fallback ? *first_fallback : *constructed;
   result.micros_per_window = k;
   result.lower_bound = k * per_micro_bound;
   for (const WindowAttempt& attempt : result.windows)
@@ -484,7 +484,7 @@ void build_answer(const Placement& placement, const SearchOptions& options, cons
   WarmupCooldown built = build_warmup_cooldown(window, options.memory_limit, chosen, options.deadline);
   // The solver shortens both ends within its own budget (never past the
   // deadline): an unfinished shortening still leaves a valid schedule.
-  BoundaryOutcome shortened;  // its schedule is read only when improved
+  BoundaryOutcome shortened;
   // Only with time left: shorten_boundary reads a spent deadline as none
   // (a margin, so that it cannot expire between this test and that read).
   if (built.valid && options.boundary_seconds > 0 && options.deadline.seconds_left() > 0.05) {
@@ -493,9 +493,9 @@ void build_answer(const Placement& placement, const SearchOptions& options, cons
   }
   for (const SolverCall& call : shortened.calls) result.calls.push_back(call);
   result.phases.push_back({"warmup/cooldown", seconds_since(build_begin)});
-  if (shortened.improved) built.schedule = std::move(shortened.schedule);
-  result.boundary = {built.squeezed, shortened.improved, shortened.complete};
-  result.schedule = schedule_from_window(built.schedule, placement, k);
+  result.boundary = {built.squeezed, shortened.shorter.has_value(), shortened.complete};
+  if (shortened.shorter) built.schedule = std::move(*shortened.shorter);
+  result.schedule = schedule_from_window(std::move(built.schedule), placement, k);
   result.period = chosen.period;
   result.latency = chosen.latency;
   result.in_flight = chosen.in_flight * k;
@@ -547,7 +547,7 @@ SearchResult search_repetend(const Placement& placement, const SearchOptions& op
 
   if (!decided.best && !decided.timed_out) {
     result.status = SearchStatus::Infeasible;
-    result.proven_lower_bound = decided.first_outcome ? decided.first_outcome->attempt.proven_lower_bound : per_micro_bound;
+    result.proven_lower_bound = decided.first_proven_lower_bound.value_or(per_micro_bound);
     result.lower_bound = basics.first_k * per_micro_bound;
     result.message = "no repetend with at most " + std::to_string(basics.max_in_flight) +
                      (basics.first_k == 1 ? "" : " windows of " + std::to_string(basics.first_k)) +

@@ -82,9 +82,9 @@ std::optional<VariantOutcome> best_repetend_variant(const VariantRequest& reques
     const double share = deadline.seconds_left() / (request.variants - index + 1);
     if (options.boundary_seconds > 0 && share > 0.01) {
       BoundaryOutcome shortened = shorten_boundary(ends.schedule, options.backend, deadline.within(share), nullptr);
-      if (shortened.improved) ends.schedule = shortened.schedule;
+      if (shortened.shorter) ends.schedule = std::move(*shortened.shorter);
     }
-    Schedule schedule = schedule_from_window(ends.schedule, *request.placement, k);
+    Schedule schedule = schedule_from_window(std::move(ends.schedule), *request.placement, k);
     ++built;
     try {
       Schedule at_total = unroll(schedule, request.total_micros);
