@@ -359,9 +359,7 @@ void choose_best(const SearchRequest& request, const Placement& placement, const
     if (!chosen) break;
     checked = verify::check_schedule(schedule_to_json(restored(*chosen->at_total, request)));
     if (checked.valid) break;
-    reject(report.rejected, {chosen->summary.name, checked.violations.empty() ? "invalid"
-                                                   : checked.violations.front().kind + ": " +
-                                                         checked.violations.front().message});
+    reject(report.rejected, {chosen->summary.name, first_violation_text(checked)});
     dropped[chosen - candidates.data()] = true;
   }
   for (size_t i = 0; i < candidates.size(); ++i) {

@@ -37,9 +37,7 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
   const bool compacted = tight_checked.valid && (!checked.valid || tight_checked.makespan < checked.makespan);
   if (compacted) schedule = std::move(tight), checked = tight_checked;
   if (!checked.valid) {
-    report.rejected.push_back({candidate.name, checked.violations.empty() ? "invalid"
-                                               : checked.violations.front().kind + ": " +
-                                                     checked.violations.front().message});
+    report.rejected.push_back({candidate.name, first_violation_text(checked)});
     return;
   }
   candidate.makespan = checked.makespan;

@@ -83,9 +83,7 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
   if (!mapped) return answer;
   answer.checked = verify::check_schedule(schedule_to_json(*mapped));
   if (!answer.checked.valid) {
-    const std::vector<verify::Violation>& violations = answer.checked.violations;
-    report.rejected.push_back({candidate.name, violations.empty() ? "invalid"
-                                                                  : violations.front().kind + ": " + violations.front().message});
+    report.rejected.push_back({candidate.name, first_violation_text(answer.checked)});
     return answer;
   }
   candidate.makespan = answer.checked.makespan;
@@ -212,6 +210,11 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
   report.makespan->candidates.push_back(std::move(answer.candidate));
   report.outcome = Outcome::Found;
   report.notes.push_back(SearchNote{SearchNoteKind::RecomputingAnswers});
+}
+
+std::string first_violation_text(const verify::Report& checked) {
+  if (checked.violations.empty()) return "invalid";
+  return checked.violations.front().kind + ": " + checked.violations.front().message;
 }
 
 void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,

@@ -63,4 +63,8 @@ void answer_infeasible_by_recomputing(const SearchRequest& request, Budget& budg
 void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
                     SearchReport& report, Progress& progress);
 
+// Why the verifier rejected a schedule, as a rejected candidate lists it:
+// its first violation as "kind: message" ("invalid" when it names none).
+std::string first_violation_text(const verify::Report& checked);
+
 }  // namespace tessel

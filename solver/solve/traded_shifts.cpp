@@ -58,9 +58,7 @@ void shift_traded_answer(const SearchRequest& request, const Placement& placemen
   candidate.shape = Shape::Aperiodic;
   candidate.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!checked.valid) {
-    report.rejected.push_back({candidate.name, checked.violations.empty() ? "invalid"
-                                               : checked.violations.front().kind + ": " +
-                                                     checked.violations.front().message});
+    report.rejected.push_back({candidate.name, first_violation_text(checked)});
     return;
   }
   candidate.makespan = checked.makespan;

@@ -70,9 +70,7 @@ void consider_traded_start(const SearchRequest& request, const TradedStart& star
   if (at_n && report.makespan->makespan <= makespan(*restored)) return;
   const verify::Report checked = verify::check_schedule(schedule_to_json(*restored));
   if (!checked.valid) {
-    const std::string violation = checked.violations.empty() ? "invalid"
-                                                             : checked.violations.front().kind + ": " +
-                                                                   checked.violations.front().message;
+    const std::string violation = first_violation_text(checked);
     if (strict_candidates())
       throw std::logic_error("the verifier REJECTS the " + start.name + " (a bug in tessel's search): " + violation);
     report.rejected.push_back({start.name, violation});
