@@ -6,6 +6,7 @@
 
 #include "sat/deadline.hpp"
 #include "solver/solve/recompute_choice.hpp"
+#include "solver/strategies/full_search.hpp"
 
 namespace tessel::testing {
 
@@ -23,6 +24,18 @@ inline RecomputeChoiceAnswer decide_choosing(const Placement& placement, int k, 
   question.max_in_flight = static_cast<int>(placement.blocks.size());
   question.minimise_latency = minimise_latency;
   return decide_periods_choosing_recompute(question, Deadline::after_seconds(120));
+}
+
+// Strategy full at N = `nmicros` under `memory` on every device (where the
+// choice is made per micro-batch), within `seconds`.
+inline SearchResult full_choosing(const Placement& placement, int nmicros, long long memory,
+                                  const std::string& backend = "cadical", double seconds = 120) {
+  SearchOptions options;
+  options.backend = backend;
+  options.memory_limit.assign(placement.ndevs, memory);
+  options.total_micros = nmicros;
+  options.deadline = Deadline::after_seconds(seconds);
+  return search_full(placement, options);
 }
 
 }  // namespace tessel::testing

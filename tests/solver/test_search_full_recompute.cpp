@@ -10,20 +10,14 @@
 #include "solver/makespan/closed_bound/makespan_bound.hpp"
 #include "solver/search.hpp"
 #include "solver/strategies/full_search.hpp"
+#include "tests/solver/choice_questions.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
 
 namespace {
 
-SearchResult full(const Placement& placement, int nmicros, long long memory, const std::string& backend = "cadical") {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit.assign(placement.ndevs, memory);
-  options.total_micros = nmicros;
-  options.deadline = Deadline::after_seconds(120);
-  return search_full(placement, options);
-}
+using testing::full_choosing;
 
 void check_valid(const SearchResult& result) {
   REQUIRE(result.schedule);
@@ -43,11 +37,11 @@ TEST_CASE("full: recomputing shortens xshape 4 at memory 2, proven for every cho
   const Placement offered = testing::offering_recompute(kept);
   for (auto [nmicros, expected] : {std::pair{2, 24LL}, std::pair{3, 32LL}}) {
     INFO("nmicros " << nmicros);
-    const SearchResult keeping = full(kept, nmicros, 2);
+    const SearchResult keeping = full_choosing(kept, nmicros, 2);
     REQUIRE(keeping.status == SearchStatus::Found);
     CHECK(keeping.makespan > expected);
     CHECK(keeping.schedule->recomputes.empty());
-    const SearchResult choosing = full(offered, nmicros, 2);
+    const SearchResult choosing = full_choosing(offered, nmicros, 2);
     REQUIRE(choosing.status == SearchStatus::Found);
     check_valid(choosing);
     CHECK(choosing.makespan == expected);
@@ -60,26 +54,31 @@ TEST_CASE("full: recomputing shortens xshape 4 at memory 2, proven for every cho
   }
 }
 
-TEST_CASE("full: CaDiCaL and Z3 agree on the optimum with recomputes", "[search][full][recompute]") {
-  const Placement offered = testing::offering_recompute(make_case("xshape", 4, false));
-  const SearchResult sat = full(offered, 2, 2, "cadical");
-  const SearchResult smt = full(offered, 2, 2, "z3");
+namespace {
+
+// Strategy full on both backends: both found, the same makespan, both
+// schedules valid; the two results, CaDiCaL's first.
+std::pair<SearchResult, SearchResult> on_both_backends(const Placement& placement, int nmicros, long long memory) {
+  std::pair<SearchResult, SearchResult> results{full_choosing(placement, nmicros, memory, "cadical"),
+                                                full_choosing(placement, nmicros, memory, "z3")};
+  const SearchResult& sat = results.first;
+  const SearchResult& smt = results.second;
   REQUIRE(sat.status == SearchStatus::Found);
   REQUIRE(smt.status == SearchStatus::Found);
   CHECK(sat.makespan == smt.makespan);
-  CHECK(sat.proven_lower_bound == smt.proven_lower_bound);
   check_valid(sat);
   check_valid(smt);
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("full: CaDiCaL and Z3 agree on the optimum with recomputes", "[search][full][recompute]") {
+  const auto [sat, smt] = on_both_backends(testing::offering_recompute(make_case("xshape", 4, false)), 2, 2);
+  CHECK(sat.proven_lower_bound == smt.proven_lower_bound);
   // vshape 4 at memory 1: every activation kept, two micro-batches take 32.
-  const Placement vshape = testing::offering_recompute(make_case("vshape", 4, false));
-  const SearchResult v_sat = full(vshape, 2, 1, "cadical");
-  const SearchResult v_smt = full(vshape, 2, 1, "z3");
-  REQUIRE(v_sat.status == SearchStatus::Found);
-  REQUIRE(v_smt.status == SearchStatus::Found);
-  CHECK(v_sat.makespan == v_smt.makespan);
-  CHECK(v_sat.makespan < full(make_case("vshape", 4, false), 2, 1).makespan);
-  check_valid(v_sat);
-  check_valid(v_smt);
+  const auto [v_sat, v_smt] = on_both_backends(testing::offering_recompute(make_case("vshape", 4, false)), 2, 1);
+  CHECK(v_sat.makespan < full_choosing(make_case("vshape", 4, false), 2, 1).makespan);
 }
 
 TEST_CASE("full: with memory to spare nothing is recomputed", "[search][full][recompute]") {
@@ -88,11 +87,11 @@ TEST_CASE("full: with memory to spare nothing is recomputed", "[search][full][re
   // keeping everything already reaches the optimum; memory 8 cannot bind.
   for (long long memory : {3LL, 8LL}) {
     INFO("memory " << memory);
-    const SearchResult result = full(offered, 3, memory);
+    const SearchResult result = full_choosing(offered, 3, memory);
     REQUIRE(result.status == SearchStatus::Found);
     check_valid(result);
     CHECK(result.schedule->recomputes.empty());
-    CHECK(result.makespan == full(make_case("vshape", 4, false), 3, memory).makespan);
+    CHECK(result.makespan == full_choosing(make_case("vshape", 4, false), 3, memory).makespan);
   }
 }
 
@@ -100,7 +99,7 @@ TEST_CASE("full: too little memory even to recompute is infeasible, proven", "[s
   // Memory 0: a forward allocates its activation at its start whatever it
   // chooses after, so nothing fits.
   const Placement offered = testing::offering_recompute(make_case("vshape", 4, false));
-  const SearchResult result = full(offered, 2, 0);
+  const SearchResult result = full_choosing(offered, 2, 0);
   CHECK(result.status == SearchStatus::Infeasible);
   CHECK_FALSE(result.schedule);
 }
@@ -151,7 +150,7 @@ TEST_CASE("full: offload chosen per micro-batch on the copy channel, proven by b
     const Placement placement = offering_offload(offered, both);
     for (const std::string backend : {"cadical", "z3"}) {
       INFO(backend);
-      const SearchResult result = full(placement, 2, 2, backend);
+      const SearchResult result = full_choosing(placement, 2, 2, backend);
       REQUIRE(result.status == SearchStatus::Found);
       check_valid(result);
       CHECK(result.makespan == 22);
@@ -161,7 +160,7 @@ TEST_CASE("full: offload chosen per micro-batch on the copy channel, proven by b
     }
   }
   // With memory to spare nothing is copied.
-  const SearchResult roomy = full(offering_offload(testing::offering_recompute(make_case("vshape", 4, false)), false), 3, 3);
+  const SearchResult roomy = full_choosing(offering_offload(testing::offering_recompute(make_case("vshape", 4, false)), false), 3, 3);
   REQUIRE(roomy.status == SearchStatus::Found);
   check_valid(roomy);
   CHECK(roomy.schedule->transfers.empty());

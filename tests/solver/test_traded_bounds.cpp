@@ -20,6 +20,7 @@
 #include "solver/makespan/portfolio/placement_facts.hpp"
 #include "solver/modulo/schedule_check.hpp"
 #include "solver/strategies/full_search.hpp"
+#include "tests/solver/choice_questions.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -65,15 +66,6 @@ TradedChain random_traded_chain(std::mt19937& random) {
   return made;
 }
 
-SearchResult full(const Placement& placement, int nmicros, Memory memory, const std::string& backend) {
-  SearchOptions options;
-  options.backend = backend;
-  options.memory_limit.assign(placement.ndevs, memory);
-  options.total_micros = nmicros;
-  options.deadline = Deadline::after_seconds(60);
-  return search_full(placement, options);
-}
-
 }  // namespace
 
 TEST_CASE("with offers the reported bound is at most the optimum over every choice, on both backends",
@@ -90,7 +82,7 @@ TEST_CASE("with offers the reported bound is at most the optimum over every choi
     Time optimum = -1;
     for (const std::string backend : {"cadical", "z3"}) {
       INFO("round " << round << ", " << backend << ", limit " << chain.limit << ", N " << nmicros);
-      const SearchResult result = full(chain.placement, nmicros, chain.limit, backend);
+      const SearchResult result = testing::full_choosing(chain.placement, nmicros, chain.limit, backend, 60);
       REQUIRE(result.status == SearchStatus::Found);
       REQUIRE(result.schedule);
       const verify::Report checked = testing::verify_schedule(*result.schedule);
