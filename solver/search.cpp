@@ -595,6 +595,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   // With recomputation offered the derived search follows: it shares the plan.
   Budget budget = make_budget(request.deadline, begin, tuning_beside_recomputing_all(request),
                               answer_instances(request, searched, options));
+  if (planned(request.tuning)) budget.whole_plan_seconds = request.tuning.plan_seconds;
   options.deadline = grant_strategy(budget);
   const double reserve = budget.answer_reserve;
   options.threads = resolve_threads(request.threads);
@@ -662,8 +663,8 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
                            "candidate at N is valid: " + report.rejected.front().violation);
   if (traded.schedule) consider_traded_start(request, traded, restored(*traded.schedule, request), report, progress);
   consider_choosing_recompute(request, placement, options, budget, report, progress);
-  consider_recomputing_all(request, budget, report, progress, seconds_since(begin), solve);
-  shift_traded_answer(request, placement, options, budget, report, progress, seconds_since(begin));
+  consider_recomputing_all(request, budget, report, progress, solve);
+  shift_traded_answer(request, placement, options, budget, report, progress);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);

@@ -38,7 +38,8 @@ enum class KnobLevel { User, Developer };
        "repetend: seconds for the solver's shortening of warmup and cooldown (0 = skip); the default budgets keep " \
        "the whole default search on 16 devices within about 5 s")                                                 \
   KNOB(window_seconds, 0.75, 0, 3600, false, User, false,                                                          \
-       "automatic windows: seconds shared by k = 2 .. largest_window (at most half the time left)")                \
+       "automatic windows: seconds shared by k = 2 .. largest_window (at most half the time left; 0 = no cap of "  \
+       "their own: only the time limit, none without one; largest_window=1 skips them)")                          \
   KNOB(largest_window, 4, 1, 64, true, User, false, "automatic windows: largest k tried")                          \
   KNOB(latency_min_seconds, 0.5, 0, 3600, false, User, false,                                                      \
        "latency search: at least this long, else as long as the period took")                                      \
@@ -248,6 +249,9 @@ enum class KnobLevel { User, Developer };
        "most full_list_share of the time left)")                                                                     \
   KNOB(full_list_share, 0.125, 0, 1, false, Developer, false,                                                        \
        "strategy full: the list scheduling's largest share of the time left (0 = no cap)")                           \
+  KNOB(traded_least_seconds, 0.5, 0, 3600, false, Developer, false,                                                 \
+       "budget, memory traded: under the plan, the choice inside the repetend and the recompute-all search each "   \
+       "get at least this long when the whole plan (plan_seconds) is already spent")                                 \
   KNOB(recompute_all_least_seconds, 1, 0, 3600, false, Developer, false,                                             \
        "memory traded for time: when no schedule keeps every activation, the recompute-all search gets at least "    \
        "this long (it is then the only answer)")

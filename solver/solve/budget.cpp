@@ -84,6 +84,24 @@ Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, do
   return granted;
 }
 
+double traded_seconds(const Budget& budget, double seconds, double least) {
+  if (budget.whole_plan_seconds <= 0) return seconds;
+  const double plan_left = budget.whole_plan_seconds - seconds_since(budget.log.begin);
+  return std::max(0.0, std::min(seconds, std::max(least, plan_left)));
+}
+
+Deadline grant_traded(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double least) {
+  if (budget.whole_plan_seconds <= 0) return grant_phase(budget, phase, from, seconds);
+  const double plan_left = budget.whole_plan_seconds - seconds_since(budget.log.begin);
+  const double granted_seconds = traded_seconds(budget, seconds, least);
+  Deadline granted = from.within(granted_seconds);
+  BudgetLimit by = granted_seconds >= seconds ? BudgetLimit::PhaseSeconds
+                                              : plan_left >= least ? BudgetLimit::Plan : BudgetLimit::TradedLeast;
+  if (granted.at == from.at) by = from.unlimited() ? BudgetLimit::None : BudgetLimit::TimeLimit;
+  log_grant(budget, phase, granted, by);
+  return granted;
+}
+
 bool grant_answer(Budget& budget, double seconds) {
   if (budget.limit.unlimited()) {
     log_grant(budget, BudgetPhase::Answer, budget.limit, BudgetLimit::None, seconds);

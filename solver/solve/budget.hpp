@@ -36,6 +36,10 @@ struct Budget {
   Tuning tuning;
   double answer_reserve = 0;  // seconds kept after the strategy for verifying its answer
   Deadline strategy;          // what grant_strategy granted; the makespan phases end by it too
+  // The request's plan_seconds when the plan is on, else 0: the phases
+  // trading memory after the makespan phases end by it (grant_traded),
+  // while `tuning` holds the plan those makespan phases were cut to.
+  double whole_plan_seconds = 0;
   BudgetLog log;               // begins when the search began; the portfolio writes to it too
 };
 
@@ -57,6 +61,19 @@ bool grant_answer(Budget& budget, double seconds);
 // The deadline of `phase`, starting now inside `from`: `seconds`, at most
 // `share` of what `from` has left (share 0: no such cap); logged.
 Deadline grant_phase(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double share = 0);
+
+// The deadline of a phase trading memory after the makespan phases (the
+// choice inside the repetend, the recompute-all search, the traded answer's
+// shifts), starting now inside `from`: `seconds`, under the plan at most
+// what is left of the whole plan, but never less than `least` (0: nothing
+// when the plan is spent); logged. The default search on 16 devices ends
+// within its plan so (nnshape 16/16 offering recomputation: 5.4 s when the
+// recompute-all search had a second past whatever the plan left).
+Deadline grant_traded(Budget& budget, BudgetPhase phase, const Deadline& from, double seconds, double least);
+
+// The seconds grant_traded would grant now, without granting them (a phase
+// that skips what is too short to use asks first).
+double traded_seconds(const Budget& budget, double seconds, double least);
 
 // Whether the plan is on: plan_seconds > 0 and no phase budget set by hand
 // unless plan_seconds was set too.

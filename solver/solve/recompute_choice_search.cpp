@@ -70,8 +70,9 @@ void consider_choosing_recompute(const SearchRequest& request, const Placement& 
   const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
   if (!choice) return;
   const RecomputeChoiceAnswer answer =
-      decide_periods_choosing_recompute(question, grant_phase(budget, BudgetPhase::RecomputeChoice, request.deadline,
-                                                              request.tuning.recompute_choice_seconds));
+      decide_periods_choosing_recompute(question, grant_traded(budget, BudgetPhase::RecomputeChoice, request.deadline,
+                                                               request.tuning.recompute_choice_seconds,
+                                                               request.tuning.traded_least_seconds));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
   period.recompute_decided = answer.decided;

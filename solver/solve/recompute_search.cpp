@@ -47,23 +47,29 @@ struct DerivedAnswer {
 };
 
 // `seconds`: what the derived search was granted; under the plan its phases
-// plan for that, and `deadline` (the hard stop) is a second later.
+// plan for that, and `deadline` (the hard stop) is the answer's grace later.
 DerivedAnswer search_recomputing_all(const SearchRequest& request, const RecomputedPlacement& derived,
                                      const Deadline& deadline, double seconds, SearchReport& report,
                                      NestedSolve solve) {
   const auto begin = std::chrono::steady_clock::now();
   SearchRequest sub = request;
   sub.placement = derived.placement;
-  // Under the plan its phases end half a second before `seconds` (at least
-  // half a second after its period search), leaving its answer at N the
-  // rest and a second more before the hard stop: with `seconds` as a time
-  // limit the nested search may skip building its answer at N (too close to
-  // the limit) and hand back its repetend unrolled (nnshape 8/8: 1200, not
-  // the 1186 of its answer at N).
+  // Under the plan its phases end a floor (traded_least_seconds) before
+  // `seconds`, at least that floor after its period search, leaving its
+  // answer at N the rest and the grace before the hard stop: with `seconds`
+  // as a time limit the nested search may skip building its answer at N
+  // (too close to the limit) and hand back its repetend unrolled (nnshape
+  // 8/8: 1200, not the 1186 of its answer at N). Its repetend's refinements,
+  // which no plan bounds (latency, wider windows, warmup and cooldown), get
+  // at most a quarter of `seconds` each: its period is usually decided at
+  // once, and those took a second of the default search's second there.
   sub.deadline = deadline;
   if (planned(request.tuning)) {
-    sub.tuning.plan_seconds = std::max(0.5, seconds - 0.5);
-    sub.tuning.least_plan_seconds = std::min(sub.tuning.least_plan_seconds, 0.5);
+    const double least = request.tuning.traded_least_seconds;
+    sub.tuning.plan_seconds = std::max(least, seconds - least);
+    sub.tuning.least_plan_seconds = std::min(sub.tuning.least_plan_seconds, least);
+    for (double Tuning::*refinement : {&Tuning::latency_min_seconds, &Tuning::window_seconds, &Tuning::boundary_seconds})
+      sub.tuning.*refinement = std::min(sub.tuning.*refinement, seconds / 4);
   }
   for (size_t d = 0; d < sub.memory_limit.size(); ++d) sub.memory_limit[d] -= derived.limit_cut[d];
   DerivedAnswer answer;
@@ -129,27 +135,36 @@ Tuning tuning_beside_recomputing_all(const SearchRequest& request) {
     shared = tuning.recompute_choice_seconds;  // offload only: the choice inside the repetend follows alone
   }
   if (shared <= 0) return tuning;
+  // The phases keeping every activation are one candidate of three here
+  // (beside the choice and the derived search, which end with the whole
+  // plan: solve/budget.hpp grant_traded), so their floor after a slow
+  // period search is the traded phases' floor, not a second of its own
+  // (nnshape 16/16 offering recomputation: the staged schedule used that
+  // second for 1354 against the choice's 1223, and the search took 5.4 s).
+  tuning.least_plan_seconds = std::min(tuning.least_plan_seconds, tuning.traded_least_seconds);
   tuning.plan_seconds = std::max(tuning.least_plan_seconds, tuning.plan_seconds - shared);
   return tuning;
 }
 
 void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
-                              double spent, NestedSolve solve) {
+                              NestedSolve solve) {
   // The derived search's own budget (--tune recompute_all_seconds): its
   // period is usually decided fast (no memory binds once every forward
   // recomputes), and the default search on 16 devices should not take twice
   // as long because forwards offer recomputation (nnshape 16/16: the 1227
-  // of its derived search within 0.5 s). Under the plan it also ends when
-  // the plan does, given at least half a second.
-  double seconds = request.tuning.recompute_all_seconds;
-  if (planned(request.tuning)) seconds = std::min(seconds, std::max(0.5, request.tuning.plan_seconds - spent));
+  // of its derived search within 0.5 s). Under the plan it ends when the
+  // plan does (grant_traded), its answer at N within the answer's grace.
   if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
-      seconds <= 0 || report.makespan->makespan <= report.makespan->proven_lower_bound)
+      request.tuning.recompute_all_seconds <= 0 || report.makespan->makespan <= report.makespan->proven_lower_bound)
     return;
   const std::optional<RecomputedPlacement> derived = recompute_every_offer(request.placement);
   if (!derived) return;
-  const double hard_stop = planned(request.tuning) ? seconds + 1.0 : seconds;
-  const Deadline deadline = grant_phase(budget, BudgetPhase::RecomputeAll, request.deadline, hard_stop);
+  const Deadline granted = grant_traded(budget, BudgetPhase::RecomputeAll, request.deadline,
+                                        request.tuning.recompute_all_seconds, request.tuning.traded_least_seconds);
+  const double seconds = granted.seconds_left();
+  if (seconds <= 0) return;
+  const Deadline deadline =
+      planned(request.tuning) ? request.deadline.within(seconds + request.tuning.answer_grace_seconds) : granted;
   DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
   if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);

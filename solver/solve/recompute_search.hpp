@@ -41,11 +41,10 @@ Tuning tuning_beside_recomputing_all(const SearchRequest& request);
 // makes it the answer when it is shorter. Does nothing for strategy full,
 // without offers, without a makespan report, past the deadline, or when
 // the answer already meets the bound without memory (nothing is shorter).
-// `spent`: the seconds the search has run; under the plan (plan_seconds)
-// the derived search ends with it.
-// Its deadline is granted by `budget` (recompute_all_seconds).
+// Its deadline is granted by `budget` (recompute_all_seconds; under the
+// plan within what is left of it, solve/budget.hpp grant_traded).
 void consider_recomputing_all(const SearchRequest& request, Budget& budget, SearchReport& report, Progress& progress,
-                              double spent, NestedSolve solve);
+                              NestedSolve solve);
 
 // A search proven infeasible with every activation kept, on a placement
 // that offers recomputation or offload: the placement that recomputes every

@@ -21,7 +21,7 @@ constexpr double kLeastSeconds = 0.1;
 }  // namespace
 
 void shift_traded_answer(const SearchRequest& request, const Placement& placement, const SearchOptions& options,
-                         Budget& budget, SearchReport& report, Progress& progress, double spent) {
+                         Budget& budget, SearchReport& report, Progress& progress) {
   if (request.strategy == Strategy::Full || !report.makespan || !report.best || request.deadline.expired() ||
       request.tuning.shift_seconds <= 0 || !offers_memory_choice(placement))
     return;
@@ -31,9 +31,7 @@ void shift_traded_answer(const SearchRequest& request, const Placement& placemen
   // within its seconds: on nnshape 8/8 offering recomputation the derived
   // search spends the plan, and half a second more of shifts there found
   // nothing); with a time limit or a budget set by hand, shift_seconds.
-  double seconds = request.tuning.shift_seconds;
-  if (planned(request.tuning)) seconds = std::min(seconds, request.tuning.plan_seconds - spent);
-  if (seconds < kLeastSeconds) return;
+  if (traded_seconds(budget, request.tuning.shift_seconds, 0) < kLeastSeconds) return;
   const Time bound = report.makespan->proven_lower_bound;
   if (report.makespan->makespan <= bound) return;
   const auto begin = std::chrono::steady_clock::now();
@@ -44,7 +42,7 @@ void shift_traded_answer(const SearchRequest& request, const Placement& placemen
   centre.repetend.reset();
   SearchOptions shifting = options;
   shifting.progress = nullptr;
-  shifting.deadline = grant_phase(budget, BudgetPhase::Shifts, request.deadline, seconds);
+  shifting.deadline = grant_traded(budget, BudgetPhase::Shifts, request.deadline, request.tuning.shift_seconds, 0);
   ShiftStats stats;
   Schedule improved = improve_by_shifts(centre, shifting, bound, &stats);
   if (makespan(improved) >= report.makespan->makespan) return;

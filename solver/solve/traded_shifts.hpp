@@ -21,10 +21,10 @@ struct Budget;  // solver/solve/budget.hpp: grants the phase its deadline
 // limits). Does nothing for strategy full, without offers, without a
 // report at N whose answer recomputes or copies, at the bound, past the
 // deadline or with shift_seconds = 0. Its time: shift_seconds, under the
-// plan (plan_seconds) only what the plan has left after `spent` seconds
-// (nothing below a tenth of a second), granted by `budget` as a second
-// phase `shifts`.
+// plan (plan_seconds) only what the whole plan has left (nothing below a
+// tenth of a second), granted by `budget` (grant_traded) as a second phase
+// `shifts`.
 void shift_traded_answer(const SearchRequest& request, const Placement& placement, const SearchOptions& options,
-                         Budget& budget, SearchReport& report, Progress& progress, double spent);
+                         Budget& budget, SearchReport& report, Progress& progress);
 
 }  // namespace tessel

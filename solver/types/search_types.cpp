@@ -62,6 +62,7 @@ const char* budget_limit_name(BudgetLimit limit) {
     case BudgetLimit::Grace: return "answer_grace_seconds";
     case BudgetLimit::PhaseSeconds: return "phase_seconds";
     case BudgetLimit::ShareOfLeft: return "share_of_time_left";
+    case BudgetLimit::TradedLeast: return "traded_least_seconds";
   }
   return "none";
 }

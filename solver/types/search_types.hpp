@@ -117,7 +117,8 @@ enum class BudgetPhase {
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.
 enum class BudgetLimit {
-  None, TimeLimit, AnswerReserve, TenthOfLimit, Plan, LeastAfterPeriod, Grace, PhaseSeconds, ShareOfLeft
+  None, TimeLimit, AnswerReserve, TenthOfLimit, Plan, LeastAfterPeriod, Grace, PhaseSeconds, ShareOfLeft,
+  TradedLeast
 };
 const char* budget_phase_name(BudgetPhase phase);
 const char* budget_limit_name(BudgetLimit limit);

@@ -5,9 +5,12 @@
 // shows in the report.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include "cases/builtin_cases.hpp"
 #include "solver/search.hpp"
 #include "solver/solve/budget.hpp"
+#include "tests/support.hpp"
 
 using namespace tessel;
 
@@ -71,4 +74,70 @@ TEST_CASE("budget: strategy full's first schedule is granted by the budget and r
   REQUIRE(start->until);
   CHECK(*start->until - start->from == Approx(2).margin(0.2));
   CHECK(list->limited_by == BudgetLimit::PhaseSeconds);
+}
+
+TEST_CASE("budget: the phases trading memory end with the whole plan, at their floor when it is spent",
+          "[budget][recompute]") {
+  const auto now = Deadline::Clock::now();
+  const auto ago = [now](double seconds) {
+    return now - std::chrono::duration_cast<Deadline::Clock::duration>(std::chrono::duration<double>(seconds));
+  };
+  // Off the plan: the knob's seconds.
+  Budget unplanned = make_budget(Deadline::none(), ago(3), Tuning{}, 0);
+  CHECK(grant_traded(unplanned, BudgetPhase::RecomputeAll, Deadline::none(), 2, 0.5).seconds_left() ==
+        Approx(2).margin(0.1));
+  CHECK(unplanned.log.granted.back().limited_by == BudgetLimit::PhaseSeconds);
+
+  // The plan began 3 s ago and lasts 4.5 s: 1.5 s are left, below the knob's 2.
+  Budget budget = make_budget(Deadline::none(), ago(3), Tuning{}, 0);
+  budget.whole_plan_seconds = 4.5;
+  CHECK(traded_seconds(budget, 2, 0.5) == Approx(1.5).margin(0.1));
+  CHECK(grant_traded(budget, BudgetPhase::RecomputeAll, Deadline::none(), 2, 0.5).seconds_left() ==
+        Approx(1.5).margin(0.1));
+  CHECK(budget.log.granted.back().limited_by == BudgetLimit::Plan);
+  // The knob's own seconds when they are less.
+  CHECK(grant_traded(budget, BudgetPhase::RecomputeChoice, Deadline::none(), 1, 0.5).seconds_left() ==
+        Approx(1).margin(0.1));
+  CHECK(budget.log.granted.back().limited_by == BudgetLimit::PhaseSeconds);
+
+  // The plan is spent: the floor, or nothing without one.
+  Budget spent = make_budget(Deadline::none(), ago(6), Tuning{}, 0);
+  spent.whole_plan_seconds = 4.5;
+  CHECK(grant_traded(spent, BudgetPhase::RecomputeAll, Deadline::none(), 2, 0.5).seconds_left() ==
+        Approx(0.5).margin(0.1));
+  CHECK(spent.log.granted.back().limited_by == BudgetLimit::TradedLeast);
+  CHECK(std::string(budget_limit_name(BudgetLimit::TradedLeast)) == "traded_least_seconds");
+  CHECK(traded_seconds(spent, 0.5, 0) == 0);
+  // Never past the deadline it is cut from.
+  const Deadline limit = Deadline::after_seconds(0.2);
+  CHECK(grant_traded(budget, BudgetPhase::Shifts, limit, 2, 0.5).at == limit.at);
+}
+
+TEST_CASE("budget: the default search offering recomputation ends its traded phases with the plan",
+          "[budget][recompute]") {
+  // nnshape on 4 devices at memory 4 with every forward offering recomputation at its own span: the
+  // period binds, so the choice inside the repetend and the recompute-all search both run.
+  SearchRequest request;
+  request.placement = testing::offering_recompute(make_case("nnshape", 4, false));
+  request.memory_limit.assign(4, 4);
+  request.total_micros = 32;
+  request.threads = 1;
+  // A short plan, spent before the traded phases start: each gets its floor, not its knob's seconds.
+  request.tuning.plan_seconds = 0.2;
+  Progress quiet;
+  const SearchReport report = solve(request, quiet);
+  REQUIRE(report.best);
+  const double plan = request.tuning.plan_seconds;
+  int traded = 0;
+  const double least = request.tuning.traded_least_seconds;
+  for (const BudgetGrant& grant : report.budget) {
+    if (grant.phase != BudgetPhase::RecomputeChoice && grant.phase != BudgetPhase::RecomputeAll &&
+        grant.phase != BudgetPhase::Shifts)
+      continue;
+    INFO(budget_phase_name(grant.phase) << " from " << grant.from);
+    REQUIRE(grant.until);
+    CHECK(*grant.until <= std::max(plan, grant.from + least) + 0.01);
+    ++traded;
+  }
+  CHECK(traded >= 2);
 }
