@@ -32,6 +32,7 @@
 #include "solver/solve/recompute_choice_search.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "solver/solve/resolution.hpp"
+#include "solver/solve/traded_neighbourhoods.hpp"
 #include "solver/solve/traded_shifts.hpp"
 #include "solver/solve/traded_start.hpp"
 #include "solver/solve/unit_step_problem.hpp"
@@ -665,6 +666,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   consider_choosing_recompute(request, placement, options, budget, report, progress);
   consider_recomputing_all(request, budget, report, progress, solve);
   shift_traded_answer(request, placement, options, budget, report, progress);
+  improve_traded_answer_by_windows(request, placement, options, budget, report, progress);
   answer_infeasible_by_recomputing(request, budget, report, progress, solve);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);

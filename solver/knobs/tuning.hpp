@@ -86,10 +86,12 @@ enum class KnobLevel { User, Developer };
        "makespan, with --time-limit: the order search may use this share of the time left when it starts "         \
        "(if more than order_seconds; 0 = off)")                                                                    \
   KNOB(lns_seconds, 0.5, 0, 3600, false, User, true,                                                               \
-       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search)")          \
+       "makespan: seconds for re-solving windows of the best schedule at N (large-neighbourhood search); also "    \
+       "those of an answer that trades memory, after its shifts (under the plan only what is left of it)")        \
   KNOB(lns_share, 0, 0, 1, false, User, true,                                                                      \
        "makespan, with --time-limit: the neighbourhood search may use this share of the time left when it "        \
-       "starts (if more than lns_seconds; 0 = off: a time limit is a cap); it stops early at the bound")           \
+       "starts (if more than lns_seconds; 0 = off: a time limit is a cap), and so may the traded answer's; it "    \
+       "stops early at the bound")                                                                                 \
   KNOB(improve_share, 0, 0, 1, false, User, true,                                                                  \
        "makespan, with --time-limit: the full search from the best schedule may use this share of the time left "  \
        "when it starts (if more than improve_seconds; 0 = off); it stops once it proves its answer optimal")       \

@@ -8,6 +8,7 @@
 #include "solver/strategies/full_encoding.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "sat/no_overlap_size.hpp"
@@ -33,28 +34,44 @@ bool may_bind_on(const Placement& placement, const Block& block, const std::vect
   return false;
 }
 
+const HeldChoice& held_at(const HeldChoices& held, int f, int micro) {
+  static const HeldChoice free;
+  if (held.empty() || held[f].empty()) return free;
+  return held[f][micro];
+}
+
 // Where the recompute run of forward f for `micro` may start: from the
 // forward's earliest end (not chosen, it sits at the forward's end) to the
-// latest start that still ends before the offer's `before` block.
-StartDomain recompute_domain(const Placement& placement, const StartDomains& domains, int f, int micro) {
+// latest start that still ends before the offer's `before` block; a held
+// choice: where it was, or at the forward's end (not recomputed).
+StartDomain recompute_domain(const Placement& placement, const StartDomains& domains, const HeldChoices& held, int f,
+                             int micro) {
   const Block& block = placement.blocks[f];
   const StartDomain forward = domains[f][micro];
   const StartDomain before = domains[block.recompute->before][micro];
   const int span = static_cast<int>(block.span);
   const int run_span = static_cast<int>(block.recompute->span);
+  const HeldChoice& choice = held_at(held, f, micro);
+  if (choice.kind == HeldKind::Recompute) return {choice.at, std::max(choice.at, choice.at_latest)};
+  if (choice.kind != HeldKind::Free) return {forward.earliest + span, forward.latest + span};
   return {forward.earliest + span, std::max(forward.latest + span, before.latest - run_span)};
 }
 
 // Where the copies of forward f for `micro` may start, as recompute_domain:
 // the copy out from the forward's earliest end, the copy in from the copy
 // out's earliest end, each late enough to end before the offer's `before`.
-std::pair<StartDomain, StartDomain> copy_domains(const Placement& placement, const StartDomains& domains, int f,
-                                                 int micro) {
+std::pair<StartDomain, StartDomain> copy_domains(const Placement& placement, const StartDomains& domains,
+                                                 const HeldChoices& held, int f, int micro) {
   const Block& block = placement.blocks[f];
   const StartDomain forward = domains[f][micro];
   const StartDomain before = domains[block.offload->before][micro];
   const int span = static_cast<int>(block.span);
   const int out = static_cast<int>(block.offload->out), in = static_cast<int>(block.offload->in);
+  const HeldChoice& choice = held_at(held, f, micro);
+  if (choice.kind == HeldKind::Offload)
+    return {{choice.at, std::max(choice.at, choice.at_latest)}, {choice.back, std::max(choice.back, choice.back_latest)}};
+  if (choice.kind != HeldKind::Free)
+    return {{forward.earliest + span, forward.latest + span}, {forward.earliest + span + out, forward.latest + span + out}};
   const StartDomain copy_out{forward.earliest + span, std::max(forward.latest + span, before.latest - in - out)};
   const StartDomain copy_in{copy_out.earliest + out, std::max(copy_out.latest + out, before.latest - in)};
   return {copy_out, copy_in};
@@ -90,7 +107,7 @@ bool EncodingSize::within_budget() const {
 }
 
 EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
-                                const StartDomains& domains, bool with_choices) {
+                                const StartDomains& domains, bool with_choices, const HeldChoices& held) {
   std::vector<bool> binds(placement.ndevs, false);
   if (!memory_limit.empty())
     for (int device = 0; device < placement.ndevs; ++device)
@@ -122,7 +139,7 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
     for (int device : block.devices) binding += binds[device] ? 1 : 0;
     const long long devices = static_cast<long long>(block.devices.size());
     for (int micro = 0; micro < total_micros; ++micro) {
-      const StartDomain run = recompute_domain(placement, domains, f, micro);
+      const StartDomain run = recompute_domain(placement, domains, held, f, micro);
       const long long width = static_cast<long long>(run.latest) - run.earliest + 1;
       size.literals += 1 + width + devices * (width + block.recompute->span);
       size.memory_terms += 2 * binding * width;
@@ -133,7 +150,7 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
     const Block& block = placement.blocks[f];
     const long long devices = static_cast<long long>(block.devices.size());
     for (int micro = 0; micro < total_micros; ++micro) {
-      const auto [out, in] = copy_domains(placement, domains, f, micro);
+      const auto [out, in] = copy_domains(placement, domains, held, f, micro);
       const long long out_width = static_cast<long long>(out.latest) - out.earliest + 1;
       const long long in_width = static_cast<long long>(in.latest) - in.earliest + 1;
       size.literals += 1 + out_width + in_width + devices * (out_width + in_width + block.offload->out + block.offload->in);
@@ -174,18 +191,27 @@ std::vector<Time> start_steps(const std::vector<Allocation>& allocations, Time h
 // false when the deadline passed first.
 bool add_memory(Backend& backend, const std::vector<Allocation>& allocations, Time horizon, Memory limit,
                 const Deadline& deadline) {
+  // What has certainly happened by a step is a constant, summed in step
+  // order; only the allocations still movable there are visited (held
+  // ones, at one step, never are: a window of the traded neighbourhoods
+  // then costs its own steps, not the whole schedule's).
+  std::vector<std::pair<Time, Memory>> certain;  // (the step from which it has happened, memory)
+  std::vector<const Allocation*> movable;
+  for (const Allocation& allocation : allocations) {
+    certain.push_back({static_cast<Time>(allocation.domain.latest) + allocation.offset, allocation.memory});
+    if (allocation.domain.earliest < allocation.domain.latest) movable.push_back(&allocation);
+  }
+  std::sort(certain.begin(), certain.end());
+  size_t next = 0;
+  Memory begun = 0;
   for (Time step : start_steps(allocations, horizon)) {
     if (deadline.expired()) return false;
+    while (next < certain.size() && certain[next].first <= step) begun += certain[next++].second;
     LinearSum sum;
-    Memory begun = 0;
-    for (const Allocation& allocation : allocations) {
-      const Time at = step - allocation.offset;  // the change has happened: start <= at
-      if (at < allocation.domain.earliest) continue;
-      if (at >= allocation.domain.latest) {
-        begun += allocation.memory;
-        continue;
-      }
-      sum.bools.push_back({allocation.memory, backend.at_most(allocation.start, static_cast<int>(at))});
+    for (const Allocation* allocation : movable) {
+      const Time at = step - allocation->offset;  // the change has happened: start <= at
+      if (at < allocation->domain.earliest || at >= allocation->domain.latest) continue;
+      sum.bools.push_back({allocation->memory, backend.at_most(allocation->start, static_cast<int>(at))});
     }
     if (sum.bools.empty()) {
       if (begun > limit) backend.add_clause({});
@@ -200,7 +226,7 @@ bool add_memory(Backend& backend, const std::vector<Allocation>& allocations, Ti
 // (see RecomputeChoices): the run after the forward; chosen, before the
 // offer's `before` block; not chosen, at the forward's end.
 void add_recompute_choices(FullEncoding& encoding, const Placement& placement, const std::vector<Memory>& memory_limit,
-                           int total_micros, const StartDomains& domains) {
+                           int total_micros, const StartDomains& domains, const HeldChoices& held) {
   Backend& backend = *encoding.backend;
   for (int f : recompute_forwards(placement, memory_limit, total_micros)) {
     const Block& block = placement.blocks[f];
@@ -208,8 +234,12 @@ void add_recompute_choices(FullEncoding& encoding, const Placement& placement, c
     RecomputeChoices choices;
     choices.forward = f;
     for (int micro = 0; micro < total_micros; ++micro) {
-      const StartDomain domain = recompute_domain(placement, domains, f, micro);
-      const Lit chosen = backend.new_bool();
+      const StartDomain domain = recompute_domain(placement, domains, held, f, micro);
+      // A held choice is a constant: its run is then no-overlap's constant too.
+      const HeldKind kind = held_at(held, f, micro).kind;
+      const Lit chosen = kind == HeldKind::Free        ? backend.new_bool()
+                         : kind == HeldKind::Recompute ? backend.true_lit()
+                                                       : ~backend.true_lit();
       const IntVar run = backend.new_int(domain.earliest, domain.latest);
       const IntVar forward = encoding.start[f][micro];
       backend.add_difference(run, forward, span);
@@ -218,6 +248,7 @@ void add_recompute_choices(FullEncoding& encoding, const Placement& placement, c
                              static_cast<int>(block.recompute->span), {chosen});
       choices.chosen.push_back(chosen);
       choices.start.push_back(run);
+      choices.domain.push_back(domain);
     }
     encoding.recomputes.push_back(std::move(choices));
   }
@@ -226,7 +257,7 @@ void add_recompute_choices(FullEncoding& encoding, const Placement& placement, c
 // An offload chosen per micro-batch of each forward of offload_forwards (see
 // OffloadChoices); never beside a recompute of the same micro-batch.
 void add_offload_choices(FullEncoding& encoding, const Placement& placement, const std::vector<Memory>& memory_limit,
-                         int total_micros, const StartDomains& domains) {
+                         int total_micros, const StartDomains& domains, const HeldChoices& held) {
   Backend& backend = *encoding.backend;
   for (int f : offload_forwards(placement, memory_limit, total_micros)) {
     const Block& block = placement.blocks[f];
@@ -238,8 +269,11 @@ void add_offload_choices(FullEncoding& encoding, const Placement& placement, con
     OffloadChoices choices;
     choices.forward = f;
     for (int micro = 0; micro < total_micros; ++micro) {
-      const auto [out_domain, in_domain] = copy_domains(placement, domains, f, micro);
-      const Lit chosen = backend.new_bool();
+      const auto [out_domain, in_domain] = copy_domains(placement, domains, held, f, micro);
+      const HeldKind kind = held_at(held, f, micro).kind;
+      const Lit chosen = kind == HeldKind::Free      ? backend.new_bool()
+                         : kind == HeldKind::Offload ? backend.true_lit()
+                                                     : ~backend.true_lit();
       const IntVar out = backend.new_int(out_domain.earliest, out_domain.latest);
       const IntVar in = backend.new_int(in_domain.earliest, in_domain.latest);
       const IntVar forward = encoding.start[f][micro];
@@ -252,6 +286,8 @@ void add_offload_choices(FullEncoding& encoding, const Placement& placement, con
       choices.chosen.push_back(chosen);
       choices.out.push_back(out);
       choices.in.push_back(in);
+      choices.out_domain.push_back(out_domain);
+      choices.in_domain.push_back(in_domain);
     }
     encoding.offloads.push_back(std::move(choices));
   }
@@ -263,28 +299,30 @@ struct DeviceParts {
   std::vector<IntVar> starts;
   std::vector<int> spans;
   std::vector<Lit> present;
+  std::vector<StartDomain> domains;
   bool optional = false;  // some interval is a recompute run
   std::vector<Allocation> allocations;
   // The copy channel: every copy out and in, present when chosen.
   std::vector<IntVar> copy_starts;
   std::vector<int> copy_spans;
   std::vector<Lit> copy_present;
+  std::vector<StartDomain> copy_domains;
 };
 
 // The copies of the forwards on `device`: on its channel, and the memory
 // freed at the copy out's end and allocated again at the copy in's start
 // (not chosen, both at one step: they cancel).
-void add_copies(const FullEncoding& encoding, const Placement& placement, const StartDomains& domains, int device,
-                DeviceParts& parts) {
+void add_copies(const FullEncoding& encoding, const Placement& placement, int device, DeviceParts& parts) {
   for (const OffloadChoices& choices : encoding.offloads) {
     const Block& block = placement.blocks[choices.forward];
     if (!on_device(block, device)) continue;
     const int out_span = static_cast<int>(block.offload->out), in_span = static_cast<int>(block.offload->in);
     for (size_t micro = 0; micro < choices.chosen.size(); ++micro) {
-      const auto [out_domain, in_domain] = copy_domains(placement, domains, choices.forward, static_cast<int>(micro));
+      const StartDomain out_domain = choices.out_domain[micro], in_domain = choices.in_domain[micro];
       parts.copy_starts.insert(parts.copy_starts.end(), {choices.out[micro], choices.in[micro]});
       parts.copy_spans.insert(parts.copy_spans.end(), {out_span, in_span});
       parts.copy_present.insert(parts.copy_present.end(), {choices.chosen[micro], choices.chosen[micro]});
+      parts.copy_domains.insert(parts.copy_domains.end(), {out_domain, in_domain});
       parts.allocations.push_back({-block.memory, choices.out[micro], out_domain, out_span});
       parts.allocations.push_back({block.memory, choices.in[micro], in_domain});
     }
@@ -302,6 +340,7 @@ DeviceParts device_parts(const FullEncoding& encoding, const Placement& placemen
       parts.starts.push_back(encoding.start[b][micro]);
       parts.spans.push_back(static_cast<int>(block.span));
       parts.present.push_back(always);
+      parts.domains.push_back(domains[b][micro]);
       if (block.memory != 0) parts.allocations.push_back({block.memory, encoding.start[b][micro], domains[b][micro]});
     }
   }
@@ -313,16 +352,16 @@ DeviceParts device_parts(const FullEncoding& encoding, const Placement& placemen
       parts.starts.push_back(choices.start[micro]);
       parts.spans.push_back(static_cast<int>(block.recompute->span));
       parts.present.push_back(choices.chosen[micro]);
+      parts.domains.push_back(choices.domain[micro]);
       parts.optional = true;
       // Released at the forward's end, allocated again at the run's start:
       // not chosen, both at the forward's end, they cancel.
       parts.allocations.push_back({-saved, encoding.start[choices.forward][micro], domains[choices.forward][micro],
                                    static_cast<int>(block.span)});
-      parts.allocations.push_back(
-          {saved, choices.start[micro], recompute_domain(placement, domains, choices.forward, micro)});
+      parts.allocations.push_back({saved, choices.start[micro], choices.domain[micro]});
     }
   }
-  add_copies(encoding, placement, domains, device, parts);
+  add_copies(encoding, placement, device, parts);
   return parts;
 }
 
@@ -338,16 +377,73 @@ void add_micro_order(FullEncoding& encoding, const Placement& placement, int tot
                                        static_cast<int>(placement.blocks[b].span));
 }
 
+// Intervals on one line (a device, or its copy channel).
+struct Line {
+  std::vector<IntVar>& starts;
+  std::vector<int>& spans;
+  std::vector<Lit>& present;
+  std::vector<StartDomain>& domains;
+};
+
+// Drops from `line` what no constraint needs: an interval held at one step
+// (a held instance, or a held run or copy, whose presence is a constant)
+// that no movable interval can reach. Held intervals are checked against
+// each other here, once (an overlap is a contradiction); without this the
+// time-indexed no-overlap would span the whole schedule for a window of
+// the traded neighbourhoods (N = 128: most of a window's building time).
+void drop_held_apart(Backend& backend, Line line) {
+  const Lit always = backend.true_lit();
+  std::vector<std::pair<long long, long long>> reach, held;  // [from, to) per movable and per held interval
+  for (size_t i = 0; i < line.starts.size(); ++i) {
+    const StartDomain& domain = line.domains[i];
+    if (line.spans[i] <= 0 || line.present[i] == ~always) continue;
+    const bool fixed = domain.earliest == domain.latest && line.present[i] == always;
+    (fixed ? held : reach).push_back({domain.earliest, static_cast<long long>(domain.latest) + line.spans[i]});
+  }
+  std::sort(held.begin(), held.end());
+  for (size_t k = 1; k < held.size(); ++k)
+    if (held[k].first < held[k - 1].second) backend.add_clause({});
+  std::sort(reach.begin(), reach.end());
+  std::vector<std::pair<long long, long long>> merged;  // the reach as disjoint ranges
+  for (const auto& range : reach) {
+    if (!merged.empty() && range.first <= merged.back().second) merged.back().second = std::max(merged.back().second, range.second);
+    else merged.push_back(range);
+  }
+  auto reached = [&](long long from, long long to) {
+    auto after = std::upper_bound(merged.begin(), merged.end(), std::make_pair(from, std::numeric_limits<long long>::max()));
+    if (after != merged.end() && after->first < to) return true;
+    return after != merged.begin() && std::prev(after)->second > from;
+  };
+  size_t kept = 0;
+  for (size_t i = 0; i < line.starts.size(); ++i) {
+    const StartDomain& domain = line.domains[i];
+    if (line.spans[i] <= 0 || line.present[i] == ~always) continue;
+    const bool fixed = domain.earliest == domain.latest && line.present[i] == always;
+    if (fixed && !reached(domain.earliest, static_cast<long long>(domain.earliest) + line.spans[i])) continue;
+    line.starts[kept] = line.starts[i];
+    line.spans[kept] = line.spans[i];
+    line.present[kept] = line.present[i];
+    line.domains[kept] = domain;
+    ++kept;
+  }
+  line.starts.resize(kept);
+  line.spans.resize(kept);
+  line.present.resize(kept);
+  line.domains.resize(kept);
+}
+
 // Exclusivity and memory on every device; false when the deadline passed.
 bool add_devices(FullEncoding& encoding, const Placement& placement, const SearchOptions& options, int total_micros,
                  Time horizon, const StartDomains& domains) {
   Backend& backend = *encoding.backend;
   for (int device = 0; device < placement.ndevs; ++device) {
     if (options.deadline.expired()) return false;
-    const DeviceParts parts = device_parts(encoding, placement, domains, device, total_micros);
-    if (parts.optional) backend.add_optional_no_overlap(parts.starts, parts.spans, parts.present);
+    DeviceParts parts = device_parts(encoding, placement, domains, device, total_micros);
+    drop_held_apart(backend, {parts.starts, parts.spans, parts.present, parts.domains});
+    drop_held_apart(backend, {parts.copy_starts, parts.copy_spans, parts.copy_present, parts.copy_domains});
+    if (parts.starts.size() > 1 && parts.optional) backend.add_optional_no_overlap(parts.starts, parts.spans, parts.present);
     else if (parts.starts.size() > 1) backend.add_no_overlap(parts.starts, parts.spans);
-    if (parts.copy_starts.size() > 2)
+    if (parts.copy_starts.size() > 1)
       backend.add_optional_no_overlap(parts.copy_starts, parts.copy_spans, parts.copy_present);
     if (parts.allocations.empty() || options.memory_limit.empty() ||
         !memory_can_bind(placement, device, total_micros, options.memory_limit[device]))
@@ -361,7 +457,7 @@ bool add_devices(FullEncoding& encoding, const Placement& placement, const Searc
 
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
                                                 int total_micros, Time horizon, const StartDomains& domains,
-                                                bool with_choices) {
+                                                bool with_choices, const HeldChoices& held) {
   const int nblocks = static_cast<int>(placement.blocks.size());
   FullEncoding encoding;
   encoding.backend = make_backend(options.backend, options.backend_settings);
@@ -387,8 +483,8 @@ std::optional<FullEncoding> build_full_encoding(const Placement& placement, cons
                              placement.blocks[edge.from].span + edge.delay);
     }
   if (with_choices) {
-    add_recompute_choices(encoding, placement, options.memory_limit, total_micros, domains);
-    add_offload_choices(encoding, placement, options.memory_limit, total_micros, domains);
+    add_recompute_choices(encoding, placement, options.memory_limit, total_micros, domains, held);
+    add_offload_choices(encoding, placement, options.memory_limit, total_micros, domains, held);
   }
   if (encoding.recomputes.empty() && encoding.offloads.empty()) add_micro_order(encoding, placement, total_micros);
   if (out_of_time()) return std::nullopt;

@@ -25,6 +25,22 @@ struct StartDomain {
 };
 using StartDomains = std::vector<std::vector<StartDomain>>;  // [block][micro]
 
+// A forward's choice for one micro-batch held as a schedule in hand made it
+// (the traded neighbourhoods, solver/makespan/improvements/traded_windows.hpp,
+// re-solve a window and hold every choice outside it): kept, recomputed with
+// its run starting in [at, at_latest], or offloaded with its copy out
+// starting in [at, at_latest] and its copy in in [back, back_latest] (a
+// latest below its first: that one step). Free: the encoding chooses.
+enum class HeldKind { Free, Keep, Recompute, Offload };
+struct HeldChoice {
+  HeldKind kind = HeldKind::Free;
+  int at = 0;
+  int back = 0;
+  int at_latest = -1;
+  int back_latest = -1;
+};
+using HeldChoices = std::vector<std::vector<HeldChoice>>;  // [block][micro]; empty: every choice free
+
 // A forward whose activation the encoding may give back per micro-batch
 // and recompute (docs/algorithms.md, "Memory traded for time"): chosen, a
 // run of the offer's span on the forward's devices starts at `start`, after
@@ -35,6 +51,7 @@ struct RecomputeChoices {
   int forward = -1;           // block index
   std::vector<Lit> chosen;    // [micro]
   std::vector<IntVar> start;  // [micro]
+  std::vector<StartDomain> domain;  // [micro]: where `start` may be
 };
 
 // A forward whose activation the encoding may copy to host memory and back
@@ -49,6 +66,7 @@ struct OffloadChoices {
   std::vector<Lit> chosen;
   std::vector<IntVar> out;
   std::vector<IntVar> in;
+  std::vector<StartDomain> out_domain, in_domain;  // [micro]
 };
 
 struct FullEncoding {
@@ -90,9 +108,9 @@ struct EncodingSize {
   bool within_budget() const;
 };
 // `with_choices`: the recompute runs and copies of the forwards that may
-// choose them are counted too.
+// choose them are counted too (a held choice's run and copies within its range).
 EncodingSize full_encoding_size(const Placement& placement, const std::vector<Memory>& memory_limit, int total_micros,
-                                const StartDomains& domains, bool with_choices = false);
+                                const StartDomains& domains, bool with_choices = false, const HeldChoices& held = {});
 
 // The encoding of `total_micros` micro-batches over steps [0, horizon), each start
 // in its domain. Nothing when options.deadline passes while building (the
@@ -102,9 +120,11 @@ EncodingSize full_encoding_size(const Placement& placement, const std::vector<Me
 // of offload_forwards (never both for one micro-batch); the copies of a block
 // are then not ordered by micro-batch (a forward recomputed early and one
 // kept later are not interchangeable: the symmetry would cut schedules).
+// `held` (with choices): the choices not Free there are taken as given, their
+// runs and copies within the ranges it gives.
 std::optional<FullEncoding> build_full_encoding(const Placement& placement, const SearchOptions& options,
                                                 int total_micros, Time horizon, const StartDomains& domains,
-                                                bool with_choices = false);
+                                                bool with_choices = false, const HeldChoices& held = {});
 
 // The solver's decisions start from `schedule` (solution-guided search).
 void prefer_schedule(FullEncoding& encoding, const Schedule& schedule);

@@ -47,6 +47,7 @@ const char* budget_phase_name(BudgetPhase phase) {
     case BudgetPhase::Transfer: return "end_transfer";
     case BudgetPhase::Orders: return "device_orders";
     case BudgetPhase::Neighbourhoods: return "neighbourhoods";
+    case BudgetPhase::TradedNeighbourhoods: return "traded_neighbourhoods";
   }
   return "strategy";
 }

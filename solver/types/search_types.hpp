@@ -110,9 +110,11 @@ struct MakespanReport {
 // offered forward" placement's own search after that; Shifts ..
 // Neighbourhoods: the makespan portfolio's improvement phases, inside the
 // makespan grant (on the portfolio's thread; one beside it on the side
-// thread is not logged).
+// thread is not logged); TradedNeighbourhoods: windows of the answer that
+// trades memory re-solved, after its shifts (solver/solve/traded_neighbourhoods.hpp).
 enum class BudgetPhase {
-  Strategy, Makespan, Answer, FullStart, FullList, TradedStart, RecomputeChoice, RecomputeAll, Shifts, Transfer, Orders, Neighbourhoods
+  Strategy, Makespan, Answer, FullStart, FullList, TradedStart, RecomputeChoice, RecomputeAll, Shifts, Transfer, Orders,
+  Neighbourhoods, TradedNeighbourhoods
 };
 // PhaseSeconds: the phase's own knob; ShareOfLeft: its share of the time
 // left in the deadline it is cut from.

@@ -132,7 +132,7 @@ TEST_CASE("budget: the default search offering recomputation ends its traded pha
   const double least = request.tuning.traded_least_seconds;
   for (const BudgetGrant& grant : report.budget) {
     if (grant.phase != BudgetPhase::RecomputeChoice && grant.phase != BudgetPhase::RecomputeAll &&
-        grant.phase != BudgetPhase::Shifts)
+        grant.phase != BudgetPhase::Shifts && grant.phase != BudgetPhase::TradedNeighbourhoods)
       continue;
     INFO(budget_phase_name(grant.phase) << " from " << grant.from);
     REQUIRE(grant.until);

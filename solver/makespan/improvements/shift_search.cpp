@@ -73,7 +73,7 @@ Schedule tightened(const Schedule& found) {
 
 // What every question around every centre shares.
 struct ShiftRun {
-  const DeviceWorkBounds& work;
+  const Tails& tails;
   const SearchOptions& options;
   Time bound;
   double question_seconds;  // a share of the phase's budget (infinite without one)
@@ -97,7 +97,7 @@ Centre shorten_around(Schedule& best, const FullEncoding& encoding, Time shift, 
     for (size_t b = 0; b < encoding.start.size(); ++b)
       for (int micro = 0; micro < best.nmicros; ++micro)
         assumptions.push_back(encoding.backend->at_most(
-            encoding.start[b][micro], static_cast<int>(target - run.work.tail(static_cast<int>(b), micro))));
+            encoding.start[b][micro], static_cast<int>(target - run.tails[b][micro])));
     const Answer answer = encoding.backend->solve(assumptions, run.question_limit());
     if (answer == Answer::Unknown) {
       if (options.deadline.expired()) return Centre::OutOfTime;
@@ -136,7 +136,46 @@ std::optional<Time> next_shift(Centre centre, Time shift, bool whole, Time& ceil
   return std::nullopt;
 }
 
+// Whether the encoding chooses recomputes and copies: on a placement
+// offering them where memory can bind.
+bool chooses(const Schedule& centre, const SearchOptions& options) {
+  return !recompute_forwards(centre.placement, options.memory_limit, centre.nmicros).empty() ||
+         !offload_forwards(centre.placement, options.memory_limit, centre.nmicros).empty();
+}
+
+// One encoding on `domains` around `best`, asked until no (shorten_around).
+Centre encode_and_shorten(Schedule& best, const StartDomains& domains, const HeldChoices& held, Time shift,
+                          const ShiftRun& run) {
+  std::optional<FullEncoding> encoding = build_full_encoding(best.placement, run.options, best.nmicros, makespan(best),
+                                                             domains, chooses(best, run.options), held);
+  if (!encoding) return Centre::OutOfTime;
+  ++run.stats.encodings;
+  prefer_schedule(*encoding, best);
+  return shorten_around(best, *encoding, shift, run);
+}
+
 }  // namespace
+
+Tails work_tails(const Schedule& schedule) {
+  const DeviceWorkBounds work(schedule.placement, schedule.nmicros);
+  Tails tails(schedule.placement.blocks.size(), std::vector<Time>(schedule.nmicros, 0));
+  for (size_t b = 0; b < tails.size(); ++b)
+    for (int micro = 0; micro < schedule.nmicros; ++micro) tails[b][micro] = work.tail(static_cast<int>(b), micro);
+  return tails;
+}
+
+WithinAnswer shorten_within(Schedule& best, const StartDomains& domains, const HeldChoices& held, const Tails& tails,
+                            const SearchOptions& options, Time bound, ShiftStats& stats) {
+  if (!full_encoding_size(best.placement, options.memory_limit, best.nmicros, domains, chooses(best, options), held)
+           .within_budget())
+    return WithinAnswer::TooLarge;
+  const OnShorter none;
+  const ShiftRun run{tails, options, bound, std::numeric_limits<double>::infinity(), stats, none};
+  const Time before = makespan(best);
+  const Centre centre = encode_and_shorten(best, domains, held, 0, run);
+  if (makespan(best) < before) return WithinAnswer::Shorter;  // also when a later question ran out of time
+  return centre == Centre::NoneWithin ? WithinAnswer::NoneWithin : WithinAnswer::OutOfTime;
+}
 
 // The search in the schedule's own ticks (improve_by_shifts runs it in the
 // time unit).
@@ -147,13 +186,13 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
   Schedule best = in_micro_order(start);
   best.repetend.reset();
   const DeviceWorkBounds work(best.placement, best.nmicros);
+  const Tails tails = work_tails(best);
   // On a placement offering recomputation or offload, the encoding chooses
   // them per forward and micro-batch within the same narrow domains.
-  const bool with_choices = !recompute_forwards(best.placement, options.memory_limit, best.nmicros).empty() ||
-                            !offload_forwards(best.placement, options.memory_limit, best.nmicros).empty();
+  const bool with_choices = chooses(best, options);
   const double budget = options.deadline.granted_seconds_left();  // a stall does not shrink a question's share
   const double question_seconds = std::max(std::min(options.tuning.shift_least_question_seconds, budget / 2), options.tuning.shift_question_share * budget);
-  const ShiftRun run{work, options, bound, question_seconds, counted, on_shorter};
+  const ShiftRun run{tails, options, bound, question_seconds, counted, on_shorter};
   std::optional<Time> shift = static_cast<Time>(options.tuning.shift_first);
   Time ceiling = std::numeric_limits<Time>::max();
   while (shift && makespan(best) > bound && !options.deadline.expired()) {
@@ -168,13 +207,8 @@ Schedule shifts_in_ticks(const Schedule& start, const SearchOptions& options, Ti
     if (options.progress)
       options.progress("shifts: building the encoding of every instance within " + std::to_string(*shift) +
                        " steps of the best (" + std::to_string(makespan(best)) + ")");
-    std::optional<FullEncoding> encoding =
-        build_full_encoding(best.placement, options, best.nmicros, makespan(best), domains->domains, with_choices);
-    if (!encoding) break;
-    ++counted.encodings;
     counted.largest_shift = std::max(counted.largest_shift, *shift);
-    prefer_schedule(*encoding, best);
-    const Centre centre = shorten_around(best, *encoding, *shift, run);
+    const Centre centre = encode_and_shorten(best, domains->domains, {}, *shift, run);
     shift = next_shift(centre, *shift, domains->whole, ceiling);
   }
   return best;

@@ -28,6 +28,7 @@
 
 #include "model/schedule.hpp"
 #include "solver/makespan/improvements/neighbourhood.hpp"
+#include "solver/strategies/full_encoding.hpp"
 #include "solver/types/search_result.hpp"
 
 namespace tessel {
@@ -49,6 +50,31 @@ struct ShiftStats {
 // ticks, off any grid) the first shifts of a few ticks would only build
 // encodings that answer no; on unit spans it is 1-3, below shift_first.
 Time least_swapping_shift(const Schedule& centre);
+
+// Per block and micro-batch, what must still run after the instance starts
+// ([block][micro]): the question "makespan <= T" is every start <= T - tail.
+using Tails = std::vector<std::vector<Time>>;
+
+// The device work bounds' tails (device_work_bounds.hpp) of `schedule`'s
+// placement and N: what the shift search asks with.
+Tails work_tails(const Schedule& schedule);
+
+enum class WithinAnswer {
+  Shorter,     // `best` is shorter
+  NoneWithin,  // decided: nothing shorter on these domains
+  OutOfTime,   // options.deadline ended the building or a question
+  TooLarge,    // past the encoding budget: not built
+};
+
+// The shift search's step on domains the caller chose, in the schedule's
+// ticks (the traded neighbourhoods, solver/solve/traded_neighbourhoods.hpp:
+// a window free, every other instance, recompute and copy held): the full
+// encoding on `domains`, choosing where the placement offers, with the
+// choices `held`, started from `best` (which must lie in the domains), asked
+// one step shorter (every start <= the makespan asked - `tails`) until no or
+// `bound`; `best` holds the shortest found. Questions run to options.deadline.
+WithinAnswer shorten_within(Schedule& best, const StartDomains& domains, const HeldChoices& held, const Tails& tails,
+                            const SearchOptions& options, Time bound, ShiftStats& stats);
 
 // A schedule no longer than `start` (valid, N micro-batches, no fused
 // units), valid, by options.deadline; uses options.backend and
