@@ -57,6 +57,9 @@ void recompute_choice_line(std::ostream& out, const PeriodReport& period, const 
         << "; every shorter period refuted for every choice of " << choices << ")\n";
   else if (period.recompute_decided)
     out << "with recompute   every shorter period refuted for every choice of " << choices << "\n";
+  else if (period.recompute_skipped_terms > 0)
+    out << "with recompute   not decided: its encoding (about " << period.recompute_skipped_terms
+        << " terms) is more than its budget affords (--tune recompute_choice_seconds, encoding_terms_per_second)\n";
 }
 
 void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
@@ -281,6 +284,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["latency"] = period ? t(period->latency) : nlohmann::json(0);
   out["latency_minimal"] = period ? nlohmann::json(period->latency_minimal) : nlohmann::json(nullptr);
   out["recompute_period"] = period && period->recompute_period ? t(*period->recompute_period) : nlohmann::json(nullptr);
+  out["recompute_decided"] = period ? nlohmann::json(period->recompute_decided) : nlohmann::json(nullptr);
   out["warmup_steps"] = period ? t(period->warmup) : nlohmann::json(0);
   out["cooldown_steps"] = period ? t(period->cooldown) : nlohmann::json(0);
   nlohmann::json windows = nlohmann::json::array();
