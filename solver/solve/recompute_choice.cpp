@@ -185,10 +185,14 @@ struct ChoiceSolver {
   }
 };
 
-// From the first period up, until one is found (true) or `until` strikes
-// (false, `undecided` the period asked then); each refuted one raises the
-// proven bound.
-bool rise(ChoiceSolver& solver, const Deadline& until, RecomputeChoiceAnswer& answer, int& undecided) {
+// From the first period up, until one is found (true) or the deadline
+// strikes (false, `undecided` the period asked then); each refuted one
+// raises the proven bound. The first question has the whole deadline (the
+// first call of a fresh solver is its slowest, and L itself is often found:
+// offload); once it is refuted, the rest of the rise has half of what is
+// left.
+bool rise(ChoiceSolver& solver, const Deadline& deadline, RecomputeChoiceAnswer& answer, int& undecided) {
+  Deadline until = deadline;
   for (int period = solver.question.periods.first; period <= solver.question.periods.last; ++period) {
     const Answer got = solver.ask(period, until);
     if (got == Answer::Unknown) {
@@ -201,6 +205,7 @@ bool rise(ChoiceSolver& solver, const Deadline& until, RecomputeChoiceAnswer& an
     }
     answer.proven_lower_bound = period + 1;
     ++answer.refuted;
+    if (period == solver.question.periods.first) until = deadline.within(deadline.seconds_left() / 2);
   }
   return true;  // every period refuted
 }
@@ -235,14 +240,13 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
   answer.decided = false;
   if (!encoding.complete) return answer;
   ChoiceSolver solver{question, *choice, *backend, encoding};
-  // Proof first, from L up, within half the time left; then, if that did
-  // not end, answers from the top down with the rest: the periods just
-  // below the one kept are usually found at once where refuting those near
-  // L is the hard part (fast on nnshape 32/32 offering recomputation: 9 in
-  // 0.07 s, 8 refuted in 2 s; under --resolution 100 the 15 periods of
-  // nnshape 16/16 are refuted one by one from L).
+  // Proof first, from L up; then, if that did not end, answers from the
+  // top down with the rest: the periods just below the one kept are
+  // usually found at once where refuting those near L is the hard part
+  // (under --resolution 100 the 15 rounded periods of nnshape 16/16, refuted
+  // one by one from L).
   int undecided = question.periods.first;
-  answer.decided = rise(solver, deadline.within(deadline.seconds_left() / 2), answer, undecided);
+  answer.decided = rise(solver, deadline, answer, undecided);
   if (!answer.decided) descend(solver, undecided, deadline, answer);
   if (!answer.period) return answer;
   const int period = static_cast<int>(*answer.period);

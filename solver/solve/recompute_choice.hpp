@@ -89,9 +89,9 @@ struct RecomputeChoiceAnswer {
 double choice_encoding_terms(const RecomputeChoicePlacement& choice, const RecomputeChoiceQuestion& question);
 
 // Periods periods.first .. periods.last, one encoding, each by assumption:
-// from the first up until one is found, within half the deadline's time;
-// where that does not end, from the last down with the rest, keeping the
-// least found (a period refuted on the way down is not claimed: only the
+// from the first up until one is found (after the first, within half the
+// time then left); where that does not end, from the last down with the
+// rest, keeping the least found (a period refuted on the way down is not claimed: only the
 // rising refutations make the proven bound). The least found gets its
 // least latency.
 RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQuestion& question,
