@@ -52,9 +52,13 @@ void recompute_choice_line(std::ostream& out, const PeriodReport& period, const 
   const char* choices = period.offload_offers > 0 ? (period.recompute_offers > 0 ? "recomputing or offloading"
                                                                                   : "offloading")
                                                    : "recomputing";
-  if (period.recompute_period)
+  if (period.recompute_period && period.recompute_decided)
     out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
         << "; every shorter period refuted for every choice of " << choices << ")\n";
+  else if (period.recompute_period)  // found on the way down from the kept period, the time then out
+    out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
+        << "; the shorter ones not all decided in its time, none below " << t(period.proven_lower_bound)
+        << ")\n";
   else if (period.recompute_decided)
     out << "with recompute   every shorter period refuted for every choice of " << choices << "\n";
   else if (period.recompute_skipped_terms > 0)
