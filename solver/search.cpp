@@ -621,6 +621,10 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
   report.backend = request.backend;
   const TradedStart traded = traded_first(request, options, budget);
   SearchResult result = run_strategy(request, placement, options, budget);
+  // The choice inside the repetend decides where the period search did (rounded times under --resolution).
+  const std::optional<Placement> rounded = request.resolution > 0 ? std::optional<Placement>(placement) : std::nullopt;
+  const SearchedPeriods searched_periods{rounded ? &*rounded : &placement, result.period, result.lower_bound,
+                                         request.resolution};
   if (request.resolution > 0) {
     placement = request.placement;
     placement.static_memory.clear();
@@ -663,7 +667,9 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
   if (traded.schedule) consider_traded_start(request, traded, restored(*traded.schedule, request), report, progress);
-  consider_choosing_recompute(request, placement, options, budget, report, progress);
+  // The choice's build beyond its share moves the whole plan's end for the phases after it.
+  const double late = consider_choosing_recompute(request, searched_periods, options, budget, report, progress);
+  if (budget.whole_plan_seconds > 0) budget.whole_plan_seconds += late;
   consider_recomputing_all(request, budget, report, progress, solve);
   shift_traded_answer(request, placement, options, budget, report, progress);
   improve_traded_answer_by_windows(request, placement, options, budget, report, progress);

@@ -52,11 +52,18 @@ void recompute_choice_line(std::ostream& out, const PeriodReport& period, const 
   const char* choices = period.offload_offers > 0 ? (period.recompute_offers > 0 ? "recomputing or offloading"
                                                                                   : "offloading")
                                                    : "recomputing";
-  if (period.recompute_period)
+  if (period.recompute_period && period.recompute_decided)
     out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
         << "; every shorter period refuted for every choice of " << choices << ")\n";
+  else if (period.recompute_period)  // found on the way down from the kept period, the time then out
+    out << "with recompute   period " << t(*period.recompute_period) << " (" << recompute_choice_text(period)
+        << "; the shorter ones not all decided in its time, none below " << t(period.proven_lower_bound)
+        << ")\n";
   else if (period.recompute_decided)
     out << "with recompute   every shorter period refuted for every choice of " << choices << "\n";
+  else if (period.recompute_skipped_terms > 0)
+    out << "with recompute   not decided: its encoding (about " << period.recompute_skipped_terms
+        << " terms) is more than its budget affords (--tune recompute_choice_seconds, encoding_terms_per_second)\n";
 }
 
 void period_text(std::ostream& out, const SearchReport& report, const Placement& placement) {
@@ -281,6 +288,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
   out["latency"] = period ? t(period->latency) : nlohmann::json(0);
   out["latency_minimal"] = period ? nlohmann::json(period->latency_minimal) : nlohmann::json(nullptr);
   out["recompute_period"] = period && period->recompute_period ? t(*period->recompute_period) : nlohmann::json(nullptr);
+  out["recompute_decided"] = period ? nlohmann::json(period->recompute_decided) : nlohmann::json(nullptr);
   out["warmup_steps"] = period ? t(period->warmup) : nlohmann::json(0);
   out["cooldown_steps"] = period ? t(period->cooldown) : nlohmann::json(0);
   nlohmann::json windows = nlohmann::json::array();

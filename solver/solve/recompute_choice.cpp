@@ -144,6 +144,85 @@ void keep_where_possible(Backend& backend, const ModuloEncoding& encoding, const
 
 }  // namespace
 
+double choice_encoding_terms(const RecomputeChoicePlacement& choice, const RecomputeChoiceQuestion& question) {
+  const Placement& placement = choice.placement;
+  const double periods = std::max(0, question.periods.last - question.periods.first + 1);
+  const double longest = std::max(0, question.periods.last);
+  const double in_flight = std::max(1, question.max_in_flight);
+  // One memory bound per device and phase, a sum over the device's blocks
+  // that change its memory, each allocation's quotient gap to its free and
+  // each offer's count of releases (both unary up to Kmax): a counter of
+  // about its terms squared.
+  std::vector<double> terms(placement.ndevs, 0);
+  for (const Block& block : placement.blocks)
+    for (int device : block.devices) terms[device] += (block.memory != 0) + (block.memory > 0 ? in_flight : 0);
+  auto released_on = [&](int forward) {
+    for (int device : placement.blocks[forward].devices) terms[device] += in_flight;
+  };
+  for (const OptionalRecompute& optional : choice.optional) released_on(optional.forward);
+  for (const OptionalOffload& offload : choice.offloads) released_on(offload.forward);
+  double sums = 0;
+  for (double device_terms : terms) sums += longest * device_terms * device_terms;
+  // Every start bounded at every quotient value, per period.
+  return sums + periods * static_cast<double>(placement.blocks.size()) * (in_flight + longest);
+}
+
+namespace {
+
+// One encoding of the question's periods, asked by assumption.
+struct ChoiceSolver {
+  const RecomputeChoiceQuestion& question;
+  const RecomputeChoicePlacement& choice;
+  Backend& backend;
+  const ModuloEncoding& encoding;
+
+  Answer ask(int period, const Deadline& deadline) {
+    return backend.solve({period_assumption(encoding, period)}, deadline);
+  }
+  void take(int period, RecomputeChoiceAnswer& answer) {
+    answer.period = period;
+    read_answer(backend, encoding, choice.placement, period, answer);
+  }
+};
+
+// From the first period up, until one is found (true) or the deadline
+// strikes (false, `undecided` the period asked then); each refuted one
+// raises the proven bound. The first question has the whole deadline (the
+// first call of a fresh solver is its slowest, and L itself is often found:
+// offload); once it is refuted, the rest of the rise has half of what is
+// left.
+bool rise(ChoiceSolver& solver, const Deadline& deadline, RecomputeChoiceAnswer& answer, int& undecided) {
+  Deadline until = deadline;
+  for (int period = solver.question.periods.first; period <= solver.question.periods.last; ++period) {
+    const Answer got = solver.ask(period, until);
+    if (got == Answer::Unknown) {
+      undecided = period;
+      return false;
+    }
+    if (got == Answer::Sat) {
+      solver.take(period, answer);
+      return true;
+    }
+    answer.proven_lower_bound = period + 1;
+    ++answer.refuted;
+    if (period == solver.question.periods.first) until = deadline.within(deadline.seconds_left() / 2);
+  }
+  return true;  // every period refuted
+}
+
+// From the last period down to `lowest` (every period below it refuted),
+// keeping the least found, until one is not found; decided when `lowest`
+// itself is found.
+void descend(ChoiceSolver& solver, int lowest, const Deadline& deadline, RecomputeChoiceAnswer& answer) {
+  for (int period = solver.question.periods.last; period >= lowest; --period) {
+    if (solver.ask(period, deadline) != Answer::Sat) return;
+    solver.take(period, answer);
+  }
+  answer.decided = true;
+}
+
+}  // namespace
+
 RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQuestion& question,
                                                         const Deadline& deadline) {
   RecomputeChoiceAnswer answer;
@@ -160,23 +239,20 @@ RecomputeChoiceAnswer decide_periods_choosing_recompute(const RecomputeChoiceQue
                                                 question.periods, question.max_in_flight, rules, deadline);
   answer.decided = false;
   if (!encoding.complete) return answer;
-  for (int period = question.periods.first; period <= question.periods.last; ++period) {
-    const Answer got = backend->solve({period_assumption(encoding, period)}, deadline);
-    if (got == Answer::Unknown) return answer;
-    if (got == Answer::Unsat) {
-      answer.proven_lower_bound = period + 1;
-      ++answer.refuted;
-      continue;
-    }
-    answer.period = period;
-    read_answer(*backend, encoding, choice->placement, period, answer);
-    if (question.minimise_latency)
-      shorten_latency(*backend, encoding, choice->placement, period, critical_path(choice->window), answer,
-                      deadline);
-    keep_where_possible(*backend, encoding, choice->placement, period, answer, deadline);
-    break;
-  }
-  answer.decided = true;
+  ChoiceSolver solver{question, *choice, *backend, encoding};
+  // Proof first, from L up; then, if that did not end, answers from the
+  // top down with the rest: the periods just below the one kept are
+  // usually found at once where refuting those near L is the hard part
+  // (under --resolution 100 the 15 rounded periods of nnshape 16/16, refuted
+  // one by one from L).
+  int undecided = question.periods.first;
+  answer.decided = rise(solver, deadline, answer, undecided);
+  if (!answer.decided) descend(solver, undecided, deadline, answer);
+  if (!answer.period) return answer;
+  const int period = static_cast<int>(*answer.period);
+  if (question.minimise_latency)
+    shorten_latency(*backend, encoding, choice->placement, period, critical_path(choice->window), answer, deadline);
+  keep_where_possible(*backend, encoding, choice->placement, period, answer, deadline);
   return answer;
 }
 

@@ -6,9 +6,11 @@
 #include <chrono>
 
 #include "model/schedule_json.hpp"
+#include "solver/knobs/encoding_budget.hpp"
 #include "solver/solve/budget.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/solve/recompute_search.hpp"
+#include "solver/solve/resolution.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -52,39 +54,102 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
 
 }  // namespace
 
-void consider_choosing_recompute(const SearchRequest& request, const Placement& placement,
-                                 const SearchOptions& options, Budget& budget, SearchReport& report,
-                                 Progress& progress) {
-  if (!choice_follows(request) || !report.period || request.deadline.expired()) return;
-  const auto begin = std::chrono::steady_clock::now();
-  PeriodReport& period = *report.period;
+namespace {
+
+// The answer on the rounded times read back on the real ones (starts,
+// period and latency times the resolution): valid there whenever it is on
+// the rounded times, as the period search's repetend is (resolution.hpp).
+RecomputeChoiceAnswer on_real_times(RecomputeChoiceAnswer answer, Time resolution) {
+  for (int& start : answer.starts) start = static_cast<int>(start * resolution);
+  if (answer.period) *answer.period *= resolution;
+  answer.latency *= resolution;
+  return answer;
+}
+
+// The question asked of the searched periods' placement: the periods from
+// its L up to one below the period it found.
+RecomputeChoiceQuestion choice_question(const SearchedPeriods& searched, const SearchOptions& options, int k) {
   RecomputeChoiceQuestion question;
-  question.placement = &placement;
-  question.micros_per_window = period.micros_per_window;
+  question.placement = searched.placement;
+  question.micros_per_window = k;
   question.memory_limit.assign(options.memory_limit.begin(), options.memory_limit.end());
   question.backend = options.backend;
-  question.periods = {static_cast<int>(period.lower_bound), static_cast<int>(period.period) - 1};
-  question.max_in_flight = options.in_flight.value_or(static_cast<int>(placement.blocks.size()));
-  if (question.periods.last < question.periods.first) return;  // the period is the load already
+  question.periods = {static_cast<int>(searched.lower_bound), static_cast<int>(searched.period) - 1};
+  question.max_in_flight = options.in_flight.value_or(static_cast<int>(searched.placement->blocks.size()));
+  return question;
+}
+
+}  // namespace
+
+double consider_choosing_recompute(const SearchRequest& request, const SearchedPeriods& searched,
+                                   const SearchOptions& options, Budget& budget, SearchReport& report,
+                                   Progress& progress) {
+  // Where choice_follows (recompute_search.hpp) said no by the size of its
+  // cheapest encoding, the size of this one says so again, in the report.
+  if (request.strategy == Strategy::Full || request.tuning.recompute_choice_seconds <= 0 || !report.period ||
+      !searched.placement || request.deadline.expired())
+    return 0;
+  const auto begin = std::chrono::steady_clock::now();
+  PeriodReport& period = *report.period;
+  const int k = period.micros_per_window;
+  const RecomputeChoiceQuestion question = choice_question(searched, options, k);
+  if (question.periods.last < question.periods.first) return 0;  // the period is the load already
   // Offers on forwards holding nothing leave nothing to choose.
-  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(placement, period.micros_per_window);
-  if (!choice) return;
-  const RecomputeChoiceAnswer answer =
-      decide_periods_choosing_recompute(question, grant_traded(budget, BudgetPhase::RecomputeChoice, request.deadline,
-                                                               request.tuning.recompute_choice_seconds,
-                                                               request.tuning.traded_least_seconds));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  period.proven_lower_bound = std::max(period.proven_lower_bound, answer.proven_lower_bound);
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(*searched.placement, k);
+  if (!choice) return 0;
+  // The encoding watches its deadline only between its parts, and its
+  // memory bounds grow with the square of a device's terms (fast on 64
+  // devices: 4.4 s to build). Its build, estimated at
+  // encoding_terms_per_second, may take at most the choice's own seconds
+  // and is granted on top of them, so that the solver keeps its seconds
+  // (fast on 32 devices: 0.6 s to build); larger, it is not begun.
+  const double terms = choice_encoding_terms(*choice, question);
+  const double build_seconds = terms / request.tuning.encoding_terms_per_second;
+  const double seconds = request.tuning.recompute_choice_seconds;
+  if (build_seconds > seconds) {
+    period.recompute_skipped_terms = static_cast<long long>(terms);
+    return 0;
+  }
+  // Under the plan within what is left of the whole plan, at least the
+  // traded phases' floor and its build (solve/budget.hpp grant_traded).
+  const Deadline deadline = grant_traded(budget, BudgetPhase::RecomputeChoice, request.deadline,
+                                         seconds + build_seconds,
+                                         request.tuning.traded_least_seconds + build_seconds);
+  if (!affords_encoding(request.tuning.encoding_terms_per_second, terms, deadline)) {  // a time limit near
+    period.recompute_skipped_terms = static_cast<long long>(terms);
+    return 0;
+  }
+  RecomputeChoiceAnswer answer = decide_periods_choosing_recompute(question, deadline);
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  const double beyond_share = std::min(build_seconds, std::max(0.0, spent - seconds));
+  // Under --resolution its periods are the rounded times': read back on the real ones.
+  Placement real = request.placement;
+  real.static_memory.clear();
+  const Time resolution = std::max<Time>(1, searched.resolution);
+  const Time proven = searched.resolution > 0
+                          ? real_period_bound(real, resolution, answer.proven_lower_bound, k, true)
+                          : answer.proven_lower_bound;
+  period.proven_lower_bound = std::max(period.proven_lower_bound, proven);
   period.recompute_decided = answer.decided;
-  period.recompute_offers = static_cast<int>(choice->optional.size()) / period.micros_per_window;
-  period.offload_offers = static_cast<int>(choice->offloads.size()) / period.micros_per_window;
+  period.recompute_offers = static_cast<int>(choice->optional.size()) / k;
+  period.offload_offers = static_cast<int>(choice->offloads.size()) / k;
   if (period.recompute_decided && !answer.period) period.optimal = period.period == period.proven_lower_bound;
-  if (!answer.period) return;
+  if (!answer.period) return beyond_share;
   period.optimal = false;  // a shorter period recomputes or offloads
-  period.recompute_period = answer.period;
   period.recompute_chosen = chosen_recomputes(*choice, answer);
   period.offload_chosen = chosen_offloads(*choice, answer);
-  if (report.makespan && report.best) offer_at_total(request, *choice, answer, seconds, report, progress);
+  period.recompute_period = *answer.period * resolution;
+  if (!report.makespan || !report.best) return beyond_share;
+  answer = on_real_times(std::move(answer), resolution);
+  if (searched.resolution > 0) {
+    // The same blocks on the real times: its unrolled schedule is the
+    // rounded one's read back, its compaction is done on the real spans.
+    const std::optional<RecomputeChoicePlacement> on_real = recompute_choice_placement(real, k);
+    if (on_real) offer_at_total(request, *on_real, answer, spent, report, progress);
+    return beyond_share;
+  }
+  offer_at_total(request, *choice, answer, spent, report, progress);
+  return beyond_share;
 }
 
 }  // namespace tessel

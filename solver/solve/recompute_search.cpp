@@ -12,6 +12,8 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/makespan/recompute_all.hpp"
 #include "solver/solve/budget.hpp"
+#include "solver/solve/recompute_choice.hpp"
+#include "solver/solve/resolution.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -111,14 +113,32 @@ bool offers_recompute(const Placement& placement) {
 
 }  // namespace
 
+namespace {
+
+// Whether even the choice's cheapest question, the load L alone in windows
+// of one, is estimated to build within recompute_choice_seconds at
+// encoding_terms_per_second (consider_choosing_recompute says why); on the
+// rounded times under --resolution, as the choice decides there.
+bool choice_affordable(const SearchRequest& request) {
+  std::optional<Placement> rounded;
+  if (request.resolution > 0) rounded = quantise_times(request.placement, request.resolution);
+  const Placement& searched = rounded ? *rounded : request.placement;
+  const std::optional<RecomputeChoicePlacement> choice = recompute_choice_placement(searched);
+  if (!choice) return false;  // offers only on forwards holding nothing
+  RecomputeChoiceQuestion question;
+  question.placement = &searched;
+  const int load = static_cast<int>(std::max<Time>(1, period_lower_bound(searched)));
+  question.periods = {load, load};
+  question.max_in_flight = request.in_flight.value_or(static_cast<int>(searched.blocks.size()));
+  return choice_encoding_terms(*choice, question) <=
+         request.tuning.encoding_terms_per_second * request.tuning.recompute_choice_seconds;
+}
+
+}  // namespace
+
 bool choice_follows(const SearchRequest& request) {
-  const Placement& placement = request.placement;
-  const bool strategy_chooses =
-      request.strategy == Strategy::Repetend ||
-      (request.strategy == Strategy::Fast &&
-       placement.blocks.size() <= static_cast<size_t>(request.tuning.fast_largest_shortened_window));
-  return strategy_chooses && request.resolution <= 0 && request.tuning.recompute_choice_seconds > 0 &&
-         offers_memory_choice(placement);
+  return request.strategy != Strategy::Full && request.tuning.recompute_choice_seconds > 0 &&
+         offers_memory_choice(request.placement) && choice_affordable(request);
 }
 
 Tuning tuning_beside_recomputing_all(const SearchRequest& request) {

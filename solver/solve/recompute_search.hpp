@@ -17,12 +17,14 @@ using NestedSolve = SearchReport (*)(const SearchRequest& request, Progress& pro
 
 struct Budget;  // solver/solve/budget.hpp: grants the derived search its deadline
 
-// Whether the choice runs after the search `request` asks for: strategy
-// repetend, or strategy fast on a placement of at most
-// fast_largest_shortened_window blocks (the size up to which fast asks the
-// solver at all: the encoding is not interrupted while it is built), on a
-// placement offering recomputation or offload, without a resolution, with
-// recompute_choice_seconds > 0.
+// Whether the choice inside the repetend (recompute_choice_search.hpp)
+// follows the search `request` asks for: strategies repetend and fast, on
+// a placement offering recomputation or offload, at any resolution (on the
+// rounded times), with recompute_choice_seconds > 0, where even its
+// cheapest encoding (the load L alone) is estimated to build within those
+// seconds at encoding_terms_per_second (fast on 64 devices is not: 4.4 s).
+// Whether the encoding of the periods actually left is built is decided
+// again after the search (consider_choosing_recompute).
 bool choice_follows(const SearchRequest& request);
 
 // The tuning the main search runs under: where the derived search will

@@ -17,10 +17,17 @@ Time round_up(Time value, Time resolution) { return (value + resolution - 1) / r
 // is left once (its span counted at most once) and each dependency crossed
 // once (its delay at most once); a span or delay that R divides loses
 // nothing, any other less than R; the window's own edge (phase <= P - 1)
-// less than R too.
-Time bound_slack(const Placement& real, Time resolution, int k = 1) {
+// less than R too. `offers`: the cycles also pass the offers' runs and
+// copies (the choice's blocks, solver/solve/recompute_choice.hpp), each a
+// span of its own; the dependencies they add carry no delay.
+Time bound_slack(const Placement& real, Time resolution, int k = 1, bool offers = false) {
   long long spans = 0, delays = 0;
-  for (const Block& block : real.blocks) spans += block.span % resolution != 0;
+  for (const Block& block : real.blocks) {
+    spans += block.span % resolution != 0;
+    if (!offers) continue;
+    if (block.recompute) spans += block.recompute->span % resolution != 0;
+    if (block.offload) spans += (block.offload->out % resolution != 0) + (block.offload->in % resolution != 0);
+  }
   for (const Edge& edge : real.edges) delays += edge.delay % resolution != 0;
   return (k * spans + k * delays + 1) * resolution;
 }
@@ -32,7 +39,21 @@ Placement quantise_times(const Placement& placement, Time resolution) {
   Placement rounded = placement;
   for (Block& block : rounded.blocks) block.span = std::max<Time>(1, round_up(block.span, resolution));
   for (Edge& edge : rounded.edges) edge.delay = round_up(edge.delay, resolution);
+  // The offers' runs and copies are times too (the choice inside the
+  // repetend and the full search schedule them on this placement).
+  for (Block& block : rounded.blocks) {
+    if (block.recompute) block.recompute->span = round_up(block.recompute->span, resolution);
+    if (block.offload) {
+      block.offload->out = round_up(block.offload->out, resolution);
+      block.offload->in = round_up(block.offload->in, resolution);
+    }
+  }
   return rounded;
+}
+
+Time real_period_bound(const Placement& real, Time resolution, Time rounded_bound, int k, bool offers) {
+  const Time floor = k * period_lower_bound(real);
+  return std::max<Time>(floor, (rounded_bound - 1) * resolution - bound_slack(real, resolution, k, offers) + 1);
 }
 
 SearchResult lift_quantised_result(SearchResult result, const Placement& real, const std::vector<Memory>& limits,
@@ -40,14 +61,11 @@ SearchResult lift_quantised_result(SearchResult result, const Placement& real, c
   const Time r = resolution;
   // A proven rounded bound B (every rounded period below B impossible) as a
   // bound on the real times, never below L.
-  auto real_bound = [&](Time rounded_bound, Time real_floor, int copies) {
-    return std::max<Time>(real_floor, (rounded_bound - 1) * r - bound_slack(real, resolution, copies) + 1);
-  };
   const int k = std::max(1, result.micros_per_window);
   const Time real_floor = period_lower_bound(real);
   const bool repetend = result.period > 0;
   if (repetend) {
-    result.proven_lower_bound = real_bound(result.proven_lower_bound, k * real_floor, k);
+    result.proven_lower_bound = real_period_bound(real, r, result.proven_lower_bound, k, false);
     result.lower_bound = k * real_floor;
   } else {
     const int total_micros = result.schedule ? result.schedule->nmicros : 1;
@@ -59,7 +77,7 @@ SearchResult lift_quantised_result(SearchResult result, const Placement& real, c
   for (WindowAttempt& attempt : result.windows) {
     attempt.period *= r;
     attempt.latency *= r;
-    attempt.proven_lower_bound = real_bound(attempt.proven_lower_bound, attempt.k * real_floor, attempt.k);
+    attempt.proven_lower_bound = real_period_bound(real, r, attempt.proven_lower_bound, attempt.k, false);
   }
   if (result.schedule) {
     Schedule& schedule = *result.schedule;

@@ -24,8 +24,17 @@
 namespace tessel {
 
 // Spans and delays in units of `resolution` ticks, rounded up (>= 1 for a
-// span). Static memory and memory stay as they are.
+// span), the offers' recompute spans and copy times too. Static memory and
+// memory stay as they are.
 Placement quantise_times(const Placement& placement, Time resolution);
+
+// A period bound proven on the rounded times (every rounded period of a
+// window of k micro-batches below `rounded_bound` impossible) as one on
+// the real times of `real`, never below k L: R (B - 1) less the rounding's
+// slack (above). `offers`: the bound was decided with the offers' runs and
+// copies in the window (the choice inside the repetend), whose rounded
+// times count in the slack too.
+Time real_period_bound(const Placement& real, Time resolution, Time rounded_bound, int k, bool offers);
 
 // The result of searching `quantise_times(real, resolution)` read back on
 // the real placement: schedule starts and repetend times multiplied by the

@@ -75,7 +75,11 @@ struct PeriodReport {
   // the forwards it recomputes (as data: tools/ says it in words) of
   // `recompute_offers` forwards offering recomputation, and
   // `offload_chosen` those it offloads of `offload_offers` offering offload.
+  // `recompute_skipped_terms`: not asked, its encoding's estimated size
+  // (these terms) being more than its grant affords (0: asked, or nothing
+  // to decide).
   bool recompute_decided = false;
+  long long recompute_skipped_terms = 0;
   std::optional<Time> recompute_period;
   std::vector<ChosenRecompute> recompute_chosen;
   int recompute_offers = 0;
