@@ -576,6 +576,22 @@ TradedStart traded_first(const SearchRequest& request, const SearchOptions& opti
   return traded_start(real, options.memory_limit, request.total_micros, options.deadline, budget);
 }
 
+// The phases trading memory after the makespan phases, in order: the
+// choice inside the repetend, the recompute-all search, the traded answer's
+// shifts and windows, and the answer where keeping everything is
+// infeasible. Under the plan they share what is left of the whole plan
+// (solve/budget.hpp grant_traded); the choice's build beyond its share
+// moves that end for the phases after it.
+void trade_memory_after(const SearchRequest& request, const SearchedPeriods& searched, const Placement& placement,
+                        const SearchOptions& options, Budget& budget, SearchReport& report, Progress& progress) {
+  const double late = consider_choosing_recompute(request, searched, options, budget, report, progress);
+  if (budget.whole_plan_seconds > 0) budget.whole_plan_seconds += late;
+  consider_recomputing_all(request, budget, report, progress, solve);
+  shift_traded_answer(request, placement, options, budget, report, progress);
+  improve_traded_answer_by_windows(request, placement, options, budget, report, progress);
+  answer_infeasible_by_recomputing(request, budget, report, progress, solve);
+}
+
 }  // namespace
 
 SearchReport solve(const SearchRequest& request, Progress& progress) {
@@ -667,13 +683,7 @@ SearchReport solve(const SearchRequest& request, Progress& progress) {
     throw std::logic_error("the verifier REJECTS the repetend schedule (a bug in tessel's search) and no other "
                            "candidate at N is valid: " + report.rejected.front().violation);
   if (traded.schedule) consider_traded_start(request, traded, restored(*traded.schedule, request), report, progress);
-  // The choice's build beyond its share moves the whole plan's end for the phases after it.
-  const double late = consider_choosing_recompute(request, searched_periods, options, budget, report, progress);
-  if (budget.whole_plan_seconds > 0) budget.whole_plan_seconds += late;
-  consider_recomputing_all(request, budget, report, progress, solve);
-  shift_traded_answer(request, placement, options, budget, report, progress);
-  improve_traded_answer_by_windows(request, placement, options, budget, report, progress);
-  answer_infeasible_by_recomputing(request, budget, report, progress, solve);
+  trade_memory_after(request, searched_periods, placement, options, budget, report, progress);
   mark_time_out(request.deadline, report);
   report.calls = std::move(result.calls);
   report.phases = std::move(result.phases);
