@@ -142,7 +142,7 @@ TEST_CASE("fast on 32 devices offering offload chooses inside the repetend; on 6
   }
 }
 
-TEST_CASE("--resolution: the choice decides on the rounded times, its answer verified on the real ones",
+TEST_CASE("resolution: the choice decides on the rounded times, its answer verified on the real ones",
           "[solver][resolution][recompute]") {
   const Placement plain = make_case("vshape", 4, false);
   struct Offer {
