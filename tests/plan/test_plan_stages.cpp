@@ -14,6 +14,7 @@
 #include "model/schedule_json.hpp"
 #include "plan/plan.hpp"
 #include "plan/plan_stages.hpp"
+#include "tests/plan/line_graph.hpp"
 #include "tests/support.hpp"
 
 using namespace tessel;
@@ -131,6 +132,25 @@ TEST_CASE("plan: never slower than the 1F1B chain, even when the time limit stri
   REQUIRE(phases.size() >= 3);
   CHECK(phases.front().find("order: chain") != std::string::npos);
   CHECK(phases.back().find("verify") != std::string::npos);
+}
+
+// The line graph's spans are whole hundreds of FLOP: the written schedule
+// needs 7 decimals of a GFLOP where the placement keeps 9, and the plan once
+// read the verifier's ticks at the placement's decimals (a makespan 100x too
+// short, below its own proven bound).
+TEST_CASE("plan: the makespan reported is that of the written schedule, never below its bound", "[plan]") {
+  PlanAnswer answer = plan_pipeline(line_graph(8), request_for(StageMapping::Chain, false, 30));
+  REQUIRE(answer.chosen.schedule);
+  CHECK(answer.clock.unit == PlanUnit::Gflop);
+  const Schedule& written = *answer.chosen.schedule;
+  const double makespan_in_unit = in_unit(makespan(written), written.placement.time_decimals);
+  CHECK(answer.chosen.makespan == Approx(makespan_in_unit));
+  REQUIRE(answer.chosen.lower_bound > 0);
+  CHECK(answer.chosen.lower_bound <= answer.chosen.makespan * (1 + 1e-12));
+  REQUIRE(answer.one_f_one_b);
+  CHECK(*answer.one_f_one_b >= answer.chosen.makespan);
+  for (const PlanRow& row : answer.compared)
+    if (row.makespan && row.lower_bound > 0) CHECK(row.lower_bound <= *row.makespan * (1 + 1e-12));
 }
 
 TEST_CASE("plan: with a device speed and a link, times are seconds and transfers are delays", "[plan]") {
