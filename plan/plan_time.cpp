@@ -93,7 +93,7 @@ const char* unit_name(PlanUnit unit) { return unit == PlanUnit::Seconds ? "s" : 
 
 double in_unit(Time ticks, int decimals) { return static_cast<double>(ticks) / std::pow(10.0, decimals); }
 
-TimedPlacement timed_placement(const Graph& graph, const Partition& partition, const PipelineOptions& options,
+TimedPlacement timed_placement(const Graph& graph, const Partition& partition,
                                const PipelinePlacement& staged, const PlanClock& clock, int nmicros) {
   const double per_compute = unit_per_compute(clock);
   std::vector<long long> bytes = boundary_bytes(graph, partition);

@@ -58,7 +58,7 @@ struct TimedPlacement {
 // A forward's recompute offer takes its forward's exact span; with a host
 // bandwidth every forward also offers offload, each copy taking the stage's
 // activation bytes / bandwidth, before the same backward.
-TimedPlacement timed_placement(const Graph& graph, const Partition& partition, const PipelineOptions& options,
+TimedPlacement timed_placement(const Graph& graph, const Partition& partition,
                                const PipelinePlacement& staged, const PlanClock& clock, int nmicros);
 
 // The same order on every device, each instance as early as its device and

@@ -58,25 +58,51 @@ def main(binary, calls_path, source_dir):
             pairs.append((starts[i] if i >= 0 else None, to))
     wanted = {a for pair in pairs for a in pair if a is not None}
     file_of = files_of(binary, wanted, source_dir)
+    readings = [
+        ("call sites", lambda path: True, False),
+        ("function to function", lambda path: True, True),
+        ("function to function, out-of-line only", is_source, True),
+    ]
+    for title, counted, per_function in readings:
+        walk(title, pairs, file_of, counted, per_function)
+
+
+def is_source(path):
+    """A function defined in a .cpp/.c file: one a reader goes to. Inline
+    functions of headers (value types' members, implicit copies and
+    destructors, templates) are read where they are called."""
+    return not path.endswith((".hpp", ".h"))
+
+
+def walk(title, pairs, file_of, counted, per_function):
+    """Walks the calls in order; a call from one project file into another
+    (whose callee `counted` admits) is a crossing, a crossing into a file
+    entered before is a return. per_function: each (calling function, called
+    function) once, however many lines of the caller make that call."""
     entered = collections.Counter()
+    seen = set()
     crossings = returns = 0
     for caller, callee in pairs:
         to_file = file_of.get(callee)
         from_file = file_of.get(caller) if caller is not None else None
-        if to_file is None or to_file == from_file:
+        if to_file is None or to_file == from_file or not counted(to_file):
             continue
         if from_file is None and caller is not None:
             continue  # called back from library code (a comparator, ...)
+        if per_function:
+            if (caller, callee) in seen:
+                continue
+            seen.add((caller, callee))
         crossings += 1
         if entered[to_file]:
             returns += 1
         entered[to_file] += 1
+    print(f"## {title}")
     print(f"files: {len(entered)}")
     print(f"crossings: {crossings}")
     print(f"returns to a file left before: {returns}")
     for path, count in entered.most_common(12):
         print(f"  {count:4}  {path}")
-
 
 if __name__ == "__main__":
     if len(sys.argv) != 4:

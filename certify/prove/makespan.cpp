@@ -97,7 +97,7 @@ std::vector<int> devices_by_load(const Placement& placement, int first) {
 // (mshape: fs and bs, 128 steps each at N = 128). The search's bound counts
 // the idle before the first block such fillers cannot stand in for,
 // wherever it falls; the ends need a window past all the fillers.
-std::string fillers_note(const Placement& placement, int device, long long micros) {
+std::string fillers_note(const Placement& placement, long long micros) {
   std::string names;
   long long head = 0, tail = 0;
   for (size_t b = 0; b < placement.blocks.size(); ++b) {
@@ -141,7 +141,7 @@ bool prove_ends(Search& search, int device, long long need, long long work, cons
     search.tried += "; device " + std::to_string(device) + " needs " + std::to_string(need) + " idle steps, its ends " +
                     "proved " + std::to_string(from_head) + " at the head and " +
                     std::to_string(tail ? tail->question.idle : 0) + " at the tail" +
-                    fillers_note(search.placement, device, claim.claim.k);
+                    fillers_note(search.placement, claim.claim.k);
     return false;
   }
   claim.relaxation = Relaxation::Ends, claim.device = device;

@@ -91,7 +91,7 @@ TEST_CASE("timed offers: the recompute takes the forward's seconds, a copy bytes
   PipelinePlacement staged = pipeline_placement(graph, partition, options);
   PlanClock clock = plan_clock(graph, 1e9, 0, 0);  // 200 FLOP per stage: 200 ns
   set_host_bandwidth(clock, 1e9);                   // 2000 bytes per stage: 2 us
-  TimedPlacement timed = timed_placement(graph, partition, options, staged, clock, 8);
+  TimedPlacement timed = timed_placement(graph, partition, staged, clock, 8);
   const double tick = std::pow(10.0, -timed.placement.time_decimals);
   for (int s = 0; s < 4; ++s) {
     const Block& forward = timed.placement.blocks[s];

@@ -64,7 +64,9 @@ std::optional<VariantOutcome> best_repetend_variant(const VariantRequest& reques
   const SearchOptions& options = request.options;
   const int max_in_flight = options.in_flight.value_or(std::max<int>(1, request.placement->blocks.size()));
   std::unique_ptr<Backend> backend = make_backend(options.backend, options.backend_settings);
-  const ModuloEncoding encoding = encode_modulo(*backend, window, options.memory_limit, {found.period, found.period},
+  // The window's period came from this same encoding, whose periods are ints.
+  const int period = static_cast<int>(found.period);
+  const ModuloEncoding encoding = encode_modulo(*backend, window, options.memory_limit, {period, period},
                                                 max_in_flight, {options.symmetry, k}, deadline);
   if (!encoding.complete) return std::nullopt;
   const std::vector<Lit> assumptions = {
