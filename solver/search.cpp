@@ -36,6 +36,7 @@
 #include "solver/solve/traded_shifts.hpp"
 #include "solver/solve/traded_start.hpp"
 #include "solver/solve/unit_step_problem.hpp"
+#include "solver/solve/verdict_ticks.hpp"
 #include "solver/strategies/fast_search.hpp"
 #include "solver/strategies/full_search.hpp"
 #include "solver/strategies/repetend_search.hpp"
@@ -200,17 +201,6 @@ verify::Report verified(const Schedule& schedule, const std::string& what) {
     throw std::logic_error("the verifier REJECTS the " + what + " (a bug in tessel's search):\n" +
                            verify::report_to_text(report));
   return report;
-}
-
-// The verifier's peak memory (in its own ticks: the most decimals any memory
-// amount of the file carries) in the placement's memory ticks.
-std::vector<Memory> peak_in_placement_ticks(const verify::Report& report, const Placement& placement) {
-  std::vector<Memory> peak = report.peak_memory;
-  for (Memory& value : peak) {
-    for (int d = report.memory_decimals; d < placement.memory_decimals; ++d) value *= 10;
-    for (int d = placement.memory_decimals; d < report.memory_decimals; ++d) value /= 10;
-  }
-  return peak;
 }
 
 // The solver saw the blocks' memory against what static memory leaves; the

@@ -11,6 +11,7 @@
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/solve/recompute_search.hpp"
 #include "solver/solve/resolution.hpp"
+#include "solver/solve/verdict_ticks.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -36,19 +37,21 @@ void offer_at_total(const SearchRequest& request, const RecomputeChoicePlacement
   Schedule tight =
       compacted_choosing_recompute(choice, answer, request.placement, request.memory_limit, request.total_micros);
   verify::Report tight_checked = verify::check_schedule(schedule_to_json(tight));
-  const bool compacted = tight_checked.valid && (!checked.valid || tight_checked.makespan < checked.makespan);
+  const bool compacted =
+      tight_checked.valid && (!checked.valid || makespan_in_placement_ticks(tight_checked, tight.placement) <
+                                                    makespan_in_placement_ticks(checked, schedule.placement));
   if (compacted) schedule = std::move(tight), checked = tight_checked;
   if (!checked.valid) {
     report.rejected.push_back({candidate.name, first_violation_text(checked)});
     return;
   }
-  candidate.makespan = checked.makespan;
+  candidate.makespan = makespan_in_placement_ticks(checked, schedule.placement);
   candidate.note_kind = CandidateNote::RecomputeChosen;
   candidate.note_numbers = {static_cast<long long>(std::count(answer.chosen.begin(), answer.chosen.end(), true)),
                             static_cast<long long>(choice.optional.size()), choice.micros_per_window, compacted ? 1 : 0,
                             static_cast<long long>(std::count(answer.offloaded.begin(), answer.offloaded.end(), true)),
                             static_cast<long long>(choice.offloads.size())};
-  if (checked.makespan < report.makespan->makespan) take_as_answer(schedule, checked, candidate.name, report, progress);
+  if (*candidate.makespan < report.makespan->makespan) take_as_answer(schedule, checked, candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(candidate));
 }
 

@@ -14,6 +14,7 @@
 #include "solver/solve/budget.hpp"
 #include "solver/solve/recompute_choice.hpp"
 #include "solver/solve/resolution.hpp"
+#include "solver/solve/verdict_ticks.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -94,7 +95,7 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
     report.rejected.push_back({candidate.name, first_violation_text(answer.checked)});
     return answer;
   }
-  candidate.makespan = answer.checked.makespan;
+  candidate.makespan = makespan_in_placement_ticks(answer.checked, mapped->placement);
   candidate.note = choices_summary(*mapped) + "; searched as a placement of its own under the limit lowered by "
                    "what a running forward holds beyond its checkpoint";
   answer.schedule = std::move(mapped);
@@ -186,7 +187,8 @@ void consider_recomputing_all(const SearchRequest& request, Budget& budget, Sear
   const Deadline deadline =
       planned(request.tuning) ? request.deadline.within(seconds + request.tuning.answer_grace_seconds) : granted;
   DerivedAnswer answer = search_recomputing_all(request, *derived, deadline, seconds, report, solve);
-  if (answer.schedule && answer.checked.makespan < report.makespan->makespan)
+  if (answer.schedule &&
+      makespan_in_placement_ticks(answer.checked, answer.schedule->placement) < report.makespan->makespan)
     take_as_answer(*answer.schedule, answer.checked, answer.candidate.name, report, progress);
   report.makespan->candidates.push_back(std::move(answer.candidate));
 }
@@ -255,11 +257,11 @@ std::string first_violation_text(const verify::Report& checked) {
 void take_as_answer(const Schedule& schedule, const verify::Report& checked, const std::string& name,
                     SearchReport& report, Progress& progress) {
   MakespanReport& at = *report.makespan;
-  at.makespan = checked.makespan;
+  at.makespan = makespan_in_placement_ticks(checked, schedule.placement);
   at.shape = Shape::Aperiodic;
   at.construction = name;
   at.bubble_ratio = checked.bubble_ratio;
-  at.peak_memory.assign(checked.peak_memory.begin(), checked.peak_memory.end());
+  at.peak_memory = peak_in_placement_ticks(checked, schedule.placement);
   at.proven_optimal = at.makespan == at.proven_lower_bound;
   // The gap's account follows the new answer: none within 1% of the bound,
   // else the candidate that won is what stays above it.

@@ -8,6 +8,7 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/solve/budget.hpp"
 #include "solver/solve/recompute_search.hpp"
+#include "solver/solve/verdict_ticks.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -58,7 +59,7 @@ void improve_traded_answer(const SearchRequest& request, const Placement& placem
     report.rejected.push_back({candidate.name, first_violation_text(checked)});
     return;
   }
-  candidate.makespan = checked.makespan;
+  candidate.makespan = makespan_in_placement_ticks(checked, improved.placement);
   candidate.note = note;
   candidate.note_kind = CandidateNote::Text;
   take_as_answer(improved, checked, candidate.name, report, progress);

@@ -10,6 +10,7 @@
 #include "solver/makespan/constructions/memory_trading.hpp"
 #include "solver/solve/budget.hpp"
 #include "solver/solve/recompute_search.hpp"
+#include "solver/solve/verdict_ticks.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel {
@@ -83,7 +84,7 @@ void consider_traded_start(const SearchRequest& request, const TradedStart& star
   take_as_answer(*restored, checked, start.name, report, progress);
   Candidate candidate;
   candidate.name = start.name;
-  candidate.makespan = checked.makespan;
+  candidate.makespan = makespan_in_placement_ticks(checked, restored->placement);
   candidate.note = start.note;
   candidate.seconds = start.seconds;
   report.makespan->candidates.push_back(std::move(candidate));
