@@ -11,6 +11,7 @@
 #include "model/placement_json.hpp"
 #include "model/schedule_json.hpp"
 #include "tools/cli.hpp"
+#include "verify/numbers.hpp"
 #include "verify/verify.hpp"
 
 namespace tessel::cli {
@@ -70,9 +71,11 @@ bool print_schedule_report(const Schedule& schedule, std::ostream& out) {
     out << "INVALID according to the verifier:\n" << verify::report_to_text(report);
     return false;
   }
-  out << "valid (verifier): makespan " << report.makespan << ", bubble ratio " << std::fixed
-      << std::setprecision(4) << report.bubble_ratio << ", peak memory per device [";
-  for (size_t d = 0; d < report.peak_memory.size(); ++d) out << (d ? ", " : "") << report.peak_memory[d];
+  // In the document's units: the verifier counts ticks of its own decimals.
+  out << "valid (verifier): makespan " << verify::ticks_text(report.makespan, report.time_decimals)
+      << ", bubble ratio " << std::fixed << std::setprecision(4) << report.bubble_ratio << ", peak memory per device [";
+  for (size_t d = 0; d < report.peak_memory.size(); ++d)
+    out << (d ? ", " : "") << verify::ticks_text(report.peak_memory[d], report.memory_decimals);
   out << "]\n";
   return true;
 }

@@ -319,6 +319,10 @@ TEST_CASE("generate on the command line: every scheme with --placement-out, and 
     CHECK(placement_to_json(read_placement_file(dir.file("pl.json"))) ==
           placement_to_json(read_schedule_file(dir.file("s.json")).placement));
   }
+  // The report is in the placement's units (the verifier counts tenths here).
+  auto halves = run_tessel("generate 1f1b --stages 4 --nmicros 8 --span F=1.5,B=3 -o " + dir.file("h.json") + " --report");
+  CHECK(halves.exit_code == 0);
+  CHECK_THAT(halves.err, Catch::Contains("valid (verifier): makespan 49.5,"));
   struct Refused {
     std::string args, field, reason;
   };
