@@ -278,9 +278,15 @@ void bind_search(py::module_& module) {
       .def_readonly("valid", &verify::Report::valid)
       .def_property_readonly("violations", &violations_of)
       .def_property_readonly("violation_counts", [](const verify::Report& r) { return r.violation_counts; })
-      .def_readonly("makespan", &verify::Report::makespan)
+      // In the schedule's units, as Schedule.makespan (the verifier counts
+      // ticks of the written document's decimals).
+      .def_property_readonly("makespan", [](const verify::Report& r) { return number_of(r.makespan, r.time_decimals); })
       .def_readonly("bubble_ratio", &verify::Report::bubble_ratio)
-      .def_readonly("peak_memory", &verify::Report::peak_memory)
+      .def_property_readonly("peak_memory", [](const verify::Report& r) {
+        py::list peaks;
+        for (long long peak : r.peak_memory) peaks.append(number_of(peak, r.memory_decimals));
+        return peaks;
+      })
       .def_readonly("notes", &verify::Report::notes)
       .def("text", [](const verify::Report& r) { return verify::report_to_text(r); })
       .def("__repr__", [](const verify::Report& r) {

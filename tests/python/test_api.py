@@ -67,6 +67,8 @@ def test_generated_schedules_verify_and_export(tmp_path):
     schedule.to_svg(str(tmp_path / "s.svg"))
     schedule.to_chrome_trace(str(tmp_path / "s.trace.json"))
     assert json.loads((tmp_path / "s.trace.json").read_text())["traceEvents"]
+    halves = tessel.generate("1f1b", 4, 8, span={"F": 1.5, "B": 3})
+    assert tessel.verify(halves).makespan == halves.makespan == 49.5
     one = tessel.generate("1f1b", 4, 8, span={"F": 2, "B": 4})
     csv = str(tmp_path / "one.csv")
     one.to_pytorch_csv(csv)
