@@ -127,6 +127,12 @@ std::optional<std::vector<int>> find_cycle(const Placement& placement) {
   return find_cycle(successors(placement));
 }
 
+bool offers_memory_choice(const Placement& placement) {
+  for (const Block& block : placement.blocks)
+    if (block.recompute || block.offload) return true;
+  return false;
+}
+
 std::vector<int> topological_order(const Placement& placement) {
   const int n = static_cast<int>(placement.blocks.size());
   std::vector<int> indegree(n, 0);

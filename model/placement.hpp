@@ -80,6 +80,10 @@ bool rescale_memory(Placement& placement, int decimals);
 // Index of the block with this id, or -1.
 int find_block(const Placement& placement, const std::string& id);
 
+// Whether any block offers recomputation or offload: then a schedule may
+// drop activations, and no bound that assumes every one kept holds.
+bool offers_memory_choice(const Placement& placement);
+
 // Sum of spans of the blocks on each device: the busy time per micro-batch.
 std::vector<Time> device_load(const Placement& placement);
 

@@ -18,12 +18,6 @@
 
 namespace tessel {
 
-bool offers_memory_choice(const Placement& placement) {
-  for (const Block& block : placement.blocks)
-    if (block.recompute || block.offload) return true;
-  return false;
-}
-
 namespace {
 
 // What the simulation needs of the placement, computed once per portfolio.

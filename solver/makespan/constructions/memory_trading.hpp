@@ -33,8 +33,6 @@
 
 namespace tessel {
 
-// Whether any block of the placement offers recomputation or offload.
-bool offers_memory_choice(const Placement& placement);
 
 struct TradingRun {
   bool backward_first = false;  // 1F1B's rule; else zero bubble's (weights last)
