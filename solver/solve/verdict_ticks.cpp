@@ -1,5 +1,7 @@
 #include "solver/solve/verdict_ticks.hpp"
 
+#include "model/quantity.hpp"
+
 namespace tessel {
 
 namespace {
@@ -8,9 +10,7 @@ namespace {
 // decimals than the placement it was written from, so the common way is up
 // and exact; down only truncates a value written finer than its placement.
 long long rescaled(long long ticks, int from, int to) {
-  for (int d = from; d < to; ++d) ticks *= 10;
-  for (int d = to; d < from; ++d) ticks /= 10;
-  return ticks;
+  return from <= to ? ticks * power_of_ten(to - from) : ticks / power_of_ten(from - to);
 }
 
 }  // namespace

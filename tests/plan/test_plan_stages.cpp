@@ -143,6 +143,7 @@ TEST_CASE("plan: the makespan reported is that of the written schedule, never be
   REQUIRE(answer.chosen.schedule);
   CHECK(answer.clock.unit == PlanUnit::Gflop);
   const Schedule& written = *answer.chosen.schedule;
+  CHECK(verify_schedule(written).valid);
   const double makespan_in_unit = in_unit(makespan(written), written.placement.time_decimals);
   CHECK(answer.chosen.makespan == Approx(makespan_in_unit));
   REQUIRE(answer.chosen.lower_bound > 0);

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/schedule_json.hpp"
+#include "tests/support.hpp"
 #include "tests/trace/trace_fixture.hpp"
 #include "trace/trace_check.hpp"
 #include "trace/trace_report.hpp"
@@ -185,6 +186,7 @@ TEST_CASE("the lower bound of a plan that may recompute never passes a schedule 
   const Schedule schedule = read_schedule_file(std::string(TESSEL_SOURCE_DIR) +
                                                "/tests/data/trace/1f1b4_recompute_memory2.schedule.json");
   REQUIRE_FALSE(schedule.recomputes.empty());
+  CHECK(tessel::testing::verify_schedule(schedule).valid);
   const TraceCheck check = check_trace(schedule, simulated_trace(schedule));
   REQUIRE(check.mismatch.conforms);
   CHECK(check.planned_makespan == 62);
