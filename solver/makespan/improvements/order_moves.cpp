@@ -56,6 +56,13 @@ struct Flat {
   std::vector<std::vector<std::pair<int, Time>>> preds;  // per block: (block, delay)
   std::vector<std::vector<int>> succs;                   // per block
   std::vector<Memory> limit;                             // per device; empty: none
+  // Per instance id (micro x nblocks + block): its block and micro-batch,
+  // looked up rather than divided out, since a run asks them of every
+  // instance it times (with the neighbours kept by the Searcher, 1.5x the
+  // steps per second on xshape, 8 devices, spans x1000: the division and the
+  // chain of lookups to a neighbour were most of a run's time).
+  std::vector<int> block_of;
+  std::vector<int> micro_of;
 };
 
 struct Timing {
@@ -86,6 +93,11 @@ Flat flatten(const Schedule& schedule, const std::vector<Memory>& memory_limit) 
     flat.succs[edge.from].push_back(edge.to);
   }
   flat.limit = memory_limit;
+  for (int micro = 0; micro < flat.total_micros; ++micro)
+    for (int block = 0; block < flat.nblocks; ++block) {
+      flat.block_of.push_back(block);
+      flat.micro_of.push_back(micro);
+    }
   return flat;
 }
 
@@ -106,7 +118,7 @@ bool within_memory(const Flat& flat, const std::vector<int>& order, int device) 
   if (flat.limit.empty()) return true;
   Memory level = 0;
   for (int id : order) {
-    level += flat.memory[id % flat.nblocks];
+    level += flat.memory[flat.block_of[id]];
     if (level > flat.limit[device]) return false;
   }
   return true;
@@ -124,6 +136,9 @@ struct Searcher {
   const Effort& effort;
   Orders orders;
   std::vector<int> position;    // per instance id: index in its device's order
+  // Per instance id: the one before and after it on its device, or -1; kept
+  // beside the orders because a run asks them of every instance it times.
+  std::vector<int> previous, next;
   std::vector<int> tabu_until;  // per instance id: not moved again before this step
   std::vector<Time> tail;           // per instance id, for the current orders (prepare)
   std::vector<Memory> level_before;  // per instance id, likewise
@@ -141,15 +156,25 @@ struct Searcher {
     tabu_until.assign(flat.nblocks * flat.total_micros, 0);
     index();
   }
-  int device_of(int id) const { return flat.device[id % flat.nblocks]; }
+  int device_of(int id) const { return flat.device[flat.block_of[id]]; }
   void index() {
-    position.assign(flat.nblocks * flat.total_micros, 0);
-    for (const std::vector<int>& order : orders)
-      for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
+    const size_t count = static_cast<size_t>(flat.nblocks) * flat.total_micros;
+    position.assign(count, 0);
+    previous.assign(count, -1);
+    next.assign(count, -1);
+    for (size_t device = 0; device < orders.size(); ++device)
+      link(static_cast<int>(device), 0, static_cast<int>(orders[device].size()) - 1);
   }
-  void reindex(int device, int from, int to) {
+  void reindex(int device, int from, int to) { link(device, std::min(from, to) - 1, std::max(from, to) + 1); }
+  // Positions and neighbours of the device's places low..high (clipped).
+  void link(int device, int low, int high) {
     const std::vector<int>& order = orders[device];
-    for (int i = std::min(from, to); i <= std::max(from, to); ++i) position[order[i]] = i;
+    const int size = static_cast<int>(order.size());
+    for (int i = std::max(0, low); i <= std::min(high, size - 1); ++i) {
+      position[order[i]] = i;
+      previous[order[i]] = i > 0 ? order[i - 1] : -1;
+      next[order[i]] = i + 1 < size ? order[i + 1] : -1;
+    }
   }
   void apply(const Move& move) {
     std::vector<int>& order = orders[device_of(move.id)];
@@ -173,7 +198,7 @@ struct Searcher {
   std::vector<Move> critical_moves(const Timing& timing) const {
     int last = 0;
     for (size_t id = 0; id < timing.start.size(); ++id)
-      if (timing.start[id] + flat.span[id % flat.nblocks] == timing.makespan) last = static_cast<int>(id);
+      if (timing.start[id] + flat.span[flat.block_of[id]] == timing.makespan) last = static_cast<int>(id);
     std::vector<int> path;  // from the end back to the start
     for (int id = last; id >= 0; id = timing.binding[id]) path.push_back(id);
     std::reverse(path.begin(), path.end());
@@ -200,7 +225,7 @@ struct Searcher {
   // The first place in the device's order whose instance starts no earlier
   // than `id`'s inputs are ready.
   int earliest_slot(const Timing& timing, int id) const {
-    const int block = id % flat.nblocks, micro = id / flat.nblocks;
+    const int block = flat.block_of[id], micro = flat.micro_of[id];
     Time ready = 0;
     for (const auto& [from, delay] : flat.preds[block])
       ready = std::max(ready, timing.start[id_of(flat, from, micro)] + flat.span[from] + delay);
@@ -234,23 +259,22 @@ struct Searcher {
   void prepare(const Timing& timing) {
     tail.assign(timing.start.size(), 0);
     for (auto it = timing.topological.rbegin(); it != timing.topological.rend(); ++it) {
-      const int id = *it, block = id % flat.nblocks, micro = id / flat.nblocks;
+      const int id = *it, block = flat.block_of[id], micro = flat.micro_of[id];
       Time after = 0;
-      const std::vector<int>& order = orders[device_of(id)];
-      if (position[id] + 1 < static_cast<int>(order.size())) after = tail[order[position[id] + 1]];
+      if (next[id] >= 0) after = tail[next[id]];
       for (int to : flat.succs[block]) after = std::max(after, delay_of(block, to) + tail[id_of(flat, to, micro)]);
       tail[id] = flat.span[block] + after;
     }
     level_before.assign(timing.start.size(), 0);
     for (const std::vector<int>& order : orders) {
       Memory level = 0;
-      for (int id : order) level_before[id] = level, level += flat.memory[id % flat.nblocks];
+      for (int id : order) level_before[id] = level, level += flat.memory[flat.block_of[id]];
     }
     sort_by_start(timing);
     latest_end.assign(by_start.size(), 0);
     ends_sum.assign(by_start.size(), 0);
     for (size_t i = 0; i < by_start.size(); ++i) {
-      const Time end = timing.start[by_start[i]] + flat.span[by_start[i] % flat.nblocks];
+      const Time end = timing.start[by_start[i]] + flat.span[flat.block_of[by_start[i]]];
       latest_end[i] = std::max(i > 0 ? latest_end[i - 1] : 0, end);
       ends_sum[i] = (i > 0 ? ends_sum[i - 1] : 0) + end;
     }
@@ -286,9 +310,9 @@ struct Searcher {
     waiting.resize(count);
     ready.clear();
     for (size_t i = kept; i < count; ++i) {
-      const int id = base ? by_start[i] : static_cast<int>(i), block = id % flat.nblocks, micro = id / flat.nblocks;
-      const int previous = previous_of(id);
-      int wait = previous >= 0 && again(previous) ? 1 : 0;
+      const int id = base ? by_start[i] : static_cast<int>(i), block = flat.block_of[id], micro = flat.micro_of[id];
+      const int before = previous[id];
+      int wait = before >= 0 && again(before) ? 1 : 0;
       for (const auto& [from, delay] : flat.preds[block]) wait += again(id_of(flat, from, micro)) ? 1 : 0;
       waiting[id] = wait;
       if (wait == 0) ready.push_back(id);
@@ -298,14 +322,14 @@ struct Searcher {
       if (id >= 0 && again(id) && --waiting[id] == 0) ready.push_back(id);
     };
     while (!ready.empty()) {
-      const int id = ready.back(), block = id % flat.nblocks, micro = id / flat.nblocks;
+      const int id = ready.back(), block = flat.block_of[id], micro = flat.micro_of[id];
       ready.pop_back();
       ++done;
       timing.topological.push_back(id);
-      const int previous = previous_of(id);
+      const int before = previous[id];
       Time start = 0;
       timing.binding[id] = -1;
-      if (previous >= 0) start = timing.start[previous] + flat.span[previous % flat.nblocks], timing.binding[id] = previous;
+      if (before >= 0) start = timing.start[before] + flat.span[flat.block_of[before]], timing.binding[id] = before;
       for (const auto& [from, delay] : flat.preds[block]) {
         const int from_id = id_of(flat, from, micro);
         const Time after = timing.start[from_id] + flat.span[from] + delay;
@@ -314,16 +338,11 @@ struct Searcher {
       timing.start[id] = start;
       timing.makespan = std::max(timing.makespan, start + flat.span[block]);
       timing.flow += start + flat.span[block];
-      release(next_of(id));
+      release(next[id]);
       for (int to : flat.succs[block]) release(id_of(flat, to, micro));
     }
     timing.runs = done == count;
     return timing;
-  }
-  int previous_of(int id) const { return position[id] > 0 ? orders[device_of(id)][position[id] - 1] : -1; }
-  int next_of(int id) const {
-    const std::vector<int>& order = orders[device_of(id)];
-    return position[id] + 1 < static_cast<int>(order.size()) ? order[position[id] + 1] : -1;
   }
   // The longest path through the instances a move reorders, their heads
   // and tails recomputed along the new order from the unchanged ones around
@@ -340,12 +359,12 @@ struct Searcher {
     if (!flat.limit.empty()) {
       Memory level = level_before[order[low]];
       for (int id : segment)
-        if ((level += flat.memory[id % flat.nblocks]) > flat.limit[device]) return -1;
+        if ((level += flat.memory[flat.block_of[id]]) > flat.limit[device]) return -1;
     }
     heads.clear();
-    Time free = low > 0 ? timing.start[order[low - 1]] + flat.span[order[low - 1] % flat.nblocks] : 0;
+    Time free = low > 0 ? timing.start[order[low - 1]] + flat.span[flat.block_of[order[low - 1]]] : 0;
     for (int id : segment) {
-      const int block = id % flat.nblocks, micro = id / flat.nblocks;
+      const int block = flat.block_of[id], micro = flat.micro_of[id];
       Time head = free;
       for (const auto& [from, delay] : flat.preds[block])
         head = std::max(head, timing.start[id_of(flat, from, micro)] + flat.span[from] + delay);
@@ -354,7 +373,7 @@ struct Searcher {
     }
     Time after = high + 1 < static_cast<int>(order.size()) ? tail[order[high + 1]] : 0, longest = 0;
     for (int k = static_cast<int>(segment.size()) - 1; k >= 0; --k) {
-      const int id = segment[k], block = id % flat.nblocks, micro = id / flat.nblocks;
+      const int id = segment[k], block = flat.block_of[id], micro = flat.micro_of[id];
       for (int to : flat.succs[block]) after = std::max(after, delay_of(block, to) + tail[id_of(flat, to, micro)]);
       after += flat.span[block];
       longest = std::max(longest, heads[k] + after);
@@ -428,7 +447,7 @@ std::optional<Step> best_step(Searcher& searcher, const Timing& current, Time sh
 Schedule schedule_of(const Schedule& start, const Flat& flat, const Orders& orders) {
   classic::DeviceOrders lists(orders.size());
   for (size_t device = 0; device < orders.size(); ++device)
-    for (int id : orders[device]) lists[device].push_back({id % flat.nblocks, id / flat.nblocks, false, 0});
+    for (int id : orders[device]) lists[device].push_back({flat.block_of[id], flat.micro_of[id], false, 0});
   const classic::OrderTiming timing = classic::time_orders(start.placement, lists);
   if (!timing.possible()) return compacted(start);
   Schedule result = start;
