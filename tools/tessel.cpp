@@ -8,6 +8,7 @@
 #include "tools/commands.hpp"
 #include "tools/memory_reserve.hpp"
 #include "tools/standard_output.hpp"
+#include "tessel_version.hpp"  // generated at build time: cmake/version.cmake
 
 namespace {
 
