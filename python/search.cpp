@@ -140,7 +140,7 @@ Result result_of(const SearchReport& report, const Placement& placement) {
       entry["name"] = candidate.name;
       entry["shape"] = shape_name(candidate.shape);
       entry["makespan"] = candidate.makespan ? number_of(*candidate.makespan, t) : py::object(py::none());
-      entry["note"] = candidate_note_text(candidate);
+      entry["note"] = candidate_note_text(candidate, t);
       entry["note_kind"] = candidate_note_name(candidate.note_kind);
       result.candidates.append(entry);
     }

@@ -11,7 +11,7 @@
 namespace tessel {
 
 // The kind's words with its numbers, then `candidate.note` (for kind Text,
-// the note alone).
-std::string candidate_note_text(const Candidate& candidate);
+// the note alone); its times said at `time_decimals`, the placement's.
+std::string candidate_note_text(const Candidate& candidate, int time_decimals);
 
 }  // namespace tessel

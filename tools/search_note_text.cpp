@@ -51,7 +51,9 @@ std::optional<std::string> wrapped(const std::string& said, const SearchNote& no
     case SearchNoteKind::MemoryTraded:
       return "no schedule keeps every activation within the limit (" + said + "); the answer trades memory for time";
     case SearchNoteKind::RecomputingFoundNone: {
-      const std::string why = note.candidate ? candidate_note_text(*note.candidate) : std::string();
+      // The derived search's candidate: its note is Text (the reason it
+      // found none), which holds no time to say in the placement's units.
+      const std::string why = note.candidate ? candidate_note_text(*note.candidate, 0) : std::string();
       return "no schedule that keeps every activation exists (" + said +
              "), and recomputing every offered forward found none" + (why.empty() ? "" : " (" + why + ")") +
              "; schedules that mix the choices per micro-batch are not searched, so none is proven impossible";

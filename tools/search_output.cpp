@@ -139,7 +139,7 @@ void makespan_text(std::ostream& out, const SearchReport& report, const Placemen
       // Long names ("list: zb rule, cap 8") keep two spaces before the makespan.
       const int width = static_cast<int>(std::max<size_t>(10, candidate.name.size() + 2));
       out << (i ? "                 " : "") << std::left << std::setw(width) << candidate.name << std::right
-          << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate_note_text(candidate) << "\n";
+          << (candidate.makespan ? t(*candidate.makespan) : "-") << "  " << candidate_note_text(candidate, placement.time_decimals) << "\n";
     }
   }
   if (at.gap.cause != GapCause::None) out << "gap above 1%     " << gap_text(at.gap, placement.time_decimals) << "\n";
@@ -331,7 +331,7 @@ nlohmann::json report_json(const SearchRequest& request, const SearchReport& rep
       candidates.push_back({{"name", candidate.name},
                             {"shape", shape_name(candidate.shape)},
                             {"makespan", candidate.makespan ? t(*candidate.makespan) : nlohmann::json(nullptr)},
-                            {"note", candidate_note_text(candidate)},
+                            {"note", candidate_note_text(candidate, placement.time_decimals)},
                             {"note_kind", candidate_note_name(candidate.note_kind)},
                             {"seconds", seconds_to_json(candidate.seconds)}});
   out["candidates"] = candidates;

@@ -15,6 +15,17 @@ const char* shape_name(Shape shape) {
 const char* candidate_note_name(CandidateNote note) {
   switch (note) {
     case CandidateNote::Text: return "text";
+    case CandidateNote::RepetendUnrolled: return "repetend_unrolled";
+    case CandidateNote::RepetendNone: return "repetend_none";
+    case CandidateNote::ModuloCompacted: return "modulo_compacted";
+    case CandidateNote::VariantBestOf: return "variant_best_of";
+    case CandidateNote::StagedNotShorter: return "staged_not_shorter";
+    case CandidateNote::StagedNoTime: return "staged_no_time";
+    case CandidateNote::StagedNone: return "staged_none";
+    case CandidateNote::StagedBuilt: return "staged_built";
+    case CandidateNote::ShiftsFound: return "shifts_found";
+    case CandidateNote::WindowsResolved: return "windows_resolved";
+    case CandidateNote::FullSearchFrom: return "full_search_from";
     case CandidateNote::ListOutOfTime: return "list_out_of_time";
     case CandidateNote::ListNoRuleFits: return "list_no_rule_fits";
     case CandidateNote::ListBestOfRuns: return "list_best_of_runs";

@@ -23,18 +23,31 @@ enum class Shape {
 const char* shape_name(Shape shape);
 
 // How a candidate was built, or why there is none, as data: the kind and
-// the numbers behind it (CandidateFacts::numbers, in the order listed);
+// the numbers behind it (Candidate::note_numbers, in the order listed;
+// those marked "time" are in the placement's ticks, as the makespans);
 // tools/candidate_note_text.hpp says it in words for the command line and
-// the Python module. Text: a phase not converted yet, `note` says it all.
+// the Python module. Text: the note is words the phase could not give as
+// numbers (a reason from elsewhere, a verifier's violation), `note` says it all.
 enum class CandidateNote {
   Text,
+  RepetendUnrolled, // warmup, the window repeated, cooldown
+  RepetendNone,     // the period search left no repetend schedule
+  ModuloCompacted,  // the repetend's pattern for every micro-batch, compacted
+  VariantBestOf,    // windows built: another window of the same period and latency
+  StagedNotShorter, // bound (time), best (time): no staged schedule could be shorter
+  StagedNoTime,     // no time left for the staged search
+  StagedNone,       // no memory-free all-device block to batch, or nothing found in time
+  StagedBuilt,      // blocks batched first, last, the middle repetend's period (time)
+  ShiftsFound,      // start's makespan (time), widest shift (time), shorter schedules, encodings, questions out of time
+  WindowsResolved,  // shorter schedules, moves, windows, windows out of time, rounds, restarts
+  FullSearchFrom,   // start's makespan (time), proven optimal for N (0 or 1)
   ListOutOfTime,    // no list schedule within the memory limits before list_seconds ran out
   ListNoRuleFits,   // no list-scheduling rule fits the memory limits
   ListBestOfRuns,   // runs: the best of that many runs within the memory limits
   TradingNoRun,     // no memory-trading run finished within the limits
   ReplayBestOf,     // families: the family's own order, best of that many fitting ones
-  EndsTransferred,  // best, smaller N, its shortened makespan, its start's, spliced orders fitted, tried
-  OrderMoves,       // start's makespan, shorter schedules, steps, orders run, restarts
+  EndsTransferred,  // best (time), smaller N, its shortened makespan (time), its start's (time), spliced orders fitted, tried
+  OrderMoves,       // start's makespan (time), shorter schedules, steps, orders run, restarts
   RecomputeChosen,  // recomputes chosen, choices offered (offering forwards x k), k, compacted (0 or 1)
 };
 const char* candidate_note_name(CandidateNote note);

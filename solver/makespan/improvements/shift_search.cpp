@@ -247,7 +247,9 @@ Schedule improve_by_shifts(const Schedule& start, const SearchOptions& options, 
   OnShorter scaled_back;
   if (on_shorter) scaled_back = [&on_shorter, unit](const Schedule& found) { on_shorter(multiplied_by(found, unit)); };
   const Time bound_in_units = (bound + unit - 1) / unit;  // a makespan on the grid at least `bound`
-  return multiplied_by(shifts_in_ticks(divided_by(ordered, unit), options, bound_in_units, stats, scaled_back), unit);
+  Schedule found = shifts_in_ticks(divided_by(ordered, unit), options, bound_in_units, stats, scaled_back);
+  if (stats) stats->largest_shift *= unit;  // reported in the schedule's ticks, as its makespans
+  return multiplied_by(found, unit);
 }
 
 }  // namespace tessel

@@ -37,7 +37,7 @@ struct ShiftStats {
   int encodings = 0;     // encodings built (one per centre and shift)
   int improvements = 0;  // shorter schedules found
   int questions_out_of_time = 0;  // questions given up at their share of the budget
-  Time largest_shift = 0;
+  Time largest_shift = 0;  // the widest shift asked, in the ticks of the schedule given
   bool budget_reached = false;  // the next shift's encoding would have been past the budget
 };
 

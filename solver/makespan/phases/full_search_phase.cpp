@@ -54,10 +54,9 @@ std::optional<BuiltCandidate> full_candidate(const CandidateInput& input, const 
   }
   if (!result.schedule) return std::nullopt;
   const bool proven = result.status == SearchStatus::Found;
-  BuiltCandidate built = aperiodic_candidate(
-      "improve: full search", std::move(*result.schedule), begin,
-      "the full encoding started from the best candidate (" + std::to_string(makespan(start)) + ")" +
-          (proven ? ", optimal for this N" : ", stopped by its time budget"));
+  BuiltCandidate built = aperiodic_candidate("improve: full search", std::move(*result.schedule), begin, "");
+  built.summary.note_kind = CandidateNote::FullSearchFrom;
+  built.summary.note_numbers = {makespan(start), proven ? 1 : 0};
   if (proven) built.proven_lower_bound = result.proven_lower_bound;
   return built;
 }

@@ -38,12 +38,11 @@ void run_neighbourhoods(Portfolio& portfolio) {
   Schedule improved = improve_by_neighbourhoods(starts, options, portfolio.bound(), &stats,
                                                 portfolio.offer_below(*before, "improve: neighbourhoods"));
   if (improved.instances.empty() || makespan(improved) >= *before) return;
-  const std::string note = "candidates compacted, then windows re-solved: " + std::to_string(stats.improvements) +
-                           " shortened it, " + std::to_string(stats.moves) + " moves of " +
-                           std::to_string(stats.windows) + " windows (" + std::to_string(stats.timeouts) +
-                           " out of time) in " + std::to_string(stats.rounds) + " rounds, " +
-                           std::to_string(stats.restarts) + " restarts";
-  portfolio.take(aperiodic_candidate("improve: neighbourhoods", std::move(improved), begin, note), true);
+  BuiltCandidate built = aperiodic_candidate("improve: neighbourhoods", std::move(improved), begin, "");
+  built.summary.note_kind = CandidateNote::WindowsResolved;
+  built.summary.note_numbers = {stats.improvements, stats.moves,  stats.windows,
+                                stats.timeouts,     stats.rounds, stats.restarts};
+  portfolio.take(std::move(built), true);
 }
 
 }  // namespace

@@ -21,14 +21,14 @@ BuiltCandidate repetend_candidate(const CandidateInput& input) {
   built.summary.shape = Shape::Repetend;
   const std::optional<Schedule>& schedule = input.period->schedule;
   if (!schedule || !schedule->repetend) {
-    built.summary.note = "no repetend schedule";
+    built.summary.note_kind = CandidateNote::RepetendNone;
     return built;
   }
   try {
     built.at_total = unroll(*schedule, input.total_micros);
     built.schedule = *schedule;
     built.summary.makespan = makespan(*built.at_total);
-    built.summary.note = "warmup, the window repeated, cooldown";
+    built.summary.note_kind = CandidateNote::RepetendUnrolled;
   } catch (const InputError& error) {
     built.summary.note = "does not unroll to " + std::to_string(input.total_micros) + ": " + error.reason;
   }
@@ -46,9 +46,9 @@ void run_modulo(Portfolio& portfolio) {
   const CandidateInput& input = portfolio.input();
   std::optional<Schedule> compact = modulo_compacted(*input.period->schedule, input.total_micros);
   if (!compact || makespan(*compact) >= *portfolio.repetend_makespan()) return;
-  portfolio.add(aperiodic_candidate(
-      "modulo, compacted", std::move(*compact), begin,
-      "the repetend's pattern for every micro-batch, each instance then as early as it can"));
+  BuiltCandidate built = aperiodic_candidate("modulo, compacted", std::move(*compact), begin, "");
+  built.summary.note_kind = CandidateNote::ModuloCompacted;
+  portfolio.add(std::move(built));
 }
 
 void run_variants(Portfolio& portfolio) {
@@ -64,8 +64,8 @@ void run_variants(Portfolio& portfolio) {
   built.summary.name = "repetend #" + std::to_string(variant->index);
   built.summary.shape = Shape::Repetend;
   built.summary.makespan = makespan(variant->at_total);
-  built.summary.note = "another window of the same period and latency (best of " + std::to_string(variant->built) +
-                       " built), warmup and cooldown shortened around it";
+  built.summary.note_kind = CandidateNote::VariantBestOf;
+  built.summary.note_numbers = {variant->built};
   built.summary.seconds = seconds_since(begin);
   built.schedule = std::move(variant->schedule);
   built.at_total = std::move(variant->at_total);

@@ -39,18 +39,14 @@ void run_shifts(Portfolio& portfolio) {
   Schedule improved = improve_by_shifts(start, options, portfolio.bound(), &stats,
                                         portfolio.offer_below(makespan(start), "improve: shifts"));
   if (makespan(improved) >= makespan(start)) return;
-  const std::string out_of_time =
-      stats.questions_out_of_time
-          ? " (" + std::to_string(stats.questions_out_of_time) + " questions out of their share)"
-          : "";
-  const std::string note = "every instance of the best (" + std::to_string(makespan(start)) + ") free within " +
-                           std::to_string(stats.largest_shift) + " steps of its start, all at once: " +
-                           std::to_string(stats.improvements) + " shorter schedules in " +
-                           std::to_string(stats.encodings) + " encodings" + out_of_time;
+  const std::vector<long long> numbers = {makespan(start), stats.largest_shift, stats.improvements, stats.encodings,
+                                          stats.questions_out_of_time};
   // A schedule that recomputes or copies is listed, not made the start: the
   // phases after this one move instances only.
   const bool traded = !improved.recomputes.empty() || !improved.transfers.empty();
-  BuiltCandidate built = aperiodic_candidate("improve: shifts", std::move(improved), begin, note);
+  BuiltCandidate built = aperiodic_candidate("improve: shifts", std::move(improved), begin, "");
+  built.summary.note_kind = CandidateNote::ShiftsFound;
+  built.summary.note_numbers = numbers;
   if (traded) portfolio.add(std::move(built));
   else portfolio.take(std::move(built), true);
 }

@@ -21,8 +21,8 @@ BuiltCandidate staged_candidate(const CandidateInput& input, long long bound, st
   built.summary.name = "staged";
   built.summary.shape = Shape::Staged;
   if (best && bound >= *best) {
-    built.summary.note = "not built: no staged schedule is shorter than " + std::to_string(bound) + ", the best has " +
-                         std::to_string(*best);
+    built.summary.note_kind = CandidateNote::StagedNotShorter;
+    built.summary.note_numbers = {bound, *best};
     return built;
   }
   SearchOptions options = input.options;
@@ -30,19 +30,18 @@ BuiltCandidate staged_candidate(const CandidateInput& input, long long bound, st
   options.boundary_seconds = std::min(options.boundary_seconds, input.options.tuning.staged_seconds / 2);
   options.progress = nullptr;
   if (options.deadline.expired()) {
-    built.summary.note = "no time left";
+    built.summary.note_kind = CandidateNote::StagedNoTime;
     return built;
   }
   std::optional<StagedSchedule> staged = staged_schedule(*input.placement, options, input.total_micros);
   built.summary.seconds = seconds_since(begin);
   if (!staged) {
-    built.summary.note = "no memory-free all-device block to batch, or its middle search found nothing in time";
+    built.summary.note_kind = CandidateNote::StagedNone;
     return built;
   }
   built.summary.makespan = makespan(staged->schedule);
-  built.summary.note = std::to_string(staged->prefix_blocks) + " block(s) batched first, " +
-                       std::to_string(staged->suffix_blocks) + " last, the rest a repetend of period " +
-                       std::to_string(staged->middle_period);
+  built.summary.note_kind = CandidateNote::StagedBuilt;
+  built.summary.note_numbers = {staged->prefix_blocks, staged->suffix_blocks, staged->middle_period};
   built.schedule = staged->schedule;
   built.at_total = staged->schedule;
   return built;
