@@ -109,6 +109,18 @@ void judge(PlanResult& result) {
   result.peak_memory = check.peak_memory;
 }
 
+// Under --recompute all the search asks the lowered limits
+// (searched_limits), which keep what it finds valid but are stricter than
+// the plan's own: what it refutes there may still fit under the real limit
+// (a forward recomputed right before its backward needs less than the cut
+// assumes of every one). So its "none" is not a proof: the plan says so and
+// gives up (exit 3) instead of claiming that no schedule exists.
+void not_proven_under_cut(PlanResult& placed) {
+  placed.outcome = Outcome::Timeout;
+  placed.message += "; that was searched under the limits lowered by what a running forward holds beyond its "
+                    "checkpoint, so no schedule is proven impossible under the real ones";
+}
+
 // The search's message in the caller's words (PlanRequest::search_words).
 std::string search_words(const PlanContext& context, const SearchReport& report) {
   return context.request.search_words ? context.request.search_words(report) : report.message;
@@ -191,13 +203,16 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   } catch (const InputError& error) {
     // A placement the search cannot take (no steady state, an encoding past
     // its budget): this candidate has no searched schedule, the others stand.
-    if (!placed.schedule) placed.message = "the search cannot take this placement: " + error.reason;
+    if (placed.schedule) return;
+    placed.message = "the search cannot take this placement: " + error.reason;
+    if (placed.forced) not_proven_under_cut(placed);
     return;
   }
   if (!placed.search.best) {
     if (!placed.schedule) {
       placed.outcome = placed.search.outcome;
       placed.message = search_words(context, placed.search);
+      if (placed.forced && placed.outcome == Outcome::Infeasible) not_proven_under_cut(placed);
     }
     return;
   }

@@ -114,6 +114,7 @@ PlanRequest request_from(const po::variables_map& values) {
   std::string problem = pipeline_options_problem(pipeline);
   if (!problem.empty())
     throw InputError("", problem.find("chunk") != std::string::npos        ? "--chunks"
+                         : problem.find("optimizer bytes") != std::string::npos   ? "--optimizer-bytes-per-param"
                          : problem.find("bytes per parameter") != std::string::npos ? "--param-bytes"
                                                                                      : "--devices",
                      problem);
@@ -232,6 +233,12 @@ int run_plan(int argc, char** argv) {
     if (!written && answer.outcome == Outcome::Infeasible) {
       std::cerr << "tessel plan: no schedule: " << answer.message << "\n";
       return kNegative;
+    }
+    if (!written && answer.outcome == Outcome::Timeout && !request.deadline.expired()) {
+      // Given up before the limit: a search that proves nothing (--recompute
+      // all under its lowered limits, mixed choices not searched).
+      std::cerr << "tessel plan: no schedule found, and none is proven impossible: " << answer.message << "\n";
+      return kGaveUp;
     }
     if (answer.outcome == Outcome::Timeout || answer.outcome == Outcome::Interrupted) {
       std::cerr << "tessel plan: " << (answer.outcome == Outcome::Timeout ? "time limit" : "interrupted") << ": "

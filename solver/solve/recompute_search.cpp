@@ -23,10 +23,18 @@ namespace {
 
 // The nested search's answer at N micro-batches, mapped back; nullopt with
 // `why` set when there is none.
+// The derived search runs under limits lowered by what a running forward
+// holds beyond its checkpoint (recompute_all.hpp): stricter than the real
+// ones, so what it refutes is refuted there only.
+const std::string kUnderLoweredLimits =
+    "under the limits lowered by what a running forward holds beyond its checkpoint (stricter than the real "
+    "ones, so nothing is proven impossible under those): ";
+
 std::optional<Schedule> answer_at_total(const SearchRequest& request, const RecomputedPlacement& derived,
                                         const SearchReport& nested, std::string& why) {
   if (!nested.best) {
-    why = nested.message.empty() ? "no schedule" : nested.message;
+    // What the nested search proved holds under its lowered limits only.
+    why = kUnderLoweredLimits + (nested.message.empty() ? std::string("no schedule") : nested.message);
     return std::nullopt;
   }
   Schedule best = *nested.best;
@@ -86,7 +94,7 @@ DerivedAnswer search_recomputing_all(const SearchRequest& request, const Recompu
     mapped = answer_at_total(request, derived, nested, candidate.note);
     if (nested.makespan) candidate.name += " (" + nested.makespan->construction + ")";
   } catch (const InputError& error) {
-    candidate.note = error.reason;  // e.g. one micro-batch no longer fits the lowered limit
+    candidate.note = kUnderLoweredLimits + error.reason;  // e.g. one micro-batch no longer fits the lowered limit
   }
   candidate.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!mapped) return answer;

@@ -292,3 +292,23 @@ TEST_CASE("re-timing keeps a recompute between its forward and its backward, and
   copied.transfers = {{f0, 0, TransferDirection::Out, 5}, {f0, 0, TransferDirection::In, 25}};
   CHECK(makespan(retimed_schedule(copied)) == makespan(copied));
 }
+
+// Under --recompute all the search asks limits lowered by what a running
+// forward holds beyond its checkpoint, stricter than the real ones (a
+// forward recomputed right before its backward needs less): what it refutes
+// there is not refuted under the real limits. GPT-2 small as a V on 4 ranks
+// at 1 GiB: the lowered limits admit not even one micro-batch, which the
+// plan used to report as proven (exit 1); now it gives up (exit 3) and says
+// why nothing is proven.
+TEST_CASE("plan --recompute all: a refutation under the lowered limits is not a proof", "[plan][recompute]") {
+  PlanRequest request = gpt2_request(RecomputeMode::All, "1GiB");
+  request.pipeline.mapping = StageMapping::V;
+  request.pipeline.chunks = 2;
+  const PlanAnswer answer = plan_pipeline(read_graph_file(gpt2("small")), request);
+  REQUIRE_FALSE(answer.chosen.schedule);
+  CHECK(answer.outcome == Outcome::Timeout);
+  CHECK_THAT(answer.message, Catch::Contains("no schedule is proven impossible under the real ones"));
+  // The static memory alone is a proof, lowered limits or not.
+  request.memory = "600MiB";
+  CHECK(plan_pipeline(read_graph_file(gpt2("small")), request).outcome == Outcome::Infeasible);
+}
