@@ -10,6 +10,15 @@
 
 namespace tessel {
 
+// A parameter an operator uses that another operator holds and counts in
+// its param_bytes (a tied weight: GPT-2's language-model head multiplies by
+// the token embedding's matrix). A stage that has the user without the
+// holder keeps a copy, its gradient and its optimizer state all the same.
+struct TiedParameter {
+  int holder = 0;        // node index
+  long long bytes = 0;   // >= 0
+};
+
 struct GraphNode {
   std::string id;
   std::string op;               // free text: linear, matmul, softmax, ...
@@ -20,6 +29,7 @@ struct GraphNode {
   // this operator ("" for the model itself); absent when the graph does not
   // say. A plan lists the modules each stage holds from it.
   std::optional<std::string> module = std::nullopt;
+  std::vector<TiedParameter> tied = {};  // parameters it uses that others hold
 };
 
 struct GraphEdge {

@@ -22,6 +22,30 @@ long long cost_from_json(const nlohmann::json& node, const std::string& key, con
   return value;
 }
 
+// A node's "tied": [{"holder": id, "bytes": n}, ...], the parameters it
+// uses that another node holds.
+std::vector<TiedParameter> tied_from_json(const nlohmann::json& node, const std::map<std::string, int>& index,
+                                          int self, const JsonPlace& place) {
+  const nlohmann::json& list = require_array(node, "tied", place);
+  std::vector<TiedParameter> tied;
+  std::vector<std::string> ids;
+  for (const auto& [id, unused] : index) ids.push_back(id);
+  for (size_t k = 0; k < list.size(); ++k) {
+    JsonPlace at = place.field("tied").index(k);
+    if (!list[k].is_object()) at.fail("expected {\"holder\": node id, \"bytes\": n}, got " + shown_value(list[k]));
+    require_known_keys(list[k], {"holder", "bytes"}, at);
+    const std::string holder = require_string(list[k], "holder", at);
+    const auto found = index.find(holder);
+    if (found == index.end()) {
+      const std::string near = nearest_name(holder, ids);
+      at.field("holder").fail("no node '" + holder + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+    if (found->second == self) at.field("holder").fail("a node does not tie a parameter to itself");
+    tied.push_back({found->second, cost_from_json(list[k], "bytes", at)});
+  }
+  return tied;
+}
+
 }  // namespace
 
 Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
@@ -47,7 +71,7 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     JsonPlace at = place.field("nodes").index(i);
     const nlohmann::json& value = nodes[i];
     if (!value.is_object()) at.fail("expected a node object, got " + shown_value(value));
-    require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes", "module"}, at);
+    require_known_keys(value, {"id", "op", "compute", "param_bytes", "output_bytes", "module", "tied"}, at);
     GraphNode node;
     node.id = require_string(value, "id", at);
     if (node.id.empty()) at.field("id").fail("node id must not be empty");
@@ -62,6 +86,9 @@ Graph graph_from_json(const nlohmann::json& document, const JsonPlace& place) {
     graph.nodes.push_back(std::move(node));
   }
 
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].contains("tied")) graph.nodes[i].tied = tied_from_json(nodes[i], index, static_cast<int>(i),
+                                                                       place.field("nodes").index(i));
   for (const DagEdge& edge : read_dag_edges(document, index, names, "node", place))
     graph.edges.push_back({edge.from, edge.to});
   return graph;
@@ -80,6 +107,8 @@ nlohmann::json graph_to_json(const Graph& graph) {
                               {"param_bytes", node.param_bytes},
                               {"output_bytes", node.output_bytes}};
     if (node.module) written["module"] = *node.module;
+    for (const TiedParameter& tie : node.tied)
+      written["tied"].push_back({{"holder", graph.nodes[tie.holder].id}, {"bytes", tie.bytes}});
     nodes.push_back(std::move(written));
   }
   nlohmann::json edges = nlohmann::json::array();

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <tuple>
 
 namespace tessel {
 
@@ -179,7 +181,7 @@ std::string pipeline_options_problem(const PipelineOptions& options) {
   if (!(options.backward_ratio > 0 && options.backward_ratio < 1e6)) return "the backward ratio must be > 0";
   if (options.resolution < 0) return "the resolution must be >= 0";
   if (!(options.optimizer_bytes_per_param >= 0 && options.optimizer_bytes_per_param < 1e6))
-    return "optimizer bytes per parameter must be >= 0";
+    return "optimizer bytes per parameter must be in [0, 1e6)";
   if (options.bytes_per_param < 1 || options.bytes_per_param > 16) return "bytes per parameter must be in [1, 16]";
   return "";
 }
@@ -192,6 +194,30 @@ int rank_of_stage(StageMapping mapping, int devices, int stage) {
   }
   return 0;
 }
+
+namespace {
+
+// Per rank: the bytes of tied parameters its operators use while their
+// holder sits on another rank (graph.hpp, TiedParameter). The rank keeps its
+// own copy with gradient and optimizer state (the gradients of the copies
+// are summed across ranks, docs/runtime.md), once however many of its
+// operators use it; a rank that holds the parameter counts it once, as
+// its holder's param_bytes.
+std::vector<long long> tied_copies(const Graph& graph, const Partition& partition, const PipelineOptions& options,
+                                   int D) {
+  std::vector<long long> bytes(D, 0);
+  std::set<std::tuple<int, int, long long>> counted;  // (rank, holder, bytes)
+  for (size_t v = 0; v < graph.nodes.size(); ++v) {
+    const int rank = rank_of_stage(options.mapping, D, partition.stage_of[v]);
+    for (const TiedParameter& tie : graph.nodes[v].tied) {
+      if (rank_of_stage(options.mapping, D, partition.stage_of[tie.holder]) == rank) continue;
+      if (counted.insert({rank, tie.holder, tie.bytes}).second) bytes[rank] += tie.bytes;
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
 
 PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partition, const PipelineOptions& options) {
   const int S = partition.stages;
@@ -254,9 +280,10 @@ PipelinePlacement pipeline_placement(const Graph& graph, const Partition& partit
   result.static_bytes.assign(D, 0);
   // Per byte of the graph's fp32 parameters: weight + gradient + optimizer state.
   double per_byte = (2.0 * options.bytes_per_param + options.optimizer_bytes_per_param) / kGraphBytesPerParam;
-  for (int s = 0; s < S; ++s)
-    result.static_bytes[rank_of_stage(options.mapping, D, s)] +=
-        static_cast<long long>(std::ceil(per_byte * static_cast<double>(costs.stage_param_bytes[s])));
+  std::vector<long long> held = tied_copies(graph, partition, options, D);
+  for (int s = 0; s < S; ++s) held[rank_of_stage(options.mapping, D, s)] += costs.stage_param_bytes[s];
+  for (int r = 0; r < D; ++r)
+    result.static_bytes[r] = static_cast<long long>(std::ceil(per_byte * static_cast<double>(held[r])));
   placement.static_memory = result.static_bytes;
   if (options.recompute != RecomputeMode::None) offer_recompute(result, forward_memory);
   return result;

@@ -21,7 +21,9 @@ this file estimates, per operator:
   operator on this machine instead: compute in nanoseconds;
 - param_bytes: the bytes of the parameters the operator uses (a module's own
   parameters, or a `get_attr` parameter feeding a function), each shared
-  parameter counted once, at its first user in program order. `tessel
+  parameter counted once, at its first user in program order; a later user
+  lists it under `tied` ({"holder": first user's id, "bytes"}), since a
+  stage that has the user without the holder keeps a copy. `tessel
   partition/plan` read these bytes as fp32 parameters (4 bytes each; the
   training precision is their --param-bytes), so a model whose parameters
   are not fp32 is reported on stderr;
@@ -556,10 +558,11 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
     node_ids, folded = _assign_node_ids(graph_module)
     stands_for = {}
     nodes = []
-    counted_params = set()
+    counted_params = {}  # id(parameter) -> the node id of its first user, which holds it
 
-    def params_of(fx_node, module_obj):
-        """Bytes of parameters this operator uses that no earlier one did."""
+    def params_of(fx_node, module_obj, node_id, tied):
+        """Bytes of parameters this operator uses that no earlier one did; those
+        an earlier one holds are appended to `tied` as {"holder", "bytes"}."""
         used = []
         if module_obj is not None:
             used.extend(module_obj.parameters())
@@ -572,10 +575,13 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
                     used.append(value)
         total = 0
         for parameter in used:
-            if id(parameter) in counted_params:
-                continue
-            counted_params.add(id(parameter))
-            total += parameter.numel() * parameter.element_size()
+            bytes_ = parameter.numel() * parameter.element_size()
+            holder = counted_params.get(id(parameter))
+            if holder is None:
+                counted_params[id(parameter)] = node_id
+                total += bytes_
+            elif holder != node_id:
+                tied.append({"holder": holder, "bytes": int(bytes_)})
         return total
 
     for fx_node in graph_module.graph.nodes:
@@ -596,15 +602,18 @@ def graph_from_module(module, example_inputs, name=None, profile=False, estimate
         node_id = node_ids[fx_node]
         if guessed and not profile:
             estimated.append((node_id, op))
+        tied = []
         nodes.append({
             "id": node_id,
             "op": op,
             "compute": int(times.get(fx_node, 0) if profile else flops),
-            "param_bytes": int(params_of(fx_node, module_obj)),
+            "param_bytes": int(params_of(fx_node, module_obj, node_id, tied)),
             "output_bytes": int(_output_bytes(fx_node)),
             "module": fx_node.meta.get("tessel_module", ""),
             "_inputs": [arg for arg in fx_node.all_input_nodes],
         })
+        if tied:
+            nodes[-1]["tied"] = tied
         stands_for[fx_node] = index
 
     edges = []

@@ -59,7 +59,9 @@ ParsedGraph parse_graph(const nlohmann::json& document) {
     std::string field = "nodes[" + std::to_string(i) + "]";
     if (!nodes[i].is_object() || !nodes[i].contains("id") || !nodes[i]["id"].is_string())
       unreadable(field + ".id", "missing");
-    require_known_keys(nodes[i], {"id", "op", "compute", "param_bytes", "output_bytes", "module"}, field);
+    // "tied" (parameters held by another node) matters to memory, not to
+    // the costs checked here.
+    require_known_keys(nodes[i], {"id", "op", "compute", "param_bytes", "output_bytes", "module", "tied"}, field);
     Node node;
     node.id = nodes[i]["id"].get<std::string>();
     node.compute = nonnegative_integer(nodes[i], "compute", field);

@@ -176,6 +176,10 @@ class ExporterTest(unittest.TestCase):
         self.assertEqual(self.node("wte")["param_bytes"], VOCAB * EMBD * 4)
         head = [node for node in self.graph["nodes"] if node["op"] == "linear" and node["param_bytes"] == 0]
         self.assertTrue(head, "the tied head reuses wte's weight and holds no bytes of its own")
+        # ... and says whose it is, so that a rank running it without wte
+        # counts its copy in static memory; no other node ties anything.
+        self.assertEqual([node.get("tied") for node in head], [[{"holder": "wte", "bytes": VOCAB * EMBD * 4}]])
+        self.assertEqual([node["id"] for node in self.graph["nodes"] if "tied" in node], [head[0]["id"]])
 
     def test_linear_compute_and_output_follow_the_shapes(self):
         fc = self.node("blocks.0.fc")

@@ -373,3 +373,40 @@ TEST_CASE("the step keeps the busiest rank's work within 3%, and a tied-weight h
     if (block.kind == BlockKind::BackwardWeight && *block.stage == 3)
       CHECK(static_cast<double>(block.span) * static_cast<double>(v.resolution) == Approx(300).epsilon(0.05));
 }
+
+// A head tied to the embedding keeps a copy of the weight on a rank that
+// does not hold the embedding (its gradient summed with the holder's), and
+// shares it on the rank that does: the plan's static memory counts the
+// copy, once per rank. Before the graph said which node holds a tied
+// parameter, a chain's last rank holding only GPT-2's head counted 0 bytes.
+TEST_CASE("plan: a rank using a tied weight held elsewhere counts its copy in static memory", "[plan]") {
+  Graph graph = line_graph(8);
+  graph.nodes[0] = {"embedding", "embedding", 0, 4000, 1000};
+  graph.nodes[6].tied = {{0, 4000}};  // a node using the embedding's matrix too
+  graph.nodes[7] = {"head", "linear", 300, 0, 1000};
+  graph.nodes[7].tied = {{0, 4000}};
+  Partition partition{4, {0, 1, 1, 1, 2, 2, 3, 3}};
+  PipelineOptions options;
+  options.devices = 4;
+  options.mapping = StageMapping::Chain;
+  // Weights + gradients + 8 optimizer bytes per 4-byte parameter: x4. Rank 3
+  // holds nodes 6 and 7 (400 + 0 bytes) and one copy of the 4000.
+  const PipelinePlacement chain = pipeline_placement(graph, partition, options);
+  CHECK(chain.static_bytes == std::vector<long long>{4000 * 4, 1200 * 4, 800 * 4, (400 + 4000) * 4});
+  // A V on 2 ranks puts the embedding and the head on rank 0: no copy there;
+  // node 6 (stage 3, rank 0 too) shares it as well.
+  options.devices = 2;
+  options.chunks = 2;
+  options.mapping = StageMapping::V;
+  const PipelinePlacement v = pipeline_placement(graph, partition, options);
+  CHECK(v.static_bytes == std::vector<long long>{(4000 + 400) * 4, 2000 * 4});
+  // The graph file says it, and reads back.
+  const Graph read = graph_from_json(graph_to_json(graph), JsonPlace{"graph", ""});
+  REQUIRE(read.nodes[7].tied.size() == 1);
+  CHECK(read.nodes[7].tied[0].holder == 0);
+  CHECK(read.nodes[7].tied[0].bytes == 4000);
+  nlohmann::json typo = graph_to_json(graph);
+  typo["nodes"][7]["tied"][0]["holder"] = "embeding";
+  CHECK_THROWS_WITH(graph_from_json(typo, JsonPlace{"graph.json", ""}),
+                    Catch::Contains("nodes[7].tied[0].holder") && Catch::Contains("did you mean 'embedding'"));
+}
