@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "model/input_error.hpp"
+#include "model/quantity.hpp"
 
 namespace tessel {
 
@@ -30,8 +31,10 @@ struct SplitSchedule {
 
 [[noreturn]] void bad_repetend(const std::string& reason) { throw InputError("", "repetend", reason); }
 
-std::string window_text(const Repetend& unit) {
-  return "window [" + std::to_string(unit.start) + ", " + std::to_string(unit.end) + ")";
+// The window in the placement's units, as the file states it ([12.5, 25),
+// not the ticks [1250, 2500)).
+std::string window_text(const Repetend& unit, int decimals) {
+  return "window [" + format_ticks(unit.start, decimals) + ", " + format_ticks(unit.end, decimals) + ")";
 }
 
 // Checks that the window holds every block k times, once in each residue
@@ -49,7 +52,7 @@ void check_window_shape(const Schedule& schedule, const Repetend& repetend, cons
   for (const Instance& instance : window) {
     const int residue = instance.micro % k;
     if (!window_micro[instance.block].emplace(residue, instance.micro).second)
-      bad_repetend("the " + window_text(repetend) + " holds micro-batches " +
+      bad_repetend("the " + window_text(repetend, schedule.placement.time_decimals) + " holds micro-batches " +
                    std::to_string(window_micro[instance.block][residue]) + " and " + std::to_string(instance.micro) +
                    " of block '" + blocks[instance.block].id + "'; with micros_per_period " + std::to_string(k) +
                    " every block must appear exactly " + std::to_string(k) +
@@ -58,18 +61,18 @@ void check_window_shape(const Schedule& schedule, const Repetend& repetend, cons
   }
   for (size_t b = 0; b < blocks.size(); ++b) {
     if (static_cast<int>(window_micro[b].size()) != k)
-      bad_repetend("the " + window_text(repetend) + " holds " + std::to_string(window_micro[b].size()) +
+      bad_repetend("the " + window_text(repetend, schedule.placement.time_decimals) + " holds " + std::to_string(window_micro[b].size()) +
                    " micro-batches of block '" + blocks[b].id + "'; with micros_per_period " +
                    std::to_string(k) + " every block must appear exactly " + std::to_string(k) + " times");
   }
   for (const Instance& instance : warmup)
     if (instance.micro >= window_micro[instance.block].at(instance.micro % k))
       bad_repetend("micro-batch " + std::to_string(instance.micro) + " of block '" + blocks[instance.block].id +
-                   "' runs before the " + window_text(repetend) + " although the window runs an earlier one");
+                   "' runs before the " + window_text(repetend, schedule.placement.time_decimals) + " although the window runs an earlier one");
   for (const Instance& instance : rest)
     if (instance.micro <= window_micro[instance.block].at(instance.micro % k))
       bad_repetend("micro-batch " + std::to_string(instance.micro) + " of block '" + blocks[instance.block].id +
-                   "' runs after the " + window_text(repetend) + " although the window runs a later one");
+                   "' runs after the " + window_text(repetend, schedule.placement.time_decimals) + " although the window runs a later one");
 }
 
 SplitSchedule split_schedule(const Schedule& schedule, const Repetend& unit) {
@@ -132,8 +135,8 @@ Repetend unit_of(const Schedule& schedule) {
   if (repetend.period < 1 || repetend.micros_per_period < 1 || repetend.end <= repetend.start)
     bad_repetend("needs start < end, period >= 1 and micros_per_period >= 1");
   if ((repetend.end - repetend.start) % repetend.period != 0)
-    bad_repetend("the " + window_text(repetend) + " is not a whole number of periods of " +
-                 std::to_string(repetend.period));
+    bad_repetend("the " + window_text(repetend, schedule.placement.time_decimals) + " is not a whole number of periods of " +
+                 format_ticks(repetend.period, schedule.placement.time_decimals));
   return {repetend.start, repetend.start + repetend.period, repetend.period, repetend.micros_per_period};
 }
 
@@ -244,8 +247,9 @@ Schedule keep_first_micros(const Schedule& unrolled, int nmicros) {
                          "dropping micro-batches " + std::to_string(nmicros) + ".." +
                              std::to_string(unrolled.nmicros - 1) + " from the schedule unrolled to " +
                              std::to_string(unrolled.nmicros) + " raises the memory of device " +
-                             std::to_string(device) + " to " + std::to_string(after[device]) + " above its limit " +
-                             std::to_string(limit) + " (a block frees memory before another allocates); N = " +
+                             std::to_string(device) + " to " +
+                             format_ticks(after[device], unrolled.placement.memory_decimals) + " above its limit " +
+                             format_ticks(limit, unrolled.placement.memory_decimals) + " (a block frees memory before another allocates); N = " +
                              std::to_string(unrolled.nmicros) + " works");
     }
   }

@@ -152,8 +152,10 @@ std::string plan_report(const Graph& graph, const PlanRequest& request, const Pl
       << ratio_text(result.makespan, answer.one_f_one_b) << " | ";
   if (result.lower_bound > 0) out << shown(result.lower_bound, answer.clock);
   else out << "-";
-  out << " | " << std::fixed << std::setprecision(3) << gap_of(result.makespan, result.lower_bound) << " | "
-      << result.bubble_ratio << " | " << outcome_name(answer.outcome) << " |\n\n";
+  out << " | " << std::fixed << std::setprecision(3);
+  if (result.lower_bound > 0) out << gap_of(result.makespan, result.lower_bound);
+  else out << "-";  // no bound, no gap (not a gap of 0)
+  out << " | " << result.bubble_ratio << " | " << outcome_name(answer.outcome) << " |\n\n";
   out.unsetf(std::ios::fixed);
   if (!answer.one_f_one_b) out << "The 1F1B chain does not fit: " << answer.one_f_one_b_note << ".\n\n";
   else out << "The yardstick, the 1F1B chain at the same memory: " << answer.one_f_one_b_order << ", "

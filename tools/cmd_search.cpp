@@ -44,8 +44,8 @@ const char* kUsage =
     "  repetend (default)  periods L, L+1, ... decided one by one (L: the busiest device's load);\n"
     "                      windows of k = 1 .. 4 micro-batches by default (--micros-per-window 0),\n"
     "                      k = 1 first, wider ones within a share of the time; then the shortest\n"
-    "                      latency, warmup and cooldown. --nmicros K bounds the micro-batches in\n"
-    "                      flight (default: the number of blocks).\n"
+    "                      latency, warmup and cooldown. --nmicros K bounds the windows in\n"
+    "                      flight (default: the number of blocks): k K micro-batches for k > 1.\n"
     "  full                all --nmicros micro-batches at once (required), the minimal makespan,\n"
     "                      proven optimal when the bound below it is decided.\n"
     "  fast                a repetend constructed without search (for many devices); proves\n"
@@ -87,6 +87,15 @@ SearchRequest request_from(const po::variables_map& values) {
   request.backend = values["backend"].as<std::string>();
   request.total_micros = values["total-micros"].as<int>();
   apply_nmicros(request, values.count("nmicros") ? std::optional<int>(values["nmicros"].as<int>()) : std::nullopt);
+  // Strategy full schedules exactly --nmicros micro-batches and finds no
+  // repetend: a different --total-micros or a --repetend-output would be
+  // ignored, so they are refused.
+  if (request.strategy == Strategy::Full && !values["total-micros"].defaulted() &&
+      values["total-micros"].as<int>() != request.total_micros)
+    throw InputError("", "--total-micros", "strategy full schedules the --nmicros N micro-batches (" +
+                                               std::to_string(request.total_micros) + "); leave --total-micros out");
+  if (request.strategy == Strategy::Full && values.count("repetend-output"))
+    throw InputError("", "--repetend-output", "strategy full finds no repetend to write; use --strategy repetend or fast");
   if (values.count("micros-per-window")) request.micros_per_window = values["micros-per-window"].as<int>();
   if (values.count("time-limit")) {
     const double seconds = values["time-limit"].as<double>();
@@ -242,7 +251,7 @@ int run_search(int argc, char** argv) {
       ("memory", po::value<std::string>(), "memory limit per device: M, M0,M1,... one per device, or bytes (40GiB)")
       ("strategy", po::value<std::string>()->default_value("repetend"), "repetend | full | fast (constructed, no proof)")
       ("backend", po::value<std::string>()->default_value("cadical"), "solver backend: cadical (SAT) | z3 (SMT)")
-      ("nmicros", po::value<int>(), "repetend/fast: most micro-batches in flight; full: micro-batches (required)")
+      ("nmicros", po::value<int>(), "repetend/fast: most windows in flight (k K micro-batches); full: micro-batches (required)")
       ("micros-per-window", po::value<int>(), "repetend: micro-batches per window k (default 0 = try k = 1 .. 4)")
       ("total-micros", po::value<int>()->default_value(128), "N: the makespan is judged and the best schedule built for N micro-batches")
       ("time-limit", po::value<double>(), "seconds for the whole search (default: none); exit 3 with the best schedule so far")

@@ -98,9 +98,13 @@ TraceMismatch conformance(const std::vector<std::vector<std::string>>& planned,
     m.reason = "the trace has " + std::to_string(trace.size()) + " rank(s), the plan " + std::to_string(ranks);
     return m;
   }
+  // The steps run are the whole steps of the rank that ran the most: a rank
+  // with actions beyond them ran something extra, one with fewer stopped
+  // early (rounding a partial step up instead blamed every other rank for
+  // "ending" where one rank ran one action too many).
   for (int r = 0; r < ranks; ++r) {
     size_t per_step = expected_for(planned[r], trace[r]).size();
-    if (per_step) steps = std::max(steps, static_cast<int>((trace[r].size() + per_step - 1) / per_step));
+    if (per_step) steps = std::max(steps, static_cast<int>(trace[r].size() / per_step));
   }
   steps = std::max(steps, 1);
   for (int r = 0; r < ranks; ++r) {
@@ -109,9 +113,9 @@ TraceMismatch conformance(const std::vector<std::vector<std::string>>& planned,
     for (size_t i = 0; i < trace[r].size(); ++i) {
       int step = per_step ? static_cast<int>(i / per_step) : 0;
       int position = per_step ? static_cast<int>(i % per_step) : static_cast<int>(i);
-      if (step >= steps || position >= static_cast<int>(per_step) || trace[r][i].name != expected[position])
-        return mismatch_at(r, step, step >= steps ? static_cast<int>(per_step) : position, expected,
-                           trace[r][i].name);
+      if (step >= steps) return mismatch_at(r, steps - 1, static_cast<int>(per_step), expected, trace[r][i].name);
+      if (position >= static_cast<int>(per_step) || trace[r][i].name != expected[position])
+        return mismatch_at(r, step, position, expected, trace[r][i].name);
     }
     for (size_t i = 0; i < trace[r].size(); ++i)
       if (i > 0 && is_recompute(trace[r][i].kind) && !nested(trace[r][i], trace[r][i - 1]))

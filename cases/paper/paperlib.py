@@ -221,8 +221,11 @@ def run_config(tessel, config, schedule_dir, time_limit, boundary_seconds):
             row[key] = answer[key]
     if row["period"] != "-":
         row["micros_per_window"] = answer.get("micros_per_period", 1)
-    if strategy != "full" and answer.get("makespan_bound_at_total") is not None:
-        row["idle_bound128"] = answer["makespan_bound_at_total"]
+    # The closed bound (idle-aware and the other closed arguments); the
+    # proven one, which may be a solved bound above it, is makespan - gap.
+    closed = answer.get("makespan_closed_bound_at_total", answer.get("makespan_bound_at_total"))
+    if strategy != "full" and closed is not None:
+        row["idle_bound128"] = closed
     if "optimal" in answer:
         row["optimal"] = bool(answer["optimal"])
     if answer.get("solve_seconds") is not None:

@@ -82,6 +82,19 @@ TEST_CASE("a missing or an extra action is named", "[trace]") {
   CHECK(check.mismatch.position == 3);
   CHECK(check.mismatch.ran == extra[0][2].name);
   CHECK(check.mismatch.ran_planned_at == 2);
+
+  // An action past the end of a rank's last step: that rank, in that step
+  // (the steps were rounded up once, and rank 0 was said to end early).
+  auto beyond = simulated_trace(schedule);
+  TracedAction again = beyond[3].back();
+  again.start += 1;
+  beyond[3].push_back(again);
+  check = check_trace(schedule, beyond);
+  REQUIRE_FALSE(check.mismatch.conforms);
+  CHECK(check.mismatch.rank == 3);
+  CHECK(check.mismatch.step == 0);
+  CHECK(check.steps == 1);
+  CHECK_THAT(check.mismatch.reason, Catch::Contains("rank 3, step 1,") && Catch::Contains("after the last planned action"));
 }
 
 TEST_CASE("a forward three times its planned time is put on its rank", "[trace]") {
