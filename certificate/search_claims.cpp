@@ -87,10 +87,17 @@ certify::Manifest certify_search(const SearchRequest& request, const SearchRepor
                                  const std::string& directory, double seconds_per_claim,
                                  const std::function<void(const std::string&)>& progress) {
   std::vector<long long> limit(request.memory_limit.begin(), request.memory_limit.end());
+  // The certificate states the placement in its whole ticks, as the limits
+  // and the claims count (a period of 11.25 at two decimals is 1125): the
+  // checker reads integers, and a placement written with its decimals made
+  // every claim of a decimal placement uncheckable.
+  Placement in_ticks = request.placement;
+  in_ticks.time_decimals = 0;
+  in_ticks.memory_decimals = 0;
   try {
     // The search's stop flag reaches every solve: an interrupt while the
     // certificate is written ends it at once (the claims left are listed).
-    return certify::write_certificate(directory, placement_to_json(request.placement), limit,
+    return certify::write_certificate(directory, placement_to_json(in_ticks), limit,
                                       claims_of(request, report),
                                       certify::SolveLimit(seconds_per_claim, request.deadline.stop), progress);
   } catch (const certify::MalformedError& error) {

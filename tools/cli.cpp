@@ -26,6 +26,14 @@ std::optional<int> parse(int argc, char** argv, const std::string& usage,
   po::options_description all;
   all.add(options);
   all.add_options()("help,h", "print this help");
+  // --help anywhere asks for help, even where an option before it takes a
+  // value ('verify --trace --help' would read --help as the trace's
+  // directory and then miss --schedule).
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << "usage: " << usage << "\n\n" << all << "\n";
+      return kSuccess;
+    }
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), values);
     if (values.count("help")) {

@@ -42,7 +42,19 @@ int run_run(int argc, char** argv) {
     if (path && *path) value.append(":").append(path);
     setenv("PYTHONPATH", value.c_str(), 1);
   }
-  std::vector<std::string> words = {interpreter, "-m", "tessel.runtime"};
+  // Not `-m tessel.runtime`: a missing package (this binary away from its
+  // build directory) or a missing torch would end in Python's own exit 1,
+  // which `tessel run` spends on "a gradient differs".
+  const std::string bootstrap =
+      "import sys\n"
+      "try:\n"
+      "    import tessel.runtime as runtime\n"
+      "except ImportError as error:\n"
+      "    print('tessel run: error: ' + str(error) + ' (' + sys.executable + ' needs torch and the tessel package: "
+      "run the tessel binary of a build directory, or put the package on PYTHONPATH)', file=sys.stderr)\n"
+      "    sys.exit(2)\n"
+      "sys.exit(runtime.main())\n";
+  std::vector<std::string> words = {interpreter, "-c", bootstrap};
   for (int i = 1; i < argc; ++i) words.push_back(argv[i]);
   std::vector<char*> arguments;
   for (std::string& word : words) arguments.push_back(word.data());

@@ -194,6 +194,10 @@ def read_memory_choices(path, plan):
 def _check_complete(plan, path):
     """Every stage runs a forward and a backward (B, or I and W) of every
     micro-batch exactly once; a table that does not cannot be a training step."""
+    moves = any(action.kind.startswith(("SEND", "RECV")) for row in plan.actions for action in row)
+    if not moves and len({stage.rank for stage in plan.stages}) > 1:
+        raise PlanError("%s: no SEND or RECV action, so nothing moves the activations between ranks: a "
+                        "compute-only table (schedule.csv) cannot run; run schedule_comms.csv (the default)" % path)
     counts = {}
     for row in plan.actions:
         for action in row:

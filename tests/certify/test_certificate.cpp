@@ -215,3 +215,25 @@ TEST_CASE("certificate: the solver's schedule satisfies the verifier's CNF of it
       CHECK(answer_with_starts(placement, limit, doubled, later) == 20);
   }
 }
+
+// A placement with decimals (spans 1.5, 2.25, 1) is certified in its whole
+// ticks (150, 225, 100), as its limits and claims count: written with its
+// decimals, the manifest's spans were not whole and check-certificate
+// refused every claim as malformed (exit 2).
+TEST_CASE("certificate: a placement with decimals is certified in its ticks", "[certify][cli]") {
+  TempDir dir;
+  REQUIRE(run_tessel("generate 1f1b --stages 4 --nmicros 16 --span F=1.5,B=2.25,W=1 --placement-out " +
+                     dir.file("p.json") + " -o " + dir.file("h.json"))
+              .exit_code == 0);
+  const auto search = run_tessel("search --placement " + dir.file("p.json") +
+                                 " --memory 4 --total-micros 16 --quiet --json --certify " + dir.file("cert"));
+  REQUIRE(search.exit_code == 0);
+  const nlohmann::json manifest = nlohmann::json::parse(read_text(dir.file("cert") + "/manifest.json"));
+  CHECK(manifest["placement"]["blocks"][0]["span"] == 150);
+  int certified = 0;
+  for (const nlohmann::json& claim : manifest["claims"]) certified += claim["certified"].get<bool>() ? 1 : 0;
+  CHECK(certified >= 1);  // at least the load claim of the proven period
+  const auto check = run_tessel("check-certificate " + dir.file("cert"));
+  CHECK(check.exit_code != 2);  // read and checked, whether every claim holds or not
+  CHECK_THAT(check.out, Catch::Contains(std::to_string(certified) + " of "));
+}

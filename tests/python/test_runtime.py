@@ -113,6 +113,22 @@ def test_a_plan_of_another_model_is_bad_input(tmp_path):
     missing = subprocess.run([BINARY, "run", str(tmp_path / "nowhere"), MODELS + ":make_gpt"], capture_output=True,
                              text=True)
     assert missing.returncode == 2 and "not a directory" in missing.stderr
+    # The compute-only table moves nothing between ranks: refused as input,
+    # not run into a crash (exit 4).
+    compute_only = subprocess.run([BINARY, "run", plan, MODELS + ":make_gpt", "--table", "schedule.csv"],
+                                  capture_output=True, text=True)
+    assert compute_only.returncode == 2 and "no SEND or RECV action" in compute_only.stderr
+    # A binary away from its build directory finds no package: a setup
+    # problem (exit 2), not Python's exit 1, which means "a gradient differs".
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "tessel").write_bytes(open(BINARY, "rb").read())
+    (alone / "tessel").chmod(0o755)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    lost = subprocess.run([str(alone / "tessel"), "run", plan, MODELS + ":make_gpt"], capture_output=True, text=True,
+                          env=env)
+    assert lost.returncode == 2 and "needs torch and the tessel package" in lost.stderr
 
 
 def test_a_custom_loss_is_used_on_both_sides(tmp_path):
