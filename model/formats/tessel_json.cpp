@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "model/json_file.hpp"
+#include "model/quantity.hpp"
 #include "model/unroll.hpp"
 
 namespace tessel {
@@ -51,14 +52,18 @@ Instance instance_from_block(const nlohmann::json& value, const Placement& place
   const Block& block = placement.blocks[gid];
   const std::string which = "the placement's block '" + block.id + "' (gid " + std::to_string(gid) + ")";
 
+  // The Python tool's numbers are whole units; the placement counts ticks
+  // of its decimals (a limit of 4.5 puts memory in tenths: 1 is 10 ticks).
+  const long long time_unit = power_of_ten(placement.time_decimals);
+  const long long memory_unit = power_of_ten(placement.memory_decimals);
   long long span = require_integer(value, "span", at);
-  if (span != block.span)
+  if (block.span % time_unit != 0 || span != block.span / time_unit)  // no overflow on a huge span
     at.field("span").fail("span " + std::to_string(span) + " differs from " + which + ": " +
-                          std::to_string(block.span));
+                          format_ticks(block.span, placement.time_decimals));
   long long memory = require_integer(value, "memory", at);
-  if (memory != block.memory)
+  if (block.memory % memory_unit != 0 || memory != block.memory / memory_unit)
     at.field("memory").fail("memory " + std::to_string(memory) + " differs from " + which + ": " +
-                            std::to_string(block.memory));
+                            format_ticks(block.memory, placement.memory_decimals));
   std::string btype = require_string(value, "btype", at);
   if (btype != "forward" && btype != "backward")
     at.field("btype").fail("expected \"forward\" or \"backward\", got \"" + btype + "\"");
@@ -80,7 +85,7 @@ Instance instance_from_block(const nlohmann::json& value, const Placement& place
   if (step > kMaxPlanStep)
     at.field("step").fail("step " + std::to_string(step) + " is past the " + std::to_string(kMaxPlanStep) +
                           " steps a saved plan may span");
-  return {static_cast<int>(gid), static_cast<int>(mid), static_cast<int>(step)};
+  return {static_cast<int>(gid), static_cast<int>(mid), step * time_unit};
 }
 
 std::vector<long long> limit_per_device(const std::vector<long long>& limit, int ndevs) {
@@ -226,8 +231,8 @@ Schedule import_tessel_json(const nlohmann::json& document, const Placement& pla
   long long end = as_integer((*found)[1], at.index(1));
   if (start < 0 || end < start || end > 1000000000)
     at.fail("expected 0 <= start <= end, got " + shown_value(*found));
-  repetend.start = static_cast<int>(start);
-  repetend.end = static_cast<int>(end);
+  repetend.start = start * power_of_ten(placement.time_decimals);
+  repetend.end = end * power_of_ten(placement.time_decimals);
   schedule.meta["tessel_repetend"] = {start, end};
 
   // micros_per_period: how many micro-batches of each block the window runs

@@ -63,3 +63,21 @@ TEST_CASE("the Python Tessel's saved schedules import and verify", "[tessel-json
   CHECK(files >= 42);
   CHECK(odd >= 3);
 }
+
+// The Python tool's numbers are whole units; a limit with a decimal puts the
+// placement's memory in tenths (1 is 10 ticks). The file read against it is
+// the same schedule: the import compared the file's 1 with the block's 10 and
+// refused it.
+TEST_CASE("a saved schedule imports under a limit with a decimal", "[tessel-json][cli]") {
+  testing::TempDir dir;
+  const std::string saved = std::string(TESSEL_SOURCE_DIR) + "/tests/data/python_tessel/tessel-vshape-d4-m4-mem4.json";
+  for (const std::string limit : {"4", "4.5"}) {
+    INFO(limit);
+    const auto imported = testing::run_tessel("import --from tessel-json " + saved + " --case vshape --ndevs 4 " +
+                                              "--memory-limit " + limit + " -o " + dir.file(limit + ".json"));
+    REQUIRE(imported.exit_code == 0);
+    const auto checked = testing::run_tessel("verify " + dir.file(limit + ".json"));
+    CHECK(checked.exit_code == 0);
+    CHECK_THAT(checked.out, Catch::Contains("makespan: 37"));
+  }
+}
