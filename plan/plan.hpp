@@ -54,4 +54,8 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
 // "12.35 ms" or "41.2 GFLOP": a makespan as the user reads it.
 std::string format_makespan(double value, const PlanClock& clock);
 
+// What the plan's schedule recomputes and offloads, its device time in the
+// plan's unit (milliseconds, or GFLOP).
+std::string plan_choices_text(const Schedule& schedule, const PlanClock& clock);
+
 }  // namespace tessel

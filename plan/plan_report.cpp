@@ -82,12 +82,22 @@ void comparison_table(std::ostringstream& out, const PlanAnswer& answer) {
   out << "\n";
 }
 
+}  // namespace
+
+std::string plan_choices_text(const Schedule& schedule, const PlanClock& clock) {
+  return choices_summary(schedule, [&](Time ticks) {
+    return format_makespan(ticks_to_double(ticks, schedule.placement.time_decimals), clock);
+  });
+}
+
+namespace {
+
 // "--recompute auto, offload at 1.2e+10 B/s: recomputes F1 x12 (...)".
 std::string trade_text(const PlanRequest& request, const PlanResult& result) {
   std::ostringstream text;
   text << "--recompute " << recompute_mode_name(result.pipeline.recompute);
   if (request.host_bandwidth > 0) text << ", --offload auto at " << request.host_bandwidth << " B/s";
-  text << (result.schedule ? ": " + choices_summary(*result.schedule) : std::string());
+  text << (result.schedule ? ": " + plan_choices_text(*result.schedule, result.clock) : std::string());
   return text.str();
 }
 
@@ -214,7 +224,7 @@ nlohmann::json plan_json(const PlanRequest& request, const PlanAnswer& answer, c
           {"host_bandwidth", request.host_bandwidth > 0 ? nlohmann::json(request.host_bandwidth) : nullptr},
           {"recomputed", found ? nlohmann::json(result.schedule->recomputes.size()) : nullptr},
           {"offloaded", found ? nlohmann::json(result.schedule->transfers.size() / 2) : nullptr},
-          {"memory_traded", found ? choices_summary(*result.schedule) : ""},
+          {"memory_traded", found ? plan_choices_text(*result.schedule, result.clock) : ""},
           {"message", answer.message.empty() ? result.message : answer.message},
           {"peak_memory", result.peak_memory},
           {"memory_limit", result.memory_limit},

@@ -161,7 +161,7 @@ void print_summary(const PlanRequest& request, const PlanAnswer& answer, const s
   if (!answer.choice.empty()) std::cout << answer.choice << "\n";
   if (result.pipeline.recompute != RecomputeMode::None || request.host_bandwidth > 0)
     std::cout << "memory traded (--recompute " << recompute_mode_name(result.pipeline.recompute) << "): "
-              << choices_summary(*result.schedule) << "\n";
+              << plan_choices_text(*result.schedule, result.clock) << "\n";
   for (const PlanRow& row : answer.compared) {
     std::cout << "  " << row.label << ": ";
     if (row.makespan && answer.one_f_one_b)

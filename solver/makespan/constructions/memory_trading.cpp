@@ -360,7 +360,7 @@ ChoiceCounts count_choices(const Schedule& schedule) {
   return counts;
 }
 
-std::string choices_summary(const Schedule& schedule) {
+std::string choices_summary(const Schedule& schedule, const std::function<std::string(Time)>& time_text) {
   const ChoiceCounts counts = count_choices(schedule);
   const std::vector<Block>& blocks = schedule.placement.blocks;
   std::string recomputed, offloaded;
@@ -370,7 +370,9 @@ std::string choices_summary(const Schedule& schedule) {
   }
   std::string text = recomputed.empty() ? "recomputes nothing"
                                         : "recomputes " + recomputed + " (" +
-                                              format_ticks(counts.recompute_time, schedule.placement.time_decimals) +
+                                              (time_text ? time_text(counts.recompute_time)
+                                                         : format_ticks(counts.recompute_time,
+                                                                        schedule.placement.time_decimals)) +
                                               " of device time)";
   if (!offloaded.empty()) text += "; offloads " + offloaded;
   return text;

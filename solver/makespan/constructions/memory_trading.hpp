@@ -24,6 +24,8 @@
 // ended and early enough to end as the last other predecessor does.
 #pragma once
 
+#include <functional>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +68,9 @@ struct ChoiceCounts {
 };
 ChoiceCounts count_choices(const Schedule& schedule);
 
-// "recomputes f3 x40, f5 x12 (52 steps of device time)", or "recomputes
-// nothing": the counts in words, times as the placement writes them.
-std::string choices_summary(const Schedule& schedule);
+// "recomputes f3 x40, f5 x12 (52 of device time)", or "recomputes
+// nothing": the counts in words, the time as the placement writes it, or as
+// `time_text` says ticks (a plan says milliseconds).
+std::string choices_summary(const Schedule& schedule, const std::function<std::string(Time)>& time_text = {});
 
 }  // namespace tessel
