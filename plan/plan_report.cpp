@@ -58,9 +58,11 @@ std::string unit_line(const PlanClock& clock) {
   if (clock.unit == PlanUnit::Gflop)
     return "GFLOP: compute of the graph, not time (give --device-flops F, or trace with --profile, for milliseconds)";
   std::ostringstream text;
-  text << "milliseconds of a training step (schedule.json in seconds): compute at " << std::setprecision(4)
-       << 1.0 / clock.seconds_per_compute << " FLOP/s per device"
-       << (clock.seconds_per_compute == 1e-9 ? " (the graph is measured in nanoseconds)" : "");
+  text << "milliseconds of a training step (schedule.json in seconds): ";
+  // A measured graph's compute is time already; a FLOP graph's is divided
+  // by the rate given (which may be 1e9 too: the rate alone does not say).
+  if (clock.measured) text << "compute as measured (the graph's nanoseconds, tessel_fx.py --profile)";
+  else text << "compute at " << std::setprecision(4) << 1.0 / clock.seconds_per_compute << " FLOP/s per device";
   if (clock.link_bandwidth > 0)
     text << ", each activation or gradient between ranks a delay of bytes / " << clock.link_bandwidth
          << " B/s + " << clock.link_latency << " s";

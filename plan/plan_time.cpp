@@ -68,6 +68,7 @@ PlanClock plan_clock(const Graph& graph, double device_flops, double link_bandwi
                                              "its compute is time already");
     clock.unit = PlanUnit::Seconds;
     clock.seconds_per_compute = 1e-9;
+    clock.measured = true;
   } else if (device_flops > 0) {
     clock.unit = PlanUnit::Seconds;
     clock.seconds_per_compute = 1.0 / device_flops;

@@ -31,6 +31,7 @@ struct PlanClock {
   double link_bandwidth = 0;       // bytes per second between ranks; 0 = transfers cost nothing
   double link_latency = 0;         // seconds per transfer (with a bandwidth)
   double host_bandwidth = 0;       // bytes per second to host memory; > 0: forwards offer offload
+  bool measured = false;           // the graph's compute is measured nanoseconds (tessel_fx.py --profile)
 };
 
 // The clock for a graph: seconds when the graph is measured in nanoseconds

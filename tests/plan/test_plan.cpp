@@ -410,3 +410,24 @@ TEST_CASE("plan: a rank using a tied weight held elsewhere counts its copy in st
   CHECK_THROWS_WITH(graph_from_json(typo, JsonPlace{"graph.json", ""}),
                     Catch::Contains("nodes[7].tied[0].holder") && Catch::Contains("did you mean 'embedding'"));
 }
+
+// The unit line says where the seconds come from: a FLOP graph divided by
+// the rate given, a measured graph as measured. A rate of 1e9 FLOP/s once
+// made a FLOP graph "measured in nanoseconds".
+TEST_CASE("tessel plan: the report's unit line says how compute became time", "[plan][cli]") {
+  TempDir dir;
+  Graph measured = line_graph(4);
+  measured.compute_unit = ComputeUnit::Nanoseconds;
+  Graph flops = line_graph(4);
+  flops.compute_unit = ComputeUnit::Flops;
+  write_text(dir.file("ns.json"), graph_to_json(measured).dump());
+  write_text(dir.file("flops.json"), graph_to_json(flops).dump());
+  REQUIRE(run_tessel("plan " + dir.file("ns.json") + " --devices 2 --memory 1GiB --nmicros 4 --quiet -o " +
+                     dir.file("ns")).exit_code == 0);
+  REQUIRE(run_tessel("plan " + dir.file("flops.json") + " --devices 2 --memory 1GiB --nmicros 4 --device-flops 1e9 " +
+                     "--quiet -o " + dir.file("flops")).exit_code == 0);
+  const std::string ns = read_text(dir.path / "ns" / "report.md");
+  const std::string rate = read_text(dir.path / "flops" / "report.md");
+  CHECK_THAT(ns, Catch::Contains("compute as measured") && !Catch::Contains("FLOP/s"));
+  CHECK_THAT(rate, Catch::Contains("compute at 1e+09 FLOP/s per device") && !Catch::Contains("nanoseconds"));
+}
