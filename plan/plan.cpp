@@ -82,7 +82,9 @@ PlanRow row_of(const PlanResult& result) {
   row.label = plan_label(result);
   row.recompute_all = result.forced.has_value();
   row.pipeline = result.pipeline;
-  row.status = result.schedule && result.outcome == Outcome::Infeasible ? "found" : outcome_name(result.outcome);
+  row.status = result.unwritten                                         ? "not_written"
+               : result.schedule && result.outcome == Outcome::Infeasible ? "found"
+                                                                          : outcome_name(result.outcome);
   row.construction = result.construction;
   if (result.schedule) row.makespan = result.makespan;
   row.lower_bound = result.lower_bound;

@@ -218,8 +218,11 @@ void search_plan(PlanContext& context, PlanResult& placed, const Deadline& deadl
   }
   std::optional<Schedule> at_n = answer_at_n(placed, context.request.nmicros);
   if (!at_n) {
-    if (!placed.schedule) placed.message = "the search's answer cannot be written at N micro-batches (" +
-                                           search_words(context, placed.search) + ")";
+    if (placed.schedule) return;
+    placed.message = "the search's answer cannot be written at N micro-batches (" +
+                     search_words(context, placed.search) + ")";
+    placed.unwritten = true;
+    placed.outcome = Outcome::Timeout;  // given up, not proven impossible
     return;
   }
   Schedule found = std::move(*at_n);

@@ -47,6 +47,10 @@ struct PlanResult {
   PipelineOptions pipeline;               // this plan's mapping (the written one may differ from the asked)
   Outcome outcome = Outcome::Infeasible;  // Found needs a verified schedule
   std::string message;                    // why not found, or notes
+  // The search answered but its schedule could not be written at N on the
+  // plan's placement (re-timing with the delays would move its copies, or
+  // fused units under --recompute all): nothing is proven, the row says so.
+  bool unwritten = false;
   Partition partition;
   CutKind cut = CutKind::Exact;
   PartitionCosts costs;

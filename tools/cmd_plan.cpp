@@ -234,10 +234,14 @@ int run_plan(int argc, char** argv) {
       std::cerr << "tessel plan: no schedule: " << answer.message << "\n";
       return kNegative;
     }
-    if (!written && answer.outcome == Outcome::Timeout && !request.deadline.expired()) {
+    if (answer.outcome == Outcome::Timeout && !request.deadline.expired()) {
       // Given up before the limit: a search that proves nothing (--recompute
-      // all under its lowered limits, mixed choices not searched).
-      std::cerr << "tessel plan: no schedule found, and none is proven impossible: " << answer.message << "\n";
+      // all under its lowered limits, mixed choices not searched, an answer
+      // that could not be written at N).
+      std::cerr << "tessel plan: " << (written ? "the plan asked was not decided, none proven impossible: " +
+                                                     answer.message + "; the plan is written"
+                                               : "no schedule found, and none is proven impossible: " + answer.message)
+                << "\n";
       return kGaveUp;
     }
     if (answer.outcome == Outcome::Timeout || answer.outcome == Outcome::Interrupted) {
