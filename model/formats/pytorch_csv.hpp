@@ -6,6 +6,7 @@
 // turning the table into a timed schedule is classic/'s job.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,5 +77,12 @@ bool carries_stages(const Placement& placement);
 // fused units, or (with comms) an edge between ranks is neither F -> F nor
 // gradient -> gradient.
 std::string write_pytorch_csv_staged(const Schedule& schedule, bool with_comms);
+
+// The column of each start time of `schedule` in a written table: the step
+// itself for schedules in steps; the rank of the start among all distinct
+// starts for decimal times (seconds, GFLOP) or sparse ones, so that the
+// table keeps every rank's order and the alignment across ranks without a
+// column per tick.
+std::map<Time, Time> start_columns(const Schedule& schedule);
 
 }  // namespace tessel

@@ -125,10 +125,6 @@ bool carries_stages(const Placement& placement) {
   return !placement.blocks.empty();
 }
 
-// The column of each start time in the compute-only table: the step itself
-// for schedules in steps; for decimal times (seconds, GFLOP) or sparse ones
-// the rank of the start among all distinct starts, so that the table keeps
-// the order and the alignment of the actions without a column per tick.
 std::map<Time, Time> start_columns(const Schedule& schedule) {
   std::map<Time, Time> columns;
   for (const Instance& instance : schedule.instances) columns[instance.start] = instance.start;

@@ -142,14 +142,15 @@ std::string fused_cell(const FusedUnit& unit, const CellNames& names, FusedCells
   return cell + ")OVERLAP_F_B";
 }
 
-std::string table_text(const std::vector<std::map<Time, std::string>>& rows) {
+std::string table_text(const std::vector<std::map<Time, std::string>>& rows, const std::map<Time, Time>& column) {
   std::ostringstream out;
   for (const auto& row : rows) {
-    Time width = row.empty() ? 0 : row.rbegin()->first + 1;
-    for (Time column = 0; column < width; ++column) {
-      if (column) out << ",";
-      auto found = row.find(column);
-      if (found != row.end()) out << found->second;
+    Time next = 0;  // the column the next cell is written in
+    for (const auto& [start, cell] : row) {
+      const Time at = column.at(start);
+      for (; next < at; ++next) out << (next ? "," : "");
+      out << (at ? "," : "") << cell;
+      next = at + 1;
     }
     out << "\n";
   }
@@ -168,13 +169,6 @@ std::string write_pytorch_csv(const Schedule& schedule) {
     throw InputError("", schedule.recomputes.empty() ? "transfers" : "recomputes",
                      "PyTorch's pipelining table has no action for a recompute or a copy to host memory: draw "
                      "this schedule with `export --to svg`, or search the placement without the offers");
-  // A cell per rank and step, idle ones included: bound it before writing.
-  const long long cells = static_cast<long long>(placement.ndevs) * makespan(schedule);
-  if (cells > kMaxCsvCells)
-    throw InputError("", "instances",
-                     "the table would have " + std::to_string(cells) + " cells (" + std::to_string(placement.ndevs) +
-                         " ranks x " + std::to_string(makespan(schedule)) + " steps), more than " +
-                         std::to_string(kMaxCsvCells));
   if (carries_stages(placement) && schedule.fused.empty()) return write_pytorch_csv_staged(schedule, false);
   const CellNames names = cell_names(schedule);
   FusedCells fused;
@@ -193,7 +187,15 @@ std::string write_pytorch_csv(const Schedule& schedule) {
     auto found = fused.at_first.find({instance.block, instance.micro});
     cell = found != fused.at_first.end() ? found->second : names.cell(instance.block, instance.micro);
   }
-  return table_text(rows);
+  // A cell per rank and column, idle ones included: bound it before writing.
+  const std::map<Time, Time> column = start_columns(schedule);
+  const Time width = column.empty() ? 0 : column.rbegin()->second + 1;
+  const long long cells = static_cast<long long>(placement.ndevs) * width;
+  if (cells > kMaxCsvCells)
+    throw InputError("", "instances",
+                     "the table would have " + std::to_string(cells) + " cells (" + std::to_string(placement.ndevs) +
+                         " ranks x " + std::to_string(width) + " columns), more than " + std::to_string(kMaxCsvCells));
+  return table_text(rows, column);
 }
 
 }  // namespace tessel

@@ -412,3 +412,26 @@ TEST_CASE("a generated DualPipe round-trips through a bidirectional PyTorch tabl
     CHECK(write_pytorch_csv(back) == csv);
   }
 }
+
+// A schedule of measured times (DualPipeV at spans 1.5, 0.75, 0.25: fused
+// units, so not the staged writer) takes a column per distinct start, not
+// per tick of its two decimals: 5026 columns a row before, and a spans of
+// 1.000001 refused as 216 million cells; every action still read back.
+TEST_CASE("pytorch-csv export of decimal times takes a column per start, not per tick", "[formats][cli]") {
+  testing::TempDir dir;
+  REQUIRE(testing::run_tessel("generate dualpipev --stages 4 --nmicros 8 --span F=1.5,I=0.75,W=0.25 -o " +
+                              dir.file("dpv.json")).exit_code == 0);
+  REQUIRE(testing::run_tessel("export --to pytorch-csv " + dir.file("dpv.json") + " -o " + dir.file("dpv.csv"))
+              .exit_code == 0);
+  const std::string text = testing::read_text(dir.file("dpv.csv"));
+  const std::string first_row = text.substr(0, text.find('\n'));
+  const Schedule schedule = read_schedule_file(dir.file("dpv.json"));
+  CHECK(static_cast<size_t>(std::count(first_row.begin(), first_row.end(), ',')) < schedule.instances.size());
+  const PytorchTable table = read_pytorch_csv(text, "dpv.csv", PytorchDialect::current);
+  CHECK(table.ranks == 4);
+  CHECK_FALSE(table.actions.empty());
+  REQUIRE(testing::run_tessel("generate 1f1b --stages 4 --nmicros 8 --span F=1.000001,B=2 -o " + dir.file("f.json"))
+              .exit_code == 0);
+  CHECK(testing::run_tessel("export --to pytorch-csv " + dir.file("f.json") + " -o " + dir.file("f.csv")).exit_code ==
+        0);
+}
