@@ -118,14 +118,20 @@ def test_a_plan_of_another_model_is_bad_input(tmp_path):
     compute_only = subprocess.run([BINARY, "run", plan, MODELS + ":make_gpt", "--table", "schedule.csv"],
                                   capture_output=True, text=True)
     assert compute_only.returncode == 2 and "no SEND or RECV action" in compute_only.stderr
-    # A binary away from its build directory finds no package: a setup
-    # problem (exit 2), not Python's exit 1, which means "a gradient differs".
+    # An interpreter that finds no package (a binary away from its build
+    # directory, on a machine where setup.sh did not put it on the path; here
+    # an interpreter without site-packages): a setup problem (exit 2), not
+    # Python's exit 1, which `tessel run` spends on "a gradient differs".
     alone = tmp_path / "alone"
     alone.mkdir()
     (alone / "tessel").write_bytes(open(BINARY, "rb").read())
     (alone / "tessel").chmod(0o755)
+    bare = tmp_path / "bare_python"
+    bare.write_text("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n")
+    bare.chmod(0o755)
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
+    env["TESSEL_PYTHON"] = str(bare)
     lost = subprocess.run([str(alone / "tessel"), "run", plan, MODELS + ":make_gpt"], capture_output=True, text=True,
                           env=env)
     assert lost.returncode == 2 and "needs torch and the tessel package" in lost.stderr
