@@ -242,3 +242,22 @@ TEST_CASE("partition --check caps its listing with a count", "[cli]") {
   auto json = run_tessel("partition " + graph + " --check " + dir.file("other.json") + " --json");
   CHECK(nlohmann::json::parse(json.out)["problems"].size() == 65);
 }
+
+// Strategy full schedules exactly --nmicros micro-batches and finds no
+// repetend: a different --total-micros or a --repetend-output was ignored
+// (exit 0, no file), now each is refused naming its flag.
+TEST_CASE("bad input: strategy full refuses what it would ignore", "[cli][bad-input]") {
+  check_rows({
+      {"search --case vshape --ndevs 3 --memory 2 --strategy full --nmicros 3 --total-micros 5", "'--total-micros'"},
+      {"search --case vshape --ndevs 3 --memory 2 --strategy full --nmicros 3 --repetend-output {dir}/r.json",
+       "'--repetend-output'"},
+  });
+}
+
+// --help anywhere on the line asks for help, even after an option that
+// takes a value ('verify --trace --help' read --help as the directory).
+TEST_CASE("help: --help after an option that takes a value still prints the help", "[cli]") {
+  const auto result = run_tessel("verify --trace --help");
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("usage: tessel verify --trace DIR"));
+}
